@@ -1,0 +1,193 @@
+#include "cli/commands.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "io/json.hpp"
+#include "io/report.hpp"
+#include "schedules/registry.hpp"
+#include "verify/bounds.hpp"
+#include "verify/verifier.hpp"
+
+namespace phasecheck::cli {
+namespace {
+
+using verify::Verdict;
+
+const schedules::Algorithm& require_algorithm(const std::string& name) {
+  if (const auto* a = schedules::find_algorithm(name)) return *a;
+  std::string names;
+  for (const auto& a : schedules::algorithms()) names += (names.empty() ? "" : ", ") + std::string(a.name);
+  throw InputError("unknown algorithm '" + name + "' (known: " + names + ")");
+}
+
+/// The checks an algorithm registers for itself: invariants and its claimed phase count.
+verify::VerifyOptions options_for(const ScheduleHeader& header) {
+  verify::VerifyOptions options;
+  if (const auto* a = schedules::find_algorithm(header.algorithm)) {
+    options.invariants = a->invariants(header);
+    options.claimed_phases = a->claimed_phases(header);
+  }
+  return options;
+}
+
+void print_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> width;
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (width.size() <= i) width.push_back(0);
+      width[i] = std::max(width[i], row[i].size());
+    }
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i)
+      line += row[i] + (i + 1 < row.size() ? std::string(width[i] - row[i].size() + 2, ' ') : "");
+    out << line << "\n";
+  }
+}
+
+/// Writes through a temporary file so that a failure never leaves half a schedule behind.
+template <class Write>
+void write_file(const std::string& path, Write&& write) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    if (!f) throw InputError(path + ": cannot write the file");
+    try {
+      write(f);
+    } catch (...) {
+      f.close();
+      std::remove(tmp.c_str());
+      throw;
+    }
+    if (!f.flush()) throw InputError(path + ": write failed");
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+}  // namespace
+
+int list_algorithms(std::ostream& out) {
+  std::vector<std::vector<std::string>> rows{{"algorithm", "parameters", "summary", "reference"}};
+  for (const auto& a : schedules::algorithms())
+    rows.push_back({std::string(a.name), std::string(a.parameters), std::string(a.summary),
+                    std::string(a.reference)});
+  print_table(out, rows);
+  return 0;
+}
+
+int generate(const GenerateArgs& args, std::ostream& out) {
+  const auto& algorithm = require_algorithm(args.algorithm);
+  const ScheduleHeader header = schedules::make_header(algorithm, io::read_topology_file(args.topology),
+                                                       Parameters::parse(args.set));
+  const auto emit = [&](std::ostream& os) {
+    io::ScheduleWriter writer(os, header);
+    algorithm.generate(header, writer.sink());
+    writer.finish();
+  };
+  if (args.output.empty() || args.output == "-") emit(out);
+  else write_file(args.output, emit);
+  return 0;
+}
+
+int verify(const VerifyArgs& args, std::ostream& out) {
+  const io::ReportFormat format = io::parse_report_format(args.report);
+  std::optional<Topology> what_if;
+  if (!args.topology.empty()) what_if = io::read_topology_file(args.topology);
+
+  ScheduleHeader header;
+  std::optional<verify::Verifier> verifier;
+  io::read_schedule_file(
+      args.schedule,
+      [&](const ScheduleHeader& h) {
+        header = h;
+        try {
+          verifier.emplace(header, what_if ? *what_if : header.topology, options_for(header));
+        } catch (const InputError& e) {
+          throw InputError(args.schedule + ": " + e.what());
+        }
+      },
+      [&](const Phase& p) { verifier->consume(p); });
+  const verify::Report report = verifier->finish();
+  const std::string text = io::render(report, args.schedule, format);
+  if (args.output.empty()) out << text;
+  else write_file(args.output, [&](std::ostream& os) { os << text; });
+  return report.verdict() == Verdict::pass ? 0 : 1;
+}
+
+int bounds(const BoundsArgs& args, std::ostream& out) {
+  const Topology model = io::read_topology_file(args.topology);
+  const Collective collective = parse_collective(args.collective);
+  const auto all = verify::lower_bounds(model, collective);
+  out << "lower bounds for " << collective << " on " << describe(model) << " (" << ranks(model)
+      << " ranks)\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& b : all)
+    rows.push_back({"  " + std::string(to_string(b.metric)) + " >= " + std::to_string(b.value),
+                    b.direct_only ? "direct" : "any", b.argument});
+  print_table(out, rows);
+  const auto [c1, c2] = verify::best_bounds(all, true);
+  const auto [f1, f2] = verify::best_bounds(all, false);
+  out << "direct schedules need at least " << c1 << " phases with communication; with forwarding "
+      << "C1 >= " << f1 << " and C2 >= " << f2 << "\n";
+  (void)c2;
+  return 0;
+}
+
+int survey(const std::vector<std::string>& topologies, std::ostream& out) {
+  std::vector<std::vector<std::string>> rows{
+      {"example", "model", "algorithm", "verdict", "phases", "bound", "gap", "claims"}};
+  bool broken = false;
+  for (const std::string& path : topologies) {
+    const Topology model = io::read_topology_file(path);
+    const std::filesystem::path p(path);
+    const std::string name =
+        p.filename() == "topology.json" ? p.parent_path().filename().string() : p.stem().string();
+    for (const auto& algorithm : schedules::algorithms()) {
+      std::vector<std::string> row{name, describe(model), std::string(algorithm.name)};
+      ScheduleHeader header;
+      std::optional<verify::Report> report;
+      try {
+        header = schedules::make_header(algorithm, model, {});
+        verify::Verifier v(header, header.topology, options_for(header));
+        algorithm.generate(header, v.sink());
+        report = v.finish();
+      } catch (const InputError& e) {
+        row.insert(row.end(), {"n/a", "", "", "", e.what()});
+        rows.push_back(std::move(row));
+        continue;
+      }
+      const bool claimed = algorithm.contention_free_on(model);
+      std::string failed, verdict = "pass";
+      bool ok = true;
+      for (const auto& c : report->checks) {
+        if (c.verdict == Verdict::pass) continue;
+        failed += (failed.empty() ? "" : ",") + c.name;
+        if (c.name != "bounds" && (c.name != "contention" || claimed)) ok = false;
+      }
+      if (!failed.empty()) verdict = "FAIL " + failed;
+      broken |= !ok;
+      const bool valid = report->verdict() == Verdict::pass;
+      row.insert(row.end(),
+                 {verdict, std::to_string(report->counts.phases), std::to_string(report->bound_c1),
+                  valid ? std::to_string(report->counts.c1 - report->bound_c1) : "-",
+                  std::string(ok ? "kept" : "BROKEN") +
+                      (claimed ? " (contention-free claimed)" : "")});
+      rows.push_back(std::move(row));
+    }
+  }
+  print_table(out, rows);
+  out << "\nphases = phases in the table; bound = lower bound on phases with communication for a "
+         "direct schedule; gap = phases with communication - bound (valid schedules only)\n";
+  if (broken) out << "\nSome algorithm broke one of its claims (marked BROKEN).\n";
+  return broken ? 1 : 0;
+}
+
+}  // namespace phasecheck::cli

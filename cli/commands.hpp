@@ -1,0 +1,41 @@
+#pragma once
+/// The phasecheck subcommands as plain functions: arguments in, exit code out (0 all checks pass,
+/// 1 a check failed, 2 bad input). They throw InputError for bad input; main() maps it to 2.
+/// Kept apart from main.cpp so that only main.cpp pays for CLI11.
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace phasecheck::cli {
+
+int list_algorithms(std::ostream& out);
+
+struct GenerateArgs {
+  std::string algorithm;
+  std::string topology;              ///< topology file
+  std::vector<std::string> set;      ///< key=value parameters
+  std::string output;                ///< file; empty or "-" for standard output
+};
+int generate(const GenerateArgs& args, std::ostream& out);
+
+struct VerifyArgs {
+  std::string schedule;              ///< schedule file
+  std::string topology;              ///< optional what-if model
+  std::string report = "text";       ///< text | json | junit
+  std::string output;                ///< report file; empty for standard output
+};
+int verify(const VerifyArgs& args, std::ostream& out);
+
+struct BoundsArgs {
+  std::string topology;
+  std::string collective = "alltoall";
+};
+int bounds(const BoundsArgs& args, std::ostream& out);
+
+/// Generates and verifies every registered algorithm on each topology file and prints a table of
+/// verdicts and phases against the lower bound. Exit 1 when an algorithm breaks a claim (delivery,
+/// invariants, phase count, or contention on a model it claims to be contention-free on).
+int survey(const std::vector<std::string>& topologies, std::ostream& out);
+
+}  // namespace phasecheck::cli

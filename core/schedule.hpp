@@ -1,0 +1,118 @@
+#pragma once
+/// The shared vocabulary of phasecheck: ranks, blocks, transfers, phases and phase tables.
+///
+/// A schedule is an ordered list of phases; a phase is a set of transfers {src, dst, blocks}.
+/// For the alltoall collective ("index") block [o,d] is the message m_od, which rank o holds at the
+/// start and rank d must end with. For allgather ("concatenation") block [o] is rank o's
+/// contribution, which every rank must end with. Senders keep what they send; a block received in
+/// phase t can be forwarded from phase t+1 on. A transfer with src == dst is a free local copy.
+///
+/// Phases are stored flat (one array of transfers, one pool of blocks) so a million-transfer
+/// phase costs two allocations, and are consumed one at a time through PhaseSink, so neither a
+/// generator nor a checker ever needs the whole table.
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/parameters.hpp"
+#include "core/topology.hpp"
+
+namespace phasecheck {
+
+enum class Collective { alltoall, allgather };
+
+std::string_view to_string(Collective c);
+/// Throws InputError on anything but "alltoall" / "allgather".
+Collective parse_collective(std::string_view name);
+
+/// A unit of data. alltoall: [origin, dest]; allgather: [origin] (dest == kEveryRank).
+struct Block {
+  Rank origin = 0;
+  Rank dest = 0;
+  friend bool operator==(const Block&, const Block&) = default;
+};
+inline constexpr Rank kEveryRank = std::numeric_limits<Rank>::max();
+
+/// The block a direct message src -> dst carries: [src,dst] for alltoall, [src] for allgather.
+constexpr Block direct_block(Collective c, Rank src, Rank dst) {
+  return c == Collective::alltoall ? Block{src, dst} : Block{src, kEveryRank};
+}
+
+/// One transfer; its blocks live in the owning Phase's block pool.
+struct Transfer {
+  Rank src = 0;
+  Rank dst = 0;
+  std::uint32_t first_block = 0;
+  std::uint32_t block_count = 0;
+  bool local() const { return src == dst; }
+  friend bool operator==(const Transfer&, const Transfer&) = default;
+};
+
+class Phase {
+ public:
+  Phase() = default;
+  explicit Phase(std::string label) : label_(std::move(label)) {}
+
+  const std::string& label() const { return label_; }
+  void set_label(std::string label) { label_ = std::move(label); }
+
+  /// Appends a transfer src -> dst carrying `blocks` (in that order).
+  void add(Rank src, Rank dst, std::span<const Block> blocks);
+  void add(Rank src, Rank dst, Block block) { add(src, dst, std::span<const Block>(&block, 1)); }
+
+  std::size_t size() const { return transfers_.size(); }
+  bool empty() const { return transfers_.empty(); }
+  std::span<const Transfer> transfers() const { return transfers_; }
+  const Transfer& operator[](std::size_t i) const { return transfers_[i]; }
+  std::span<const Block> blocks(const Transfer& t) const {
+    return std::span<const Block>(blocks_).subspan(t.first_block, t.block_count);
+  }
+  /// Keeps the capacity, so a generator can reuse one Phase for every phase it emits.
+  void clear();
+  void reserve(std::size_t transfers, std::size_t blocks);
+
+  friend bool operator==(const Phase&, const Phase&) = default;
+
+ private:
+  std::string label_;
+  std::vector<Transfer> transfers_;
+  std::vector<Block> blocks_;
+};
+
+/// Everything about a schedule except its phases.
+struct ScheduleHeader {
+  std::string algorithm;
+  Collective collective = Collective::alltoall;
+  Topology topology = FullyConnected(1, 1);  ///< the machine it was made for; ranks = ranks(topology)
+  Parameters parameters;        ///< the algorithm's parameters, as given to `generate`
+  Rank ranks() const { return phasecheck::ranks(topology); }
+  friend bool operator==(const ScheduleHeader&, const ScheduleHeader&) = default;
+};
+
+struct Schedule {
+  ScheduleHeader header;
+  std::vector<Phase> phases;
+  friend bool operator==(const Schedule&, const Schedule&) = default;
+};
+
+/// Receives phases one at a time, in order. The phase is only valid during the call.
+using PhaseSink = std::function<void(const Phase&)>;
+
+/// A sink that appends to `phases`.
+PhaseSink collect_into(std::vector<Phase>& phases);
+
+std::ostream& operator<<(std::ostream& os, Collective c);
+std::ostream& operator<<(std::ostream& os, const Block& b);          ///< "[3,5]" or "[3]"
+std::ostream& operator<<(std::ostream& os, const Phase& p);          ///< label and one line per transfer
+std::ostream& operator<<(std::ostream& os, const Schedule& s);
+std::string to_string(const Block& b);
+/// "3 -> 5" for a direct message, "3 -> 5 [3,7] [1,7]" when it carries other blocks.
+std::string describe_transfer(const Phase& phase, const Transfer& t, Collective c);
+
+}  // namespace phasecheck

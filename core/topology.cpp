@@ -1,0 +1,240 @@
+#include "core/topology.hpp"
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/connected_components.hpp>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace phasecheck {
+namespace {
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+
+using UndirectedGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+
+}  // namespace
+
+Tree::Tree(std::vector<std::string> machines, std::vector<std::string> switches,
+           std::vector<NamedLink> links)
+    : machines_(std::move(machines)), switches_(std::move(switches)), links_(std::move(links)) {
+  if (machines_.empty()) throw InputError("tree: needs at least one machine");
+  if (machines_.size() > kMaxRanks)
+    throw InputError("tree: " + std::to_string(machines_.size()) + " machines; at most " +
+                     std::to_string(kMaxRanks) + " are supported");
+  if (switches_.size() > kMaxSwitches)
+    throw InputError("tree: " + std::to_string(switches_.size()) + " switches; at most " +
+                     std::to_string(kMaxSwitches) + " are supported");
+
+  std::map<std::string, NodeId, std::less<>> id;
+  const auto add_node = [&](const std::string& name, NodeId n, const char* what) {
+    if (name.empty()) throw InputError(std::string("tree: a ") + what + " has an empty name");
+    if (!id.emplace(name, n).second) throw InputError("tree: the name '" + name + "' is used twice");
+  };
+  for (NodeId i = 0; i < machines_.size(); ++i) add_node(machines_[i], i, "machine");
+  for (std::size_t i = 0; i < switches_.size(); ++i)
+    add_node(switches_[i], static_cast<NodeId>(machines_.size() + i), "switch");
+  const auto n = static_cast<NodeId>(id.size());
+
+  UndirectedGraph g(n);
+  std::set<std::pair<NodeId, NodeId>> seen;
+  for (const auto& [a, b] : links_) {
+    const auto ia = id.find(a), ib = id.find(b);
+    if (ia == id.end() || ib == id.end())
+      throw InputError("tree: link [" + a + ", " + b + "] names the unknown node '" +
+                       (ia == id.end() ? a : b) + "'");
+    if (ia->second == ib->second) throw InputError("tree: link [" + a + ", " + b + "] is a loop");
+    const auto key = std::minmax(ia->second, ib->second);
+    if (!seen.insert(key).second)
+      throw InputError("tree: link [" + a + ", " + b + "] is listed twice");
+    boost::add_edge(ia->second, ib->second, g);
+  }
+
+  std::vector<int> component(n);
+  const int components = boost::connected_components(g, component.data());
+  if (components > 1) {
+    const auto far = std::find_if(component.begin(), component.end(),
+                                  [&](int c) { return c != component[0]; });
+    throw InputError("tree: not connected ('" + node_name(static_cast<NodeId>(far - component.begin())) +
+                     "' cannot reach '" + node_name(0) + "')");
+  }
+  if (boost::num_edges(g) != n - 1)
+    throw InputError("tree: has a cycle (" + std::to_string(boost::num_edges(g)) + " links for " +
+                     std::to_string(n) + " nodes; a tree has " + std::to_string(n - 1) + ")");
+  if (n > 1)
+    for (NodeId m = 0; m < machines_.size(); ++m)
+      if (boost::out_degree(m, g) != 1)
+        throw InputError("tree: machine '" + machines_[m] + "' has " +
+                         std::to_string(boost::out_degree(m, g)) +
+                         " links; machines must be leaves");
+
+  // Root the tree at the first switch (or the only machine) and record parents and depths by BFS.
+  const NodeId root = switches_.empty() ? 0 : static_cast<NodeId>(machines_.size());
+  parent_.assign(n, root);
+  std::vector<std::size_t> distance(n, 0);
+  boost::breadth_first_search(
+      g, boost::vertex(root, g),
+      boost::visitor(boost::make_bfs_visitor(std::make_pair(
+          boost::record_predecessors(parent_.data(), boost::on_tree_edge()),
+          boost::record_distances(distance.data(), boost::on_tree_edge())))));
+  depth_.assign(distance.begin(), distance.end());
+
+  // Machines below each node: accumulate from the deepest nodes up.
+  std::vector<NodeId> order(n);
+  for (NodeId i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](NodeId a, NodeId b) { return depth_[a] > depth_[b]; });
+  below_.assign(n, 0);
+  for (NodeId m = 0; m < machines_.size(); ++m) below_[m] = 1;
+  for (NodeId v : order)
+    if (v != root) below_[parent_[v]] += below_[v];
+}
+
+
+std::vector<Tree::Cut> Tree::cuts() const {
+  std::vector<Cut> result;
+  for (NodeId v = 0; v < node_count(); ++v)
+    if (parent_[v] != v)
+      result.push_back({v, parent_[v], below_[v], ranks() - below_[v]});
+  return result;
+}
+
+Cluster::Cluster(std::vector<Rank> node_sizes) : sizes_(std::move(node_sizes)) {
+  if (sizes_.empty()) throw InputError("cluster: needs at least one node");
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < sizes_.size(); ++i) {
+    if (sizes_[i] == 0) throw InputError("cluster: node " + std::to_string(i) + " has size 0");
+    total += sizes_[i];
+    if (total > kMaxRanks)
+      throw InputError("cluster: more than " + std::to_string(kMaxRanks) + " ranks in all");
+  }
+  for (std::uint32_t node = 0; node < sizes_.size(); ++node) {
+    first_.push_back(static_cast<Rank>(node_of_.size()));
+    node_of_.insert(node_of_.end(), sizes_[node], node);
+  }
+}
+
+FullyConnected::FullyConnected(Rank ranks_, Rank ports_) : ranks(ranks_), ports(ports_) {
+  if (ranks < 1 || ranks > kMaxRanks)
+    throw InputError("fully-connected: ranks must be in [1, " + std::to_string(kMaxRanks) +
+                     "], not " + std::to_string(ranks));
+  if (ports < 1) throw InputError("fully-connected: ports must be at least 1");
+}
+
+Hypercube::Hypercube(unsigned dimension_) : dimension(dimension_) {
+  if (dimension > static_cast<unsigned>(std::bit_width(kMaxRanks) - 1))
+    throw InputError("hypercube: dimension " + std::to_string(dimension) + " is too large (at most " +
+                     std::to_string(std::bit_width(kMaxRanks) - 1) + ")");
+}
+
+Mesh::Mesh(std::uint32_t rows_, std::uint32_t cols_, bool wraparound_)
+    : rows(rows_), cols(cols_), wraparound(wraparound_) {
+  if (rows < 1 || cols < 1) throw InputError("mesh: rows and cols must be at least 1");
+  if (std::uint64_t{rows} * cols > kMaxRanks)
+    throw InputError("mesh: " + std::to_string(rows) + " x " + std::to_string(cols) +
+                     " is more than " + std::to_string(kMaxRanks) + " ranks");
+}
+
+std::pair<NodeId, NodeId> Mesh::link_ends(LinkId l) const {
+  const NodeId n = l / 4;
+  std::uint32_t r = n / cols, c = n % cols;
+  switch (l % 4) {
+    case 0: c = step(c, cols, true); break;
+    case 1: c = step(c, cols, false); break;
+    case 2: r = step(r, rows, true); break;
+    default: r = step(r, rows, false); break;
+  }
+  return {n, r * cols + c};
+}
+
+Ring::Ring(Rank ranks_) : ranks(ranks_) {
+  if (ranks < 1 || ranks > kMaxRanks)
+    throw InputError("ring: ranks must be in [1, " + std::to_string(kMaxRanks) + "], not " +
+                     std::to_string(ranks));
+}
+
+Rank ranks(const Topology& t) {
+  return std::visit(Overloaded{[](const Tree& x) { return x.ranks(); },
+                               [](const Cluster& x) { return x.ranks(); },
+                               [](const FullyConnected& x) { return x.ranks; },
+                               [](const Hypercube& x) { return x.ranks(); },
+                               [](const Mesh& x) { return x.ranks(); },
+                               [](const Ring& x) { return x.ranks; }},
+                    t);
+}
+
+std::string kind(const Topology& t) {
+  static constexpr const char* names[] = {"tree", "cluster", "fully-connected",
+                                          "hypercube", "mesh", "ring"};
+  return names[t.index()];
+}
+
+std::string describe(const Topology& t) {
+  std::ostringstream os;
+  std::visit(Overloaded{
+                 [&](const Tree& x) {
+                   os << "tree(machines=" << x.ranks() << ", switches=" << x.switches().size() << ")";
+                 },
+                 [&](const Cluster& x) {
+                   os << "cluster(sizes=";
+                   for (std::size_t i = 0; i < x.node_sizes().size(); ++i)
+                     os << (i ? "," : "") << x.node_sizes()[i];
+                   os << ")";
+                 },
+                 [&](const FullyConnected& x) {
+                   os << "fully-connected(p=" << x.ranks << ", k=" << x.ports << ")";
+                 },
+                 [&](const Hypercube& x) { os << "hypercube(d=" << x.dimension << ")"; },
+                 [&](const Mesh& x) {
+                   os << (x.wraparound ? "torus(" : "mesh(") << x.rows << "x" << x.cols << ")";
+                 },
+                 [&](const Ring& x) { os << "ring(p=" << x.ranks << ")"; }},
+             t);
+  return os.str();
+}
+
+std::ostream& operator<<(std::ostream& os, const Topology& t) { return os << describe(t); }
+
+std::string node_name(const Topology& t, NodeId n) {
+  if (const auto* tree = std::get_if<Tree>(&t)) return tree->node_name(n);
+  return std::to_string(n);
+}
+
+std::string link_name(const Topology& t, LinkId l) {
+  const auto ends = std::visit(
+      Overloaded{[&](const Cluster&) { return std::pair<NodeId, NodeId>{}; },
+                 [&](const FullyConnected&) { return std::pair<NodeId, NodeId>{}; },
+                 [&](const auto& routed) { return routed.link_ends(l); }},
+      t);
+  return node_name(t, ends.first) + " -> " + node_name(t, ends.second);
+}
+
+std::vector<NodeId> route_nodes(const Topology& t, Rank src, Rank dst) {
+  std::vector<NodeId> nodes{src};
+  if (src == dst) return nodes;
+  std::visit(Overloaded{[&](const Cluster&) { nodes.push_back(dst); },
+                        [&](const FullyConnected&) { nodes.push_back(dst); },
+                        [&](const Tree& tree) {
+                          // Ascending links come out in path order; descending ones in reverse.
+                          std::vector<NodeId> down;
+                          tree.route(src, dst, [&](LinkId l) {
+                            const auto [from, to] = tree.link_ends(l);
+                            if (l % 2 == 0) nodes.push_back(to); else down.push_back(to);
+                          });
+                          nodes.insert(nodes.end(), down.rbegin(), down.rend());
+                        },
+                        [&](const auto& routed) {
+                          routed.route(src, dst, [&](LinkId l) { nodes.push_back(routed.link_ends(l).second); });
+                        }},
+             t);
+  return nodes;
+}
+
+}  // namespace phasecheck

@@ -1,0 +1,245 @@
+#pragma once
+/// Machine models. Each is a plain value, validated once when it is built (InputError names the
+/// problem), and knows its ranks. The routed models (tree, hypercube, mesh, ring) route every
+/// message along one deterministic path of directed links; contention is a directed link used
+/// twice in a phase. The port models (cluster, fully-connected) limit what each node or rank may
+/// do in one phase. docs/models.md states each rule precisely.
+///
+/// Routing is a template so that the contention checker's inner loop inlines it; it only touches
+/// small flat arrays (no Boost types in this header).
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace phasecheck {
+
+using Rank = std::uint32_t;
+/// Directed link of a routed model; ids are dense in [0, link_id_count()).
+using LinkId = std::uint32_t;
+using NodeId = std::uint32_t;
+
+/// The largest rank count any model accepts. An alltoall over p ranks has p^2 blocks, and the
+/// delivery checker keeps 4 bytes per block: 8192 ranks -> 256 MiB.
+inline constexpr Rank kMaxRanks = 8192;
+/// Switches in a tree, and any other count a file may give, are capped to keep hostile files from
+/// allocating without bound.
+inline constexpr std::uint32_t kMaxSwitches = 1u << 20;
+
+/// Switched Ethernet as in Faraj–Yuan: machines are leaves, switches inner nodes, every link full
+/// duplex (two directed links). Rank i is machines()[i]. Nodes: machines 0..M-1, then switches.
+class Tree {
+ public:
+  using NamedLink = std::array<std::string, 2>;
+
+  /// Throws InputError unless: at least one machine; names non-empty and unique; every link joins
+  /// two known, distinct nodes and is listed once; the graph is connected and acyclic; every
+  /// machine is a leaf.
+  Tree(std::vector<std::string> machines, std::vector<std::string> switches,
+       std::vector<NamedLink> links);
+
+  Rank ranks() const { return static_cast<Rank>(machines_.size()); }
+  const std::vector<std::string>& machines() const { return machines_; }
+  const std::vector<std::string>& switches() const { return switches_; }
+  const std::vector<NamedLink>& links() const { return links_; }
+
+  std::uint32_t node_count() const { return static_cast<std::uint32_t>(parent_.size()); }
+  const std::string& node_name(NodeId n) const {
+    return n < machines_.size() ? machines_[n] : switches_[n - machines_.size()];
+  }
+  /// Directed link ids: 2v is v -> parent(v), 2v+1 is parent(v) -> v (the root's are unused).
+  LinkId link_id_count() const { return 2 * node_count(); }
+  std::pair<NodeId, NodeId> link_ends(LinkId l) const {
+    const NodeId v = l / 2;
+    return (l % 2 == 0) ? std::pair{v, parent_[v]} : std::pair{parent_[v], v};
+  }
+
+  /// Calls visit(LinkId) once for each directed link on the unique path src -> dst, in no
+  /// particular order (route_nodes() gives the path in order); O(path length).
+  template <class Visit>
+  void route(Rank src, Rank dst, Visit&& visit) const;
+
+  /// One entry per undirected link: the machines on each side once the link is cut.
+  struct Cut {
+    NodeId a = 0, b = 0;
+    std::uint32_t machines_a = 0, machines_b = 0;
+  };
+  std::vector<Cut> cuts() const;
+
+  friend bool operator==(const Tree& x, const Tree& y) {
+    return x.machines_ == y.machines_ && x.switches_ == y.switches_ && x.links_ == y.links_;
+  }
+
+ private:
+  std::vector<std::string> machines_, switches_;
+  std::vector<NamedLink> links_;
+  std::vector<NodeId> parent_;          // root's parent is itself
+  std::vector<std::uint32_t> depth_;
+  std::vector<std::uint32_t> below_;    // machines in the subtree under each node
+};
+
+/// SMP nodes of the given sizes, single-ported as in Sanders–Träff. Ranks are numbered node by
+/// node: node 0 holds ranks 0..size0-1, and so on.
+class Cluster {
+ public:
+  /// Throws InputError unless there is at least one node, every size is >= 1, and the total is
+  /// at most kMaxRanks.
+  explicit Cluster(std::vector<Rank> node_sizes);
+  Rank ranks() const { return static_cast<Rank>(node_of_.size()); }
+  const std::vector<Rank>& node_sizes() const { return sizes_; }
+  std::uint32_t node_count() const { return static_cast<std::uint32_t>(sizes_.size()); }
+  std::uint32_t node_of(Rank r) const { return node_of_[r]; }
+  Rank first_rank(std::uint32_t node) const { return first_[node]; }
+  friend bool operator==(const Cluster& x, const Cluster& y) { return x.sizes_ == y.sizes_; }
+
+ private:
+  std::vector<Rank> sizes_;
+  std::vector<std::uint32_t> node_of_;
+  std::vector<Rank> first_;
+};
+
+/// Bruck et al.'s k-port model: per phase every rank sends at most k and receives at most k
+/// transfers.
+struct FullyConnected {
+  /// Throws InputError unless 1 <= ranks <= kMaxRanks and ports >= 1.
+  FullyConnected(Rank ranks, Rank ports);
+  Rank ranks = 1;
+  Rank ports = 1;
+  friend bool operator==(const FullyConnected&, const FullyConnected&) = default;
+};
+
+/// A d-dimensional hypercube with e-cube routing: differing address bits are corrected from the
+/// least significant up. Link id = node * d + dimension.
+struct Hypercube {
+  /// Throws InputError unless 2^dimension <= kMaxRanks.
+  explicit Hypercube(unsigned dimension);
+  unsigned dimension = 0;
+  Rank ranks() const { return Rank{1} << dimension; }
+  LinkId link_id_count() const { return ranks() * dimension; }
+  std::pair<NodeId, NodeId> link_ends(LinkId l) const {
+    const NodeId n = l / dimension;
+    return {n, n ^ (NodeId{1} << (l % dimension))};
+  }
+  template <class Visit>
+  void route(Rank src, Rank dst, Visit&& visit) const {
+    Rank cur = src;
+    for (Rank diff = src ^ dst; diff != 0; diff &= diff - 1) {
+      const unsigned bit = static_cast<unsigned>(std::countr_zero(diff));
+      visit(cur * dimension + bit);
+      cur ^= Rank{1} << bit;
+    }
+  }
+  friend bool operator==(const Hypercube&, const Hypercube&) = default;
+};
+
+/// A rows x cols mesh (torus when wraparound) with XY routing: first along the row to the
+/// destination column, then along the column. On a torus each dimension goes the shorter way
+/// round; a tie goes in the + direction. Wraparound has no effect on a dimension of size <= 2.
+/// Rank = row * cols + col. Link id = node * 4 + direction (0: col+1, 1: col-1, 2: row+1, 3: row-1).
+struct Mesh {
+  /// Throws InputError unless rows, cols >= 1 and rows * cols <= kMaxRanks.
+  Mesh(std::uint32_t rows, std::uint32_t cols, bool wraparound);
+  std::uint32_t rows = 1, cols = 1;
+  bool wraparound = false;
+  Rank ranks() const { return rows * cols; }
+  LinkId link_id_count() const { return ranks() * 4; }
+  std::pair<NodeId, NodeId> link_ends(LinkId l) const;
+  template <class Visit>
+  void route(Rank src, Rank dst, Visit&& visit) const {
+    std::uint32_t r = src / cols, c = src % cols;
+    const std::uint32_t tr = dst / cols, tc = dst % cols;
+    walk(c, tc, cols, [&](bool plus) {
+      visit((r * cols + c) * 4 + (plus ? 0 : 1));
+      c = step(c, cols, plus);
+    });
+    walk(r, tr, rows, [&](bool plus) {
+      visit((r * cols + c) * 4 + (plus ? 2 : 3));
+      r = step(r, rows, plus);
+    });
+  }
+  friend bool operator==(const Mesh&, const Mesh&) = default;
+
+ private:
+  bool wraps(std::uint32_t size) const { return wraparound && size > 2; }
+  static std::uint32_t step(std::uint32_t x, std::uint32_t size, bool plus) {
+    return plus ? (x + 1 == size ? 0 : x + 1) : (x == 0 ? size - 1 : x - 1);
+  }
+  /// Calls move(plus) once per hop from `from` to `to` along a dimension of `size` positions.
+  template <class Move>
+  void walk(std::uint32_t from, std::uint32_t to, std::uint32_t size, Move&& move) const {
+    if (from == to) return;
+    std::uint32_t hops;
+    bool plus;
+    if (wraps(size)) {
+      const std::uint32_t forward = (to + size - from) % size;
+      plus = forward <= size - forward;
+      hops = plus ? forward : size - forward;
+    } else {
+      plus = to > from;
+      hops = plus ? to - from : from - to;
+    }
+    for (std::uint32_t i = 0; i < hops; ++i) move(plus);
+  }
+};
+
+/// A bidirectional ring; messages go the shorter way round, a tie in the + direction.
+/// Link id = node * 2 + (0: to node+1, 1: to node-1).
+struct Ring {
+  /// Throws InputError unless 1 <= ranks <= kMaxRanks.
+  explicit Ring(Rank ranks);
+  Rank ranks = 1;
+  LinkId link_id_count() const { return ranks * 2; }
+  std::pair<NodeId, NodeId> link_ends(LinkId l) const {
+    const NodeId n = l / 2;
+    return {n, l % 2 == 0 ? (n + 1) % ranks : (n + ranks - 1) % ranks};
+  }
+  template <class Visit>
+  void route(Rank src, Rank dst, Visit&& visit) const {
+    const Rank forward = (dst + ranks - src) % ranks;
+    const bool plus = forward <= ranks - forward;
+    const Rank hops = plus ? forward : ranks - forward;
+    Rank cur = src;
+    for (Rank i = 0; i < hops; ++i) {
+      visit(cur * 2 + (plus ? 0 : 1));
+      cur = plus ? (cur + 1 == ranks ? 0 : cur + 1) : (cur == 0 ? ranks - 1 : cur - 1);
+    }
+  }
+  friend bool operator==(const Ring&, const Ring&) = default;
+};
+
+using Topology = std::variant<Tree, Cluster, FullyConnected, Hypercube, Mesh, Ring>;
+
+Rank ranks(const Topology& t);
+/// The kind as written in topology files: "tree", "cluster", "fully-connected", ...
+std::string kind(const Topology& t);
+/// A short name that carries the parameters: "tree(machines=6, switches=4)", "hypercube(d=3)".
+std::string describe(const Topology& t);
+/// A node's printable name in a routed model: the machine or switch name in a tree, the rank
+/// elsewhere.
+std::string node_name(const Topology& t, NodeId n);
+std::ostream& operator<<(std::ostream& os, const Topology& t);
+/// The nodes on the routed path src -> dst, both ends included (for reports; not a hot path).
+/// For the port models, which do not route, it is {src, dst}.
+std::vector<NodeId> route_nodes(const Topology& t, Rank src, Rank dst);
+/// "a -> b" for a directed link of a routed model.
+std::string link_name(const Topology& t, LinkId l);
+
+template <class Visit>
+void Tree::route(Rank src, Rank dst, Visit&& visit) const {
+  NodeId u = src, v = dst;
+  while (depth_[u] > depth_[v]) { visit(2 * u); u = parent_[u]; }
+  while (depth_[v] > depth_[u]) { visit(2 * v + 1); v = parent_[v]; }
+  while (u != v) {
+    visit(2 * u);
+    visit(2 * v + 1);
+    u = parent_[u];
+    v = parent_[v];
+  }
+}
+
+}  // namespace phasecheck

@@ -1,0 +1,55 @@
+#pragma once
+/// Schedule and topology files (docs/formats.md). Errors are InputError messages that start with
+/// the file name, then "line:column" for JSON syntax or the JSON path of the offending value.
+///
+/// Schedules are read with a SAX parser and handed over one phase at a time: when the header
+/// keys come before "phases" (as phasecheck writes them), memory stays at one phase whatever
+/// the file size; in any other key order the phases are buffered until the header is complete.
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+
+#include "core/schedule.hpp"
+
+namespace phasecheck::io {
+
+inline constexpr std::string_view kScheduleFormat = "phasecheck.schedule/1";
+
+/// Reads and validates a topology file.
+Topology read_topology_file(const std::string& path);
+Topology parse_topology(std::string_view text, std::string_view source);
+/// One line of JSON, keys in the documented order.
+std::string topology_to_json(const Topology& t);
+
+/// Streams a schedule: on_header once, then on_phase for each phase in order.
+void read_schedule(std::istream& in, std::string_view source,
+                   const std::function<void(const ScheduleHeader&)>& on_header,
+                   const PhaseSink& on_phase);
+void read_schedule_file(const std::string& path,
+                        const std::function<void(const ScheduleHeader&)>& on_header,
+                        const PhaseSink& on_phase);
+Schedule read_schedule_file(const std::string& path);
+Schedule parse_schedule(std::string_view text, std::string_view source);
+
+/// Writes a schedule as it is generated: header keys first, one transfer per line, "blocks"
+/// omitted for a direct message. Deterministic: same phases, same bytes.
+class ScheduleWriter {
+ public:
+  ScheduleWriter(std::ostream& out, const ScheduleHeader& header);
+  void phase(const Phase& phase);
+  PhaseSink sink() { return [this](const Phase& p) { phase(p); }; }
+  /// Closes the JSON document; call once after the last phase.
+  void finish();
+
+ private:
+  std::ostream& out_;
+  Collective collective_;
+  std::size_t phases_ = 0;
+  std::string buffer_;
+};
+
+std::string schedule_to_json(const Schedule& s);
+
+}  // namespace phasecheck::io

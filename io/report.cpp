@@ -1,0 +1,203 @@
+#include "io/report.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "io/json_common.hpp"
+
+namespace phasecheck::io {
+namespace {
+
+using verify::CheckResult;
+using verify::Counterexample;
+using verify::Report;
+using verify::Verdict;
+using OJson = nlohmann::ordered_json;
+
+std::string upper(Verdict v) {
+  switch (v) {
+    case Verdict::pass: return "PASS";
+    case Verdict::fail: return "FAIL";
+    default: return "UNKNOWN";
+  }
+}
+
+std::string blocks_text(const verify::OffendingTransfer& t, Collective c) {
+  if (t.blocks.size() == 1 && t.blocks[0] == direct_block(c, t.src, t.dst)) return "";
+  std::string s = "  carries";
+  for (const Block& b : t.blocks) {
+    s += ' ';
+    s += to_string(b);
+  }
+  return s;
+}
+
+/// The counterexample drawn as its phase: the offending transfers with their routes, then the
+/// shared resource.
+void draw(std::ostream& os, const CheckResult& check, Collective c) {
+  const Counterexample& x = *check.counterexample;
+  os << "\n" << check.name << ": " << x.explanation << "\n";
+  if (x.phase) {
+    os << "  phase " << *x.phase << " \"" << x.label << "\" (" << x.phase_size
+       << (x.phase_size == 1 ? " transfer" : " transfers");
+    if (!x.transfers.empty() && x.transfers.size() < x.phase_size)
+      os << "; the " << x.transfers.size() << " involved";
+    os << "):\n";
+  }
+  std::size_t width = 0;
+  for (const auto& t : x.transfers)
+    width = std::max(width, (std::to_string(t.src) + " -> " + std::to_string(t.dst)).size());
+  for (const auto& t : x.transfers) {
+    std::string head = std::to_string(t.src) + " -> " + std::to_string(t.dst);
+    os << "    " << head << std::string(width - head.size(), ' ');
+    if (t.route.size() > 2 || (!t.route.empty() && t.route.front() != std::to_string(t.src))) {
+      os << "   path ";
+      for (std::size_t i = 0; i < t.route.size(); ++i) os << (i ? " > " : "") << t.route[i];
+    }
+    os << blocks_text(t, c) << "\n";
+  }
+  if (!x.resource.empty()) os << "  shared: " << x.resource << "\n";
+}
+
+std::string text(const Report& r, std::string_view source) {
+  std::ostringstream os;
+  const auto failed = std::count_if(r.checks.begin(), r.checks.end(),
+                                    [](const CheckResult& c) { return c.verdict == Verdict::fail; });
+  os << upper(r.verdict()) << "  " << r.algorithm << " (" << r.collective << ") on " << r.topology
+     << ": ";
+  if (failed == 0) os << "all " << r.checks.size() << " checks pass";
+  else os << failed << " of " << r.checks.size() << (r.checks.size() == 1 ? " check" : " checks") << " failed";
+  os << "  [" << source << "]\n";
+  std::size_t width = 0;
+  for (const auto& c : r.checks) width = std::max(width, c.name.size());
+  for (const auto& c : r.checks)
+    os << "  " << (c.verdict == Verdict::pass ? "pass" : c.verdict == Verdict::fail ? "FAIL" : "????")
+       << "  " << c.name << std::string(width - c.name.size(), ' ') << "  " << c.summary << "\n";
+  os << "  " << r.counts.phases << (r.counts.phases == 1 ? " phase, " : " phases, ") << r.counts.transfers << " transfers, C1 = "
+     << r.counts.c1 << ", C2 = " << r.counts.c2 << (r.counts.direct ? " (direct)" : " (forwarding)")
+     << "\n";
+  // The argument behind the binding bound, so the number is not a mystery.
+  const verify::Bound* binding = nullptr;
+  for (const auto& b : r.bounds)
+    if (!binding || b.value > binding->value) binding = &b;
+  if (binding && binding->value > 0)
+    os << "  lower bound " << binding->value << ": " << binding->argument << "\n";
+  for (const auto& c : r.checks)
+    if (c.verdict != Verdict::pass && c.counterexample) draw(os, c, r.collective);
+  return os.str();
+}
+
+OJson counterexample_json(const Counterexample& x) {
+  OJson transfers = OJson::array();
+  for (const auto& t : x.transfers) {
+    OJson blocks = OJson::array();
+    for (const Block& b : t.blocks)
+      blocks.push_back(b.dest == kEveryRank ? OJson::array({b.origin}) : OJson::array({b.origin, b.dest}));
+    transfers.push_back({{"src", t.src}, {"dst", t.dst}, {"blocks", blocks}, {"route", t.route}});
+  }
+  OJson j;
+  j["phase"] = x.phase ? OJson(*x.phase) : OJson(nullptr);
+  j["label"] = x.label;
+  j["phase_size"] = x.phase_size;
+  j["transfers"] = transfers;
+  j["resource"] = x.resource;
+  j["explanation"] = x.explanation;
+  return j;
+}
+
+std::string json(const Report& r, std::string_view source) {
+  OJson j;
+  j["verdict"] = std::string(to_string(r.verdict()));
+  j["schedule"] = std::string(source);
+  j["algorithm"] = r.algorithm;
+  j["collective"] = std::string(to_string(r.collective));
+  j["topology"] = r.topology;
+  j["phases"] = r.counts.phases;
+  j["transfers"] = r.counts.transfers;
+  j["direct"] = r.counts.direct;
+  j["C1"] = r.counts.c1;
+  j["C2"] = r.counts.c2;
+  j["lower_bound"] = {{"C1", r.bound_c1}, {"C2", r.bound_c2}};
+  const auto gap = [](std::uint64_t v, std::uint64_t b) { return v >= b ? OJson(v - b) : OJson(nullptr); };
+  j["gap"] = {{"C1", gap(r.counts.c1, r.bound_c1)}, {"C2", gap(r.counts.c2, r.bound_c2)}};
+  OJson bounds = OJson::array();
+  for (const auto& b : r.bounds)
+    bounds.push_back({{"metric", std::string(to_string(b.metric))},
+                      {"value", b.value},
+                      {"argument", b.argument},
+                      {"direct_only", b.direct_only}});
+  j["bounds"] = bounds;
+  OJson checks = OJson::array();
+  for (const auto& c : r.checks)
+    checks.push_back({{"name", c.name},
+                      {"verdict", std::string(to_string(c.verdict))},
+                      {"summary", c.summary},
+                      {"counterexample", c.counterexample ? counterexample_json(*c.counterexample)
+                                                          : OJson(nullptr)}});
+  j["checks"] = checks;
+  return j.dump(2) + "\n";
+}
+
+std::string xml_escape(std::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        // XML 1.0 forbids most control characters even when escaped.
+        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') out += '?';
+        else out += ch;
+    }
+  }
+  return out;
+}
+
+std::string junit(const Report& r, std::string_view source) {
+  const auto failures = std::count_if(r.checks.begin(), r.checks.end(),
+                                      [](const CheckResult& c) { return c.verdict != Verdict::pass; });
+  std::ostringstream os;
+  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+     << "<testsuites name=\"phasecheck\" tests=\"" << r.checks.size() << "\" failures=\"" << failures
+     << "\">\n"
+     << "  <testsuite name=\"" << xml_escape(source) << "\" tests=\"" << r.checks.size()
+     << "\" failures=\"" << failures << "\" errors=\"0\">\n";
+  for (const auto& c : r.checks) {
+    os << "    <testcase classname=\"phasecheck." << xml_escape(r.algorithm) << "\" name=\""
+       << xml_escape(c.name + " on " + r.topology) << "\"";
+    if (c.verdict == Verdict::pass) {
+      os << "/>\n";
+      continue;
+    }
+    std::ostringstream detail;
+    if (c.counterexample) draw(detail, c, r.collective);
+    os << ">\n      <failure message=\"" << xml_escape(c.summary) << "\" type=\""
+       << to_string(c.verdict) << "\">" << xml_escape(detail.str()) << "</failure>\n"
+       << "    </testcase>\n";
+  }
+  os << "  </testsuite>\n</testsuites>\n";
+  return os.str();
+}
+
+}  // namespace
+
+ReportFormat parse_report_format(std::string_view name) {
+  if (name == "text") return ReportFormat::text;
+  if (name == "json") return ReportFormat::json;
+  if (name == "junit") return ReportFormat::junit;
+  throw InputError("unknown report format '" + std::string(name) + "' (expected text, json or junit)");
+}
+
+std::string render(const Report& report, std::string_view source, ReportFormat format) {
+  switch (format) {
+    case ReportFormat::json: return json(report, source);
+    case ReportFormat::junit: return junit(report, source);
+    default: return text(report, source);
+  }
+}
+
+}  // namespace phasecheck::io

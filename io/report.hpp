@@ -1,0 +1,19 @@
+#pragma once
+/// Renders a verification report for a person (text), a program (json) or a CI system (JUnit XML).
+/// Deterministic: the same report gives the same bytes.
+
+#include <string>
+#include <string_view>
+
+#include "verify/report.hpp"
+
+namespace phasecheck::io {
+
+enum class ReportFormat { text, json, junit };
+/// Throws InputError on anything but text, json, junit.
+ReportFormat parse_report_format(std::string_view name);
+
+/// `source` names the schedule (a file path, or "generated").
+std::string render(const verify::Report& report, std::string_view source, ReportFormat format);
+
+}  // namespace phasecheck::io

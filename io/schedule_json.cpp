@@ -1,0 +1,482 @@
+// Schedule files: a SAX reader that hands over one phase at a time, and a writer with one
+// transfer per line. docs/formats.md is the specification.
+
+#include <charconv>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+#include "core/error.hpp"
+#include "io/json.hpp"
+#include "io/json_common.hpp"
+
+namespace phasecheck::io {
+namespace {
+
+using detail::Json;
+
+constexpr std::size_t kMaxHeaderDepth = 64;
+constexpr const char* kHeaderKeys[] = {"format", "algorithm", "collective",
+                                       "ranks",  "topology",  "parameters"};
+
+/// The SAX consumer. The parser (nlohmann's) calls one method per JSON event; this class keeps
+/// a small state machine for the phase table and builds ordinary JSON values for the header.
+class ScheduleSax {
+ public:
+  ScheduleSax(std::string_view source, const std::function<void(const ScheduleHeader&)>& on_header,
+              const PhaseSink& on_phase)
+      : source_(source), on_header_(on_header), on_phase_(on_phase) {}
+
+  // --- scalars
+  bool null() { return scalar(Json(nullptr), "null"); }
+  bool boolean(bool v) { return scalar(Json(v), "a boolean"); }
+  bool number_integer(std::int64_t v) {
+    return scalar(Json(v), v < 0 ? "a negative number" : "an integer");
+  }
+  bool number_float(double v, const std::string&) { return scalar(Json(v), "a non-integer number"); }
+  bool binary(Json::binary_t&) { return scalar(Json(), "binary data"); }
+  bool string(std::string& v) {
+    if (state_ == State::label) {
+      phase_.set_label(std::move(v));
+      state_ = State::phase;
+      return true;
+    }
+    return scalar(Json(std::move(v)), "a string");
+  }
+  bool number_unsigned(std::uint64_t v) {
+    switch (state_) {
+      case State::transfer_number: {
+        if (v >= kMaxRanks) fail(transfer_path() + "." + field_, "rank " + std::to_string(v) + " does not exist");
+        (field_ == "src" ? src_ : dst_) = static_cast<Rank>(v);
+        state_ = State::transfer;
+        return true;
+      }
+      case State::block: {
+        if (block_len_ == 2) fail(block_path(), "a block is [origin] or [origin, destination]");
+        if (v >= kMaxRanks) fail(block_path(), "rank " + std::to_string(v) + " does not exist");
+        block_[block_len_++] = static_cast<Rank>(v);
+        return true;
+      }
+      default:
+        return scalar(Json(v), "an integer");
+    }
+  }
+
+  // --- containers
+  bool start_object(std::size_t) {
+    switch (state_) {
+      case State::start: state_ = State::top; return true;
+      case State::phases:
+        phase_.clear();
+        phase_keys_ = 0;
+        transfer_index_ = 0;
+        state_ = State::phase;
+        return true;
+      case State::transfers:
+        have_src_ = have_dst_ = have_blocks_ = false;
+        scratch_.clear();
+        state_ = State::transfer;
+        return true;
+      case State::capture: return open(Json::object());
+      default: return unexpected("an object");
+    }
+  }
+  bool start_array(std::size_t) {
+    switch (state_) {
+      case State::expect_phases: state_ = State::phases; return true;
+      case State::expect_transfers: state_ = State::transfers; return true;
+      case State::expect_blocks: state_ = State::blocks; return true;
+      case State::blocks:
+        block_len_ = 0;
+        state_ = State::block;
+        return true;
+      case State::capture: return open(Json::array());
+      default: return unexpected("an array");
+    }
+  }
+  bool key(std::string& k) {
+    switch (state_) {
+      case State::top: return top_key(k);
+      case State::phase:
+        if (k == "label") return phase_key(1, State::label, k);
+        if (k == "transfers") return phase_key(2, State::expect_transfers, k);
+        fail(phase_path(), "unknown key \"" + k + "\" (a phase has \"label\" and \"transfers\")");
+      case State::transfer:
+        if (k == "src" || k == "dst") {
+          bool& have = k == "src" ? have_src_ : have_dst_;
+          if (have) fail(transfer_path(), "\"" + k + "\" is given twice");
+          have = true;
+          field_ = k;
+          state_ = State::transfer_number;
+          return true;
+        }
+        if (k == "blocks") {
+          if (have_blocks_) fail(transfer_path(), "\"blocks\" is given twice");
+          have_blocks_ = true;
+          state_ = State::expect_blocks;
+          return true;
+        }
+        fail(transfer_path(), "unknown key \"" + k + "\" (a transfer has \"src\", \"dst\", \"blocks\")");
+      case State::capture:
+        capture_key_ = k;
+        return true;
+      default: return unexpected("a key");
+    }
+  }
+  bool end_object() {
+    switch (state_) {
+      case State::top: return end_top();
+      case State::phase:
+        if (!(phase_keys_ & 2)) fail(phase_path(), "missing \"transfers\"");
+        emit();
+        ++phase_index_;
+        state_ = State::phases;
+        return true;
+      case State::transfer: return end_transfer();
+      case State::capture: return close();
+      default: return unexpected("the end of an object");
+    }
+  }
+  bool end_array() {
+    switch (state_) {
+      case State::phases: state_ = State::top; return true;
+      case State::transfers: state_ = State::phase; return true;
+      case State::blocks: state_ = State::transfer; return true;
+      case State::block: {
+        if (block_len_ == 0) fail(block_path(), "a block is [origin] or [origin, destination]");
+        scratch_.push_back(block_len_ == 1 ? Block{block_[0], kEveryRank} : Block{block_[0], block_[1]});
+        state_ = State::blocks;
+        return true;
+      }
+      case State::capture: return close();
+      default: return unexpected("the end of an array");
+    }
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::json::exception& e) {
+    detail::throw_syntax_error(source_, e);
+  }
+
+ private:
+  enum class State {
+    start, top, capture, expect_phases, phases, phase, label, expect_transfers, transfers,
+    transfer, transfer_number, expect_blocks, blocks, block, done
+  };
+
+  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
+    detail::throw_at(source_, path, what);
+  }
+  std::string phase_path() const { return "phases[" + std::to_string(phase_index_) + "]"; }
+  std::string transfer_path() const {
+    return phase_path() + ".transfers[" + std::to_string(transfer_index_) + "]";
+  }
+  std::string block_path() const {
+    return transfer_path() + ".blocks[" + std::to_string(scratch_.size()) + "]";
+  }
+
+  /// What the current state expects, for error messages.
+  std::string where() const {
+    switch (state_) {
+      case State::start: return "the top level (expected an object)";
+      case State::top: return "the top-level object";
+      case State::expect_phases: return "phases (expected an array)";
+      case State::phases: return phase_path() + " (expected an object)";
+      case State::phase: return phase_path();
+      case State::label: return phase_path() + ".label (expected a string)";
+      case State::expect_transfers:
+      case State::transfers: return phase_path() + ".transfers (expected an array of objects)";
+      case State::transfer: return transfer_path();
+      case State::transfer_number:
+        return transfer_path() + "." + field_ + " (expected a non-negative integer)";
+      case State::expect_blocks:
+      case State::blocks: return transfer_path() + ".blocks (expected an array of blocks)";
+      case State::block: return block_path() + " (expected a non-negative integer)";
+      default: return "the end of the document";
+    }
+  }
+  [[noreturn]] bool unexpected(const std::string& got) const {
+    throw InputError(std::string(source_) + ": " + where() + ": unexpected " + got);
+  }
+
+  // --- header values are captured as ordinary JSON, one top-level key at a time.
+  bool top_key(const std::string& k) {
+    if (k == "phases") {
+      if (seen_phases_) fail("", "\"phases\" is given twice");
+      seen_phases_ = true;
+      // Stream when the whole header came first; otherwise buffer until the end.
+      if (header_values_.size() == std::size(kHeaderKeys)) build_header();
+      state_ = State::expect_phases;
+      return true;
+    }
+    if (std::find(std::begin(kHeaderKeys), std::end(kHeaderKeys), k) == std::end(kHeaderKeys))
+      fail("", "unknown key \"" + k + "\"");
+    if (header_values_.contains(k)) fail("", "\"" + k + "\" is given twice");
+    capture_name_ = k;
+    capture_stack_.clear();
+    state_ = State::capture;
+    return true;
+  }
+  bool scalar(Json v, const char* what) {
+    if (state_ != State::capture) return unexpected(what);
+    if (capture_stack_.empty()) {
+      header_values_[capture_name_] = std::move(v);
+      state_ = State::top;
+      return true;
+    }
+    Json& top = *capture_stack_.back();
+    if (top.is_array()) top.push_back(std::move(v));
+    else top[capture_key_] = std::move(v);
+    return true;
+  }
+  bool open(Json container) {
+    if (capture_stack_.size() >= kMaxHeaderDepth)
+      fail(capture_name_, "nested deeper than " + std::to_string(kMaxHeaderDepth) + " levels");
+    Json* slot;
+    if (capture_stack_.empty()) {
+      slot = &header_values_[capture_name_];
+    } else if (Json& top = *capture_stack_.back(); top.is_array()) {
+      top.push_back(nullptr);
+      slot = &top.back();
+    } else {
+      slot = &top[capture_key_];
+    }
+    *slot = std::move(container);
+    capture_stack_.push_back(slot);
+    return true;
+  }
+  bool close() {
+    capture_stack_.pop_back();
+    if (capture_stack_.empty()) state_ = State::top;
+    return true;
+  }
+
+  void build_header() {
+    const Json& h = header_values_;
+    const detail::Field top{h, source_, ""};
+    for (const char* k : kHeaderKeys)
+      if (std::string_view(k) != "parameters" && !h.contains(k)) fail("", std::string("missing \"") + k + "\"");
+    const std::string format = top.at("format").string();
+    if (format != kScheduleFormat)
+      top.at("format").fail("unsupported format \"" + format + "\" (this phasecheck reads " +
+                            std::string(kScheduleFormat) + ")");
+    header_.algorithm = top.at("algorithm").string();
+    try {
+      header_.collective = parse_collective(top.at("collective").string());
+    } catch (const InputError& e) {
+      top.at("collective").fail(e.what());
+    }
+    const auto ranks = top.at("ranks").uint(kMaxRanks);
+    header_.topology = detail::topology_from_json(top.at("topology"));
+    if (ranks != phasecheck::ranks(header_.topology))
+      top.at("ranks").fail(std::to_string(ranks) + " does not match the topology, which has " +
+                           std::to_string(phasecheck::ranks(header_.topology)) + " ranks");
+    if (h.contains("parameters")) {
+      const detail::Field params = top.at("parameters");
+      params.expect_object({});  // type check only; any key is allowed
+      for (const auto& [key, value] : params.value.items()) {
+        if (value.is_string()) header_.parameters.set(key, value.get<std::string>());
+        else if (value.is_number() || value.is_boolean()) header_.parameters.set(key, value.dump());
+        else params.at(key).fail("expected a string, number or boolean");
+      }
+    }
+    header_built_ = true;
+    on_header_(header_);
+  }
+
+  bool end_top() {
+    if (!seen_phases_) fail("", "missing \"phases\"");
+    if (!header_built_) {
+      build_header();
+      for (std::size_t i = 0; i < buffered_.size(); ++i) deliver(buffered_[i], i);
+      buffered_.clear();
+    }
+    state_ = State::done;
+    return true;
+  }
+
+  bool phase_key(unsigned bit, State next, const std::string& k) {
+    if (phase_keys_ & bit) fail(phase_path(), "\"" + k + "\" is given twice");
+    phase_keys_ |= bit;
+    state_ = next;
+    return true;
+  }
+
+  bool end_transfer() {
+    if (!have_src_ || !have_dst_) fail(transfer_path(), have_src_ ? "missing \"dst\"" : "missing \"src\"");
+    if (have_blocks_ && scratch_.empty()) fail(transfer_path(), "\"blocks\" is empty");
+    if (!have_blocks_ && header_built_) scratch_.push_back(direct_block(header_.collective, src_, dst_));
+    // Without a header yet, an omitted "blocks" stays empty and is filled in at the end.
+    phase_.add(src_, dst_, scratch_);
+    ++transfer_index_;
+    state_ = State::transfers;
+    return true;
+  }
+
+  void emit() {
+    if (header_built_) deliver(phase_, phase_index_);
+    else buffered_.push_back(phase_);
+  }
+
+  /// Validates a complete phase against the header, then hands it on.
+  void deliver(const Phase& phase, std::size_t index) {
+    const Rank p = header_.ranks();
+    const Phase* out = &phase;
+    Phase filled;
+    for (std::size_t i = 0; i < phase.size(); ++i) {
+      const Transfer& t = phase[i];
+      const std::string path = "phases[" + std::to_string(index) + "].transfers[" + std::to_string(i) + "]";
+      if (t.src >= p || t.dst >= p)
+        fail(path, "rank " + std::to_string(std::max(t.src, t.dst)) + " does not exist (ranks: " +
+                       std::to_string(p) + ")");
+      for (const Block& b : phase.blocks(t)) {
+        const bool ok = b.origin < p && (header_.collective == Collective::alltoall
+                                             ? b.dest != kEveryRank && b.dest < p
+                                             : b.dest == kEveryRank);
+        if (!ok)
+          fail(path, "block " + to_string(b) + " is not a block of an " +
+                         std::string(to_string(header_.collective)) + " over " + std::to_string(p) +
+                         " ranks (" +
+                         (header_.collective == Collective::alltoall ? "[origin, destination]"
+                                                                     : "[origin]") +
+                         ")");
+      }
+      if (t.block_count == 0) out = &filled;   // "blocks" omitted before the header was known
+    }
+    if (out == &filled) {
+      filled.set_label(phase.label());
+      for (const Transfer& t : phase.transfers()) {
+        if (t.block_count == 0) filled.add(t.src, t.dst, direct_block(header_.collective, t.src, t.dst));
+        else filled.add(t.src, t.dst, phase.blocks(t));
+      }
+    }
+    on_phase_(*out);
+  }
+
+  std::string_view source_;
+  const std::function<void(const ScheduleHeader&)>& on_header_;
+  const PhaseSink& on_phase_;
+
+  State state_ = State::start;
+  Json header_values_ = Json::object();
+  std::string capture_name_, capture_key_;
+  std::vector<Json*> capture_stack_;
+  ScheduleHeader header_;
+  bool header_built_ = false, seen_phases_ = false;
+  std::vector<Phase> buffered_;
+
+  Phase phase_;
+  std::size_t phase_index_ = 0, transfer_index_ = 0;
+  unsigned phase_keys_ = 0;
+  std::string field_;
+  Rank src_ = 0, dst_ = 0;
+  bool have_src_ = false, have_dst_ = false, have_blocks_ = false;
+  std::vector<Block> scratch_;
+  Rank block_[2] = {0, 0};
+  unsigned block_len_ = 0;
+};
+
+}  // namespace
+
+void read_schedule(std::istream& in, std::string_view source,
+                   const std::function<void(const ScheduleHeader&)>& on_header,
+                   const PhaseSink& on_phase) {
+  ScheduleSax sax(source, on_header, on_phase);
+  Json::sax_parse(in, &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
+}
+
+void read_schedule_file(const std::string& path,
+                        const std::function<void(const ScheduleHeader&)>& on_header,
+                        const PhaseSink& on_phase) {
+  std::ifstream in;
+  std::vector<char> buffer(1 << 20);
+  in.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+  in.open(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open the file");
+  read_schedule(in, path, on_header, on_phase);
+}
+
+namespace {
+
+Schedule read_whole(const std::function<void(const std::function<void(const ScheduleHeader&)>&,
+                                             const PhaseSink&)>& read) {
+  Schedule s;
+  read([&](const ScheduleHeader& h) { s.header = h; }, collect_into(s.phases));
+  return s;
+}
+
+}  // namespace
+
+Schedule read_schedule_file(const std::string& path) {
+  return read_whole([&](const auto& on_header, const auto& on_phase) {
+    read_schedule_file(path, on_header, on_phase);
+  });
+}
+
+Schedule parse_schedule(std::string_view text, std::string_view source) {
+  std::istringstream in{std::string(text)};
+  return read_whole(
+      [&](const auto& on_header, const auto& on_phase) { read_schedule(in, source, on_header, on_phase); });
+}
+
+// --- writing
+
+ScheduleWriter::ScheduleWriter(std::ostream& out, const ScheduleHeader& header)
+    : out_(out), collective_(header.collective) {
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : header.parameters.entries()) params[k] = v;
+  out_ << "{\n"
+       << "  \"format\": \"" << kScheduleFormat << "\",\n"
+       << "  \"algorithm\": " << Json(header.algorithm).dump() << ",\n"
+       << "  \"collective\": \"" << to_string(header.collective) << "\",\n"
+       << "  \"ranks\": " << header.ranks() << ",\n"
+       << "  \"parameters\": " << params.dump() << ",\n"
+       << "  \"topology\": " << detail::topology_to_json_value(header.topology).dump() << ",\n"
+       << "  \"phases\": [";
+}
+
+void ScheduleWriter::phase(const Phase& phase) {
+  buffer_.clear();
+  buffer_ += phases_++ == 0 ? "\n" : ",\n";
+  buffer_ += "    {\"label\": " + Json(phase.label()).dump() + ", \"transfers\": [";
+  char num[16];
+  const auto append = [&](std::uint32_t v) {
+    const auto end = std::to_chars(num, num + sizeof num, v).ptr;
+    buffer_.append(num, end);
+  };
+  for (std::size_t i = 0; i < phase.size(); ++i) {
+    const Transfer& t = phase[i];
+    buffer_ += i == 0 ? "\n      {\"src\": " : ",\n      {\"src\": ";
+    append(t.src);
+    buffer_ += ", \"dst\": ";
+    append(t.dst);
+    const auto blocks = phase.blocks(t);
+    if (!(blocks.size() == 1 && blocks[0] == direct_block(collective_, t.src, t.dst))) {
+      buffer_ += ", \"blocks\": [";
+      for (std::size_t b = 0; b < blocks.size(); ++b) {
+        buffer_ += b == 0 ? "[" : ", [";
+        append(blocks[b].origin);
+        if (blocks[b].dest != kEveryRank) {
+          buffer_ += ", ";
+          append(blocks[b].dest);
+        }
+        buffer_ += "]";
+      }
+      buffer_ += "]";
+    }
+    buffer_ += "}";
+  }
+  buffer_ += phase.empty() ? "]}" : "\n    ]}";
+  out_ << buffer_;
+}
+
+void ScheduleWriter::finish() { out_ << (phases_ == 0 ? "]\n}\n" : "\n  ]\n}\n"); }
+
+std::string schedule_to_json(const Schedule& s) {
+  std::ostringstream os;
+  ScheduleWriter w(os, s.header);
+  for (const Phase& p : s.phases) w.phase(p);
+  w.finish();
+  return os.str();
+}
+
+}  // namespace phasecheck::io

@@ -1,0 +1,141 @@
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "io/json.hpp"
+#include "io/json_common.hpp"
+
+namespace phasecheck::io {
+namespace detail {
+
+namespace {
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+
+std::vector<std::string> names(const Field& f) {
+  std::vector<std::string> out;
+  const auto& a = f.array();
+  for (std::size_t i = 0; i < a.size(); ++i) out.push_back(f.at(i).string());
+  return out;
+}
+
+/// Prefixes a model's own validation message with the file and path.
+template <class Make>
+Topology build(const Field& f, Make&& make) {
+  try {
+    return make();
+  } catch (const InputError& e) {
+    f.fail(e.what());
+  }
+}
+
+}  // namespace
+
+Topology topology_from_json(const Field& f) {
+  const std::string kind = f.at("kind").string();
+  if (kind == "tree") {
+    f.expect_object({"kind", "machines", "switches", "links"});
+    const auto machines = names(f.at("machines"));
+    const auto switches = f.has("switches") ? names(f.at("switches")) : std::vector<std::string>{};
+    if (machines.size() > kMaxRanks) f.at("machines").fail("more than " + std::to_string(kMaxRanks) + " machines");
+    std::vector<Tree::NamedLink> links;
+    const Field lf = f.at("links");
+    for (std::size_t i = 0; i < lf.array().size(); ++i) {
+      const Field l = lf.at(i);
+      if (!l.value.is_array() || l.value.size() != 2) l.fail("expected a pair [name, name]");
+      links.push_back({l.at(0).string(), l.at(1).string()});
+    }
+    return build(f, [&] { return Topology(Tree(machines, switches, std::move(links))); });
+  }
+  if (kind == "cluster") {
+    f.expect_object({"kind", "node_sizes"});
+    const Field sf = f.at("node_sizes");
+    std::vector<Rank> sizes;
+    for (std::size_t i = 0; i < sf.array().size(); ++i)
+      sizes.push_back(static_cast<Rank>(sf.at(i).uint(kMaxRanks)));
+    return build(f, [&] { return Topology(Cluster(std::move(sizes))); });
+  }
+  if (kind == "fully-connected") {
+    f.expect_object({"kind", "ranks", "ports"});
+    const auto p = static_cast<Rank>(f.at("ranks").uint(kMaxRanks));
+    const auto k = static_cast<Rank>(f.at("ports").uint(kMaxRanks));
+    return build(f, [&] { return Topology(FullyConnected(p, k)); });
+  }
+  if (kind == "hypercube") {
+    f.expect_object({"kind", "dimension"});
+    const auto d = static_cast<unsigned>(f.at("dimension").uint(64));
+    return build(f, [&] { return Topology(Hypercube(d)); });
+  }
+  if (kind == "mesh") {
+    f.expect_object({"kind", "rows", "cols", "wraparound"});
+    const auto r = static_cast<std::uint32_t>(f.at("rows").uint(kMaxRanks));
+    const auto c = static_cast<std::uint32_t>(f.at("cols").uint(kMaxRanks));
+    const bool wrap = f.has("wraparound") && f.at("wraparound").boolean();
+    return build(f, [&] { return Topology(Mesh(r, c, wrap)); });
+  }
+  if (kind == "ring") {
+    f.expect_object({"kind", "ranks"});
+    const auto p = static_cast<Rank>(f.at("ranks").uint(kMaxRanks));
+    return build(f, [&] { return Topology(Ring(p)); });
+  }
+  f.at("kind").fail("unknown kind \"" + kind +
+                    "\" (expected tree, cluster, fully-connected, hypercube, mesh or ring)");
+}
+
+using OJson = nlohmann::ordered_json;
+
+nlohmann::ordered_json topology_to_json_value(const Topology& t) {
+  return std::visit(
+      Overloaded{[](const Tree& x) {
+                   OJson links = OJson::array();
+                   for (const auto& [a, b] : x.links()) links.push_back({a, b});
+                   return OJson{{"kind", "tree"},
+                               {"machines", x.machines()},
+                               {"switches", x.switches()},
+                               {"links", std::move(links)}};
+                 },
+                 [](const Cluster& x) {
+                   return OJson{{"kind", "cluster"}, {"node_sizes", x.node_sizes()}};
+                 },
+                 [](const FullyConnected& x) {
+                   return OJson{{"kind", "fully-connected"}, {"ranks", x.ranks}, {"ports", x.ports}};
+                 },
+                 [](const Hypercube& x) {
+                   return OJson{{"kind", "hypercube"}, {"dimension", x.dimension}};
+                 },
+                 [](const Mesh& x) {
+                   return OJson{{"kind", "mesh"},
+                               {"rows", x.rows},
+                               {"cols", x.cols},
+                               {"wraparound", x.wraparound}};
+                 },
+                 [](const Ring& x) { return OJson{{"kind", "ring"}, {"ranks", x.ranks}}; }},
+      t);
+}
+
+}  // namespace detail
+
+Topology parse_topology(std::string_view text, std::string_view source) {
+  detail::Json j;
+  try {
+    j = detail::Json::parse(text);
+  } catch (const detail::Json::parse_error& e) {
+    detail::throw_syntax_error(source, e);
+  }
+  return detail::topology_from_json({j, source, ""});
+}
+
+Topology read_topology_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_topology(text.str(), path);
+}
+
+std::string topology_to_json(const Topology& t) { return detail::topology_to_json_value(t).dump(); }
+
+}  // namespace phasecheck::io

@@ -1,0 +1,52 @@
+#pragma once
+/// The direct algorithms of the foundation: every message m_od (or, for allgather, rank o's block
+/// to rank d) is sent once, straight from o to d. They differ only in which messages share a
+/// phase. One file each: factor.cpp, shift.cpp, pairwise_xor.cpp, linear.cpp.
+
+#include "core/invariant.hpp"
+#include "core/schedule.hpp"
+
+namespace phasecheck::schedules {
+
+struct DirectOptions {
+  Rank ranks = 1;
+  Collective collective = Collective::alltoall;
+  /// Reads the one parameter these algorithms take, collective=alltoall|allgather; the machine
+  /// matters only for its rank count. Throws InputError naming an unknown parameter.
+  static DirectOptions from(const ScheduleHeader& header, std::string_view algorithm);
+};
+
+/// Sanders–Träff Section 2: p rounds over the 1-factors of the complete graph with self-loops.
+void factor(const DirectOptions& options, const PhaseSink& out);
+std::vector<Invariant> factor_invariants(const DirectOptions& options);
+
+/// MPICH's order: in step j rank i sends to (i + j) mod p. p steps, step 0 the local copy.
+void shift(const DirectOptions& options, const PhaseSink& out);
+std::vector<Invariant> shift_invariants(const DirectOptions& options);
+
+/// Pairwise exchange: in step j ranks i and i xor j swap. p steps; p must be a power of two.
+void pairwise_xor(const DirectOptions& options, const PhaseSink& out);
+std::vector<Invariant> pairwise_xor_invariants(const DirectOptions& options);
+
+/// LAM's basic linear algorithm: every rank posts every send at once, a single phase.
+void linear(const DirectOptions& options, const PhaseSink& out);
+
+/// An invariant for a direct schedule whose phase t delivers the message from every rank i to
+/// partner(t, i): after phase t, each of those messages has been delivered. Because delivery is
+/// monotone, checking phase t's partners after phase t establishes "every message of phases
+/// 0..t has been delivered" at every boundary, in O(p) per phase.
+template <class Partner>
+Invariant partners_delivered(std::string name, Rank ranks, Partner partner) {
+  return {std::move(name),
+          [ranks, partner](const Boundary& at, const DataView& state) -> std::optional<std::string> {
+            for (Rank i = 0; i < ranks; ++i) {
+              const Rank j = partner(static_cast<Rank>(at.phase), i);
+              if (!state.delivered(i, j))
+                return "the message from rank " + std::to_string(i) + " to rank " +
+                       std::to_string(j) + " has not been delivered";
+            }
+            return std::nullopt;
+          }};
+}
+
+}  // namespace phasecheck::schedules

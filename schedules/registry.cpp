@@ -1,0 +1,101 @@
+#include "schedules/registry.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "core/error.hpp"
+#include "schedules/direct.hpp"
+
+namespace phasecheck::schedules {
+
+DirectOptions DirectOptions::from(const ScheduleHeader& header, std::string_view algorithm) {
+  header.parameters.expect_only({"collective"}, algorithm);
+  return {header.ranks(), header.collective};
+}
+
+namespace {
+
+Collective direct_collective(const Parameters& p, std::string_view algorithm) {
+  p.expect_only({"collective"}, algorithm);
+  return parse_collective(p.get_choice("collective", "alltoall", {"alltoall", "allgather"}));
+}
+
+bool single_processor_nodes(const Topology& t) {
+  const auto* c = std::get_if<Cluster>(&t);
+  return c && std::all_of(c->node_sizes().begin(), c->node_sizes().end(),
+                          [](Rank n) { return n == 1; });
+}
+
+bool is_fully_connected(const Topology& t) { return std::holds_alternative<FullyConnected>(t); }
+
+/// A row for one of the direct algorithms of direct.hpp.
+Algorithm direct(std::string_view name, std::string_view summary, std::string_view reference,
+                 void (*emit)(const DirectOptions&, const PhaseSink&),
+                 std::vector<Invariant> (*invariants)(const DirectOptions&),
+                 std::size_t (*phases)(Rank), bool (*contention_free_on)(const Topology&)) {
+  return {name,
+          summary,
+          reference,
+          "collective=alltoall|allgather",
+          [=](const ScheduleHeader& h, const PhaseSink& out) { emit(DirectOptions::from(h, name), out); },
+          [=](const Parameters& p) { return direct_collective(p, name); },
+          [=](const ScheduleHeader& h) { return phases(h.ranks()); },
+          [=](const ScheduleHeader& h) {
+            return invariants ? invariants(DirectOptions::from(h, name)) : std::vector<Invariant>{};
+          },
+          contention_free_on};
+}
+
+const std::vector<Algorithm>& table() {
+  static const std::vector<Algorithm> rows = {
+      direct("factor", "p rounds over the 1-factors of the complete graph with self-loops",
+             "Sanders & Traeff, Section 2, Lemma 1, Fig. 1", factor, factor_invariants,
+             [](Rank p) -> std::size_t { return p; },
+             [](const Topology& t) { return is_fully_connected(t) || single_processor_nodes(t); }),
+      direct("shift", "step j: rank i sends to (i + j) mod p (MPICH order)",
+             "MPICH pairwise alltoall; Faraj & Yuan, Section 6", shift, shift_invariants,
+             [](Rank p) -> std::size_t { return p; }, is_fully_connected),
+      direct("pairwise-xor", "step j: ranks i and i xor j exchange (p a power of two)",
+             "Grama et al., Algorithm 4.10", pairwise_xor, pairwise_xor_invariants,
+             [](Rank p) -> std::size_t { return p; },
+             [](const Topology& t) {
+               return is_fully_connected(t) || single_processor_nodes(t) ||
+                      std::holds_alternative<Hypercube>(t);
+             }),
+      direct("linear", "every rank posts all its sends at once: one phase (LAM)",
+             "LAM/MPI basic linear; Faraj & Yuan, Section 6", linear, nullptr,
+             [](Rank) -> std::size_t { return 1; },
+             [](const Topology& t) {
+               const auto* f = std::get_if<FullyConnected>(&t);
+               return f && f->ports + 1 >= f->ranks;
+             }),
+  };
+  return rows;
+}
+
+}  // namespace
+
+std::span<const Algorithm> algorithms() { return table(); }
+
+const Algorithm* find_algorithm(std::string_view name) {
+  for (const Algorithm& a : table())
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+ScheduleHeader make_header(const Algorithm& algorithm, Topology topology, Parameters parameters) {
+  ScheduleHeader h;
+  h.algorithm = std::string(algorithm.name);
+  h.collective = algorithm.collective(parameters);
+  h.topology = std::move(topology);
+  h.parameters = std::move(parameters);
+  return h;
+}
+
+Schedule generate(const Algorithm& algorithm, Topology topology, Parameters parameters) {
+  Schedule s{make_header(algorithm, std::move(topology), std::move(parameters)), {}};
+  algorithm.generate(s.header, collect_into(s.phases));
+  return s;
+}
+
+}  // namespace phasecheck::schedules

@@ -1,0 +1,43 @@
+#pragma once
+/// The one table of algorithms. The CLI's `algorithms`, `generate` and `survey`, the examples
+/// test and the property tests all loop over it; adding an algorithm adds one row here.
+
+#include <functional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "core/invariant.hpp"
+#include "core/schedule.hpp"
+
+namespace phasecheck::schedules {
+
+struct Algorithm {
+  std::string_view name;
+  std::string_view summary;
+  std::string_view reference;     ///< paper and section
+  std::string_view parameters;    ///< "collective=alltoall|allgather", for help text
+  /// Emits the phases for `header` (its topology and parameters). Throws InputError when the
+  /// parameters or the machine do not fit the algorithm, naming the problem.
+  std::function<void(const ScheduleHeader&, const PhaseSink&)> generate;
+  /// The collective the parameters ask for; throws InputError on unknown parameters.
+  std::function<Collective(const Parameters&)> collective;
+  /// The number of phases the algorithm claims for this instance.
+  std::function<std::size_t(const ScheduleHeader&)> claimed_phases;
+  /// Predicates over the data-flow state that must hold after every phase.
+  std::function<std::vector<Invariant>(const ScheduleHeader&)> invariants;
+  /// The models on which the algorithm claims every phase is contention-free.
+  std::function<bool(const Topology&)> contention_free_on;
+};
+
+std::span<const Algorithm> algorithms();
+/// nullptr when there is no algorithm of that name.
+const Algorithm* find_algorithm(std::string_view name);
+
+/// A header for generating `algorithm` on `topology`: validates the parameters.
+ScheduleHeader make_header(const Algorithm& algorithm, Topology topology, Parameters parameters);
+
+/// Generates the whole table in memory (tests, small cases).
+Schedule generate(const Algorithm& algorithm, Topology topology, Parameters parameters = {});
+
+}  // namespace phasecheck::schedules

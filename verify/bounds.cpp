@@ -1,0 +1,191 @@
+#include "verify/bounds.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace phasecheck::verify {
+namespace {
+
+using u64 = std::uint64_t;
+
+u64 ceil_div(u64 a, u64 b) { return b == 0 ? 0 : (a + b - 1) / b; }
+
+/// Smallest c with base^c >= n: the rounds needed when the holders of a block can multiply by at
+/// most `base` per phase.
+u64 ceil_log(u64 base, u64 n) {
+  u64 c = 0;
+  for (u64 reach = 1; reach < n; reach *= base) ++c;
+  return c;
+}
+
+/// Sum over ordered pairs of positions of their distance along one dimension of `n` positions.
+u64 pair_distance_sum(u64 n, bool wraps) {
+  if (!wraps) return (n * n * n - n) / 3;
+  u64 s = 0;
+  for (u64 k = 0; k < n; ++k) s += std::min(k, n - k);
+  return n * s;
+}
+
+Bound dissemination(u64 p, u64 fanout, const std::string& why) {
+  return {Metric::c1, fanout == 0 ? 0 : ceil_log(fanout + 1, p),
+          "each phase a holder passes a block to at most " + std::to_string(fanout) + " " + why +
+              ", so its holders grow at most " + std::to_string(fanout + 1) +
+              "-fold per phase: ceil(log_" + std::to_string(fanout + 1) + " " +
+              std::to_string(p) + ")",
+          false};
+}
+
+Bound receive(u64 p, u64 ports, const std::string& who) {
+  return {Metric::c2, ceil_div(p - 1, ports),
+          who + " must receive " + std::to_string(p - 1) + " blocks over at most " +
+              std::to_string(ports) + (ports == 1 ? " incoming transfer" : " incoming transfers") +
+              " per phase: ceil(" + std::to_string(p - 1) + "/" + std::to_string(ports) + ")",
+          false};
+}
+
+/// Routed models other than the tree: the traffic bound (total link-hops over directed links)
+/// and the per-rank receive bound.
+void routed(std::vector<Bound>& out, Collective c, u64 p, u64 links, u64 alltoall_hops,
+            u64 min_in_degree, u64 max_out_degree) {
+  if (p <= 1) return;
+  const u64 hops = c == Collective::alltoall ? alltoall_hops : p * (p - 1);
+  out.push_back({Metric::c2, ceil_div(hops, links),
+                 (c == Collective::alltoall
+                      ? "the messages need " + std::to_string(hops) + " link-hops at least (sum of "
+                                                                      "route lengths)"
+                      : "each of the " + std::to_string(p * (p - 1)) +
+                            " deliveries needs a link-hop") +
+                     " and each of the " + std::to_string(links) +
+                     " directed links carries one transfer per phase",
+                 false});
+  out.push_back(receive(p, min_in_degree, "a rank with " + std::to_string(min_in_degree) +
+                                              (min_in_degree == 1 ? " in-link" : " in-links")));
+  out.push_back(dissemination(p, max_out_degree, "neighbours over its out-links"));
+}
+
+}  // namespace
+
+std::vector<Bound> lower_bounds(const Topology& model, Collective c) {
+  std::vector<Bound> out;
+  const u64 p = ranks(model);
+  if (p <= 1) return out;
+
+  if (const auto* tree = std::get_if<Tree>(&model)) {
+    // The busiest link: |Mu| x |Mv| messages cross it each way (alltoall); for allgather the
+    // larger side's blocks must cross at least once with forwarding, every pair without.
+    Tree::Cut worst{};
+    u64 load = 0, side = 0;
+    for (const Tree::Cut& cut : tree->cuts()) {
+      const u64 l = u64{cut.machines_a} * cut.machines_b;
+      if (l > load) { load = l; worst = cut; }
+      if (cut.machines_a && cut.machines_b)
+        side = std::max<u64>(side, std::max(cut.machines_a, cut.machines_b));
+    }
+    const std::string link = "link " + tree->node_name(worst.a) + " - " + tree->node_name(worst.b) +
+                             " splits the machines " + std::to_string(worst.machines_a) + " | " +
+                             std::to_string(worst.machines_b);
+    if (c == Collective::alltoall) {
+      out.push_back({Metric::c2, load,
+                     link + ": " + std::to_string(load) +
+                         " blocks must cross it each way, one transfer per phase (Faraj-Yuan "
+                         "bottleneck load)",
+                     false});
+    } else {
+      out.push_back({Metric::c2, side,
+                     "some link has " + std::to_string(side) +
+                         " machines on one side, whose blocks must all cross it, one transfer per "
+                         "phase",
+                     false});
+      out.push_back({Metric::c2, load,
+                     link + ": without forwarding " + std::to_string(load) +
+                         " messages cross it each way, one per phase",
+                     true});
+    }
+    out.push_back(dissemination(p, 1, "machine over its single link"));
+  } else if (const auto* cluster = std::get_if<Cluster>(&model)) {
+    u64 largest = 0, exchanges = 0, before = 0;
+    for (u64 n : cluster->node_sizes()) {
+      largest = std::max(largest, n);
+      exchanges += n * before;   // pairs of processors on different nodes
+      before += n;
+    }
+    out.push_back({Metric::c2, largest * (p - 1),
+                   "a node of " + std::to_string(largest) + " processors must receive " +
+                       std::to_string(largest) + " x " + std::to_string(p - 1) +
+                       " blocks, and in each phase only one of its processors receives "
+                       "(Sanders-Traeff single-port)",
+                   false});
+    const u64 nodes = cluster->node_count();
+    if (nodes >= 2 && exchanges > 0)
+      out.push_back({Metric::c2, ceil_div(exchanges, nodes / 2),
+                     std::to_string(exchanges) +
+                         " pairs of processors on different nodes need an exchange each, and a "
+                         "phase pairs at most " +
+                         std::to_string(nodes / 2) + " of the " + std::to_string(nodes) +
+                         " nodes" + (nodes % 2 ? " (one node always idles or works alone)" : ""),
+                     true});
+    out.push_back(dissemination(p, 1, "processor (one operation per node)"));
+  } else if (const auto* fc = std::get_if<FullyConnected>(&model)) {
+    const u64 k = std::min<u64>(fc->ports, p - 1);
+    out.push_back(receive(p, k, "every rank"));
+    out.push_back(dissemination(p, k, "ranks (k ports)"));
+  } else if (const auto* cube = std::get_if<Hypercube>(&model)) {
+    const u64 d = cube->dimension;
+    routed(out, c, p, p * d, p * d * (p / 2), d, d);
+  } else if (const auto* mesh = std::get_if<Mesh>(&model)) {
+    const auto dim = [&](u64 size, u64 lines, u64& links, u64& hops, u64& min_deg, u64& max_deg) {
+      if (size <= 1) return;
+      const bool wraps = mesh->wraparound && size > 2;
+      links += lines * 2 * (wraps ? size : size - 1);
+      hops += lines * lines * pair_distance_sum(size, wraps);
+      min_deg += wraps ? 2 : 1;
+      max_deg += size == 2 ? 1 : 2;
+    };
+    u64 links = 0, hops = 0, min_deg = 0, max_deg = 0;
+    dim(mesh->cols, mesh->rows, links, hops, min_deg, max_deg);
+    dim(mesh->rows, mesh->cols, links, hops, min_deg, max_deg);
+    routed(out, c, p, links, hops, min_deg, max_deg);
+  } else if (std::holds_alternative<Ring>(model)) {
+    const u64 degree = p == 2 ? 1 : 2;
+    routed(out, c, p, p * degree, pair_distance_sum(p, true), degree, degree);
+  }
+  return out;
+}
+
+std::pair<std::uint64_t, std::uint64_t> best_bounds(const std::vector<Bound>& bounds, bool direct) {
+  u64 c1 = 0, c2 = 0;
+  for (const Bound& b : bounds) {
+    if (b.direct_only && !direct) continue;
+    (b.metric == Metric::c1 ? c1 : c2) = std::max(b.metric == Metric::c1 ? c1 : c2, b.value);
+  }
+  if (direct) c1 = c2 = std::max(c1, c2);
+  return {c1, c2};
+}
+
+CheckResult check_bounds(const Counts& counts, std::uint64_t bound_c1, std::uint64_t bound_c2) {
+  CheckResult r{"bounds", Verdict::pass, {}, {}};
+  const auto row = [](const char* name, u64 value, u64 bound) {
+    std::string s = std::string(name) + " = " + std::to_string(value) + " (lower bound " +
+                    std::to_string(bound) + ", ";
+    if (value < bound) return s + "below it)";
+    return s + (value == bound ? "optimal)" : "gap " + std::to_string(value - bound) + ")");
+  };
+  if (counts.direct) {
+    r.summary = row("phases with communication", counts.c1, bound_c1);
+  } else {
+    r.summary = row("C1", counts.c1, bound_c1) + ", " + row("C2", counts.c2, bound_c2);
+  }
+  if (counts.c1 < bound_c1 || counts.c2 < bound_c2) {
+    r.verdict = Verdict::fail;
+    const bool c1 = counts.c1 < bound_c1;
+    Counterexample x;
+    x.explanation = std::string(c1 ? "C1 = " : "C2 = ") + std::to_string(c1 ? counts.c1 : counts.c2) +
+                    " is below the lower bound " + std::to_string(c1 ? bound_c1 : bound_c2) +
+                    ", which every valid schedule on this model meets: some phase overloads a "
+                    "link or port, or some block is never delivered";
+    r.counterexample = std::move(x);
+  }
+  return r;
+}
+
+}  // namespace phasecheck::verify

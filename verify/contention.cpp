@@ -1,0 +1,264 @@
+#include "verify/contention.hpp"
+
+#include <optional>
+#include <variant>
+#include <vector>
+
+namespace phasecheck::verify {
+namespace {
+
+/// One directed link's use in the current phase: valid while stamp == phase stamp.
+struct Slot {
+  std::uint32_t stamp = 0;
+  std::uint32_t owner = 0;   // index of the first transfer in the phase that used it
+};
+
+struct Conflict {
+  std::uint32_t first = 0, second = 0;   // transfer indices within the phase
+  std::uint32_t resource = 0;            // link, node or rank
+};
+
+OffendingTransfer offending(const Topology& model, const Phase& phase, std::uint32_t i) {
+  const Transfer& t = phase[i];
+  const auto blocks = phase.blocks(t);
+  OffendingTransfer o{t.src, t.dst, {blocks.begin(), blocks.end()}, {}};
+  for (NodeId n : route_nodes(model, t.src, t.dst)) o.route.push_back(node_name(model, n));
+  return o;
+}
+
+std::string rank_range(const Cluster& c, std::uint32_t node) {
+  const Rank first = c.first_rank(node), size = c.node_sizes()[node];
+  return size == 1 ? "rank " + std::to_string(first)
+                   : "ranks " + std::to_string(first) + "-" + std::to_string(first + size - 1);
+}
+
+/// Routed models: one slot per directed link.
+class LinkRule {
+ public:
+  explicit LinkRule(LinkId links) : slots_(links) {}
+
+  template <class Net>
+  std::uint64_t check(const Net& net, const Phase& phase, std::uint32_t stamp,
+                      std::optional<Conflict>& found) {
+    std::uint64_t hops = 0, conflicts = 0;
+    const auto transfers = phase.transfers();
+    for (std::uint32_t i = 0; i < transfers.size(); ++i) {
+      const Transfer& t = transfers[i];
+      if (t.local()) continue;
+      net.route(t.src, t.dst, [&](LinkId l) {
+        ++hops;
+        Slot& s = slots_[l];
+        if (s.stamp != stamp) {
+          s = {stamp, i};
+        } else if (conflicts++ == 0) {
+          found = Conflict{s.owner, i, l};
+        }
+      });
+    }
+    hops_ += hops;
+    return conflicts;
+  }
+  std::uint64_t hops() const { return hops_; }
+
+ private:
+  std::vector<Slot> slots_;
+  std::uint64_t hops_ = 0;
+};
+
+/// Cluster: per node, the transfers it takes part in this phase.
+class NodeRule {
+ public:
+  explicit NodeRule(const Cluster& c) : cluster_(c), used_(c.node_count()) {}
+
+  std::uint64_t check(const Phase& phase, std::uint32_t stamp, std::optional<Conflict>& found) {
+    std::uint64_t conflicts = 0;
+    const auto transfers = phase.transfers();
+    const auto touch = [&](std::uint32_t node, std::uint32_t i) {
+      Use& u = used_[node];
+      if (u.stamp != stamp) {
+        u = {stamp, 1, i};
+        return;
+      }
+      // A second transfer is allowed only as the reverse half of an inter-node exchange.
+      const Transfer& a = transfers[u.first];
+      const Transfer& b = transfers[i];
+      const bool exchange = u.count == 1 && a.src == b.dst && a.dst == b.src &&
+                            cluster_.node_of(a.src) != cluster_.node_of(a.dst);
+      if (!exchange && conflicts++ == 0) found = Conflict{u.first, i, node};
+      ++u.count;
+    };
+    for (std::uint32_t i = 0; i < transfers.size(); ++i) {
+      const Transfer& t = transfers[i];
+      if (t.local()) continue;
+      const std::uint32_t from = cluster_.node_of(t.src), to = cluster_.node_of(t.dst);
+      touch(from, i);
+      if (to != from) touch(to, i);
+    }
+    work_ += transfers.size();
+    return conflicts;
+  }
+  std::uint64_t work() const { return work_; }
+
+ private:
+  struct Use {
+    std::uint32_t stamp = 0, count = 0, first = 0;
+  };
+  const Cluster& cluster_;
+  std::vector<Use> used_;
+  std::uint64_t work_ = 0;
+};
+
+/// k-port: per rank, sends and receives this phase.
+class PortRule {
+ public:
+  explicit PortRule(const FullyConnected& f) : ports_(f.ports), used_(f.ranks) {}
+
+  /// On conflict, resource = rank, and `first` is the rank's first transfer in that direction;
+  /// `sending` tells which direction overflowed.
+  std::uint64_t check(const Phase& phase, std::uint32_t stamp, std::optional<Conflict>& found,
+                      bool& sending) {
+    std::uint64_t conflicts = 0;
+    const auto transfers = phase.transfers();
+    for (std::uint32_t i = 0; i < transfers.size(); ++i) {
+      const Transfer& t = transfers[i];
+      if (t.local()) continue;
+      for (const bool send : {true, false}) {
+        Use& u = used_[send ? t.src : t.dst];
+        if (u.stamp != stamp) u = {stamp, 0, 0};
+        std::uint32_t& n = send ? u.sends : u.recvs;
+        if (++n > ports_ && conflicts++ == 0) {
+          found = Conflict{0, i, send ? t.src : t.dst};
+          sending = send;
+        }
+      }
+    }
+    work_ += transfers.size();
+    return conflicts;
+  }
+  std::uint64_t work() const { return work_; }
+
+ private:
+  struct Use {
+    std::uint32_t stamp = 0, sends = 0, recvs = 0;
+  };
+  Rank ports_;
+  std::vector<Use> used_;
+  std::uint64_t work_ = 0;
+};
+
+}  // namespace
+
+struct ContentionChecker::Impl {
+  const Topology& model;
+  std::variant<LinkRule, NodeRule, PortRule> rule;
+  std::size_t phases = 0, bad_phases = 0;
+  std::uint64_t conflicts = 0;
+  std::optional<Counterexample> first;
+
+  static std::variant<LinkRule, NodeRule, PortRule> make_rule(const Topology& m) {
+    if (const auto* c = std::get_if<Cluster>(&m)) return NodeRule(*c);
+    if (const auto* f = std::get_if<FullyConnected>(&m)) return PortRule(*f);
+    return LinkRule(std::visit(
+        [](const auto& net) -> LinkId {
+          if constexpr (requires { net.link_id_count(); }) return net.link_id_count();
+          else return 0;
+        },
+        m));
+  }
+
+  Counterexample describe(std::size_t index, const Phase& phase, const Conflict& c,
+                          bool sending) const {
+    Counterexample x{index, phase.label(), phase.size(), {}, {}, {}};
+    const std::string where = "phase " + std::to_string(index);
+    const auto pair = [&] {
+      x.transfers.push_back(offending(model, phase, c.first));
+      x.transfers.push_back(offending(model, phase, c.second));
+    };
+    if (const auto* cluster = std::get_if<Cluster>(&model)) {
+      pair();
+      x.resource = "node " + std::to_string(c.resource) + " (" + rank_range(*cluster, c.resource) + ")";
+      x.explanation = "node " + std::to_string(c.resource) + " takes part in two operations in " +
+                      where + "; a single-ported node does one exchange or one intra-node send";
+    } else if (const auto* f = std::get_if<FullyConnected>(&model)) {
+      // The k + 1 transfers of that rank in that direction, up to the one that overflowed.
+      for (std::uint32_t i = 0; i <= c.second; ++i) {
+        const Transfer& t = phase[i];
+        if (!t.local() && (sending ? t.src : t.dst) == c.resource)
+          x.transfers.push_back(offending(model, phase, i));
+      }
+      const std::string dir = sending ? "send" : "receive";
+      x.resource = dir + " ports of rank " + std::to_string(c.resource) + " (k = " +
+                   std::to_string(f->ports) + ")";
+      x.explanation = "rank " + std::to_string(c.resource) + " must " + dir + " " +
+                      std::to_string(x.transfers.size()) + " transfers in " + where +
+                      " but has " + std::to_string(f->ports) + " " + dir +
+                      (f->ports == 1 ? " port" : " ports");
+    } else {
+      pair();
+      x.resource = "link " + link_name(model, c.resource);
+      x.explanation = "transfers " + std::to_string(x.transfers[0].src) + " -> " +
+                      std::to_string(x.transfers[0].dst) + " and " +
+                      std::to_string(x.transfers[1].src) + " -> " +
+                      std::to_string(x.transfers[1].dst) + " both use the directed link " +
+                      link_name(model, c.resource) + " in " + where;
+    }
+    return x;
+  }
+};
+
+ContentionChecker::ContentionChecker(const Topology& model)
+    : impl_(new Impl{model, Impl::make_rule(model), 0, 0, 0, std::nullopt}) {}
+ContentionChecker::~ContentionChecker() = default;
+ContentionChecker::ContentionChecker(ContentionChecker&&) noexcept = default;
+ContentionChecker& ContentionChecker::operator=(ContentionChecker&&) noexcept = default;
+
+void ContentionChecker::consume(std::size_t index, const Phase& phase) {
+  Impl& m = *impl_;
+  const auto stamp = static_cast<std::uint32_t>(index + 1);
+  std::optional<Conflict> found;
+  bool sending = true;
+  std::uint64_t conflicts = 0;
+  if (auto* links = std::get_if<LinkRule>(&m.rule)) {
+    conflicts = std::visit(
+        [&](const auto& net) -> std::uint64_t {
+          if constexpr (requires { net.link_id_count(); })
+            return links->check(net, phase, stamp, found);
+          else return 0;
+        },
+        m.model);
+  } else if (auto* nodes = std::get_if<NodeRule>(&m.rule)) {
+    conflicts = nodes->check(phase, stamp, found);
+  } else {
+    conflicts = std::get<PortRule>(m.rule).check(phase, stamp, found, sending);
+  }
+  ++m.phases;
+  if (conflicts == 0) return;
+  m.conflicts += conflicts;
+  if (m.bad_phases++ == 0) m.first = m.describe(index, phase, *found, sending);
+}
+
+CheckResult ContentionChecker::finish() const {
+  const Impl& m = *impl_;
+  CheckResult r{"contention", Verdict::pass, {}, m.first};
+  const std::string model = describe(m.model);
+  if (m.bad_phases == 0) {
+    r.summary = "every phase is contention-free on " + model;
+  } else {
+    r.verdict = Verdict::fail;
+    r.summary = "contention in " + std::to_string(m.bad_phases) + " of " +
+                std::to_string(m.phases) + " phases on " + model + " (" +
+                std::to_string(m.conflicts) + " conflicts)";
+  }
+  return r;
+}
+
+std::uint64_t ContentionChecker::work() const {
+  return std::visit(
+      [](const auto& rule) -> std::uint64_t {
+        if constexpr (requires { rule.hops(); }) return rule.hops();
+        else return rule.work();
+      },
+      impl_->rule);
+}
+
+}  // namespace phasecheck::verify

@@ -1,0 +1,137 @@
+#include "verify/delivery.hpp"
+
+#include <string>
+
+namespace phasecheck::verify {
+namespace {
+
+OffendingTransfer offending(const Phase& phase, const Transfer& t) {
+  const auto blocks = phase.blocks(t);
+  return {t.src, t.dst, {blocks.begin(), blocks.end()}, {}};
+}
+
+std::string phase_name(std::size_t index) { return "phase " + std::to_string(index); }
+
+}  // namespace
+
+DeliveryChecker::DeliveryChecker(Collective collective, Rank ranks)
+    : collective_(collective), ranks_(ranks), arrival_(std::size_t{ranks} * ranks, 0) {}
+
+bool DeliveryChecker::held_before(Rank r, Block b, std::uint32_t now) const {
+  if (r == b.origin) return true;
+  if (collective_ == Collective::allgather) {
+    const std::uint32_t a = arrival_[key(b.origin, r)];
+    return a != 0 && a < now;
+  }
+  if (r == b.dest) {
+    const std::uint32_t a = arrival_[key(b.origin, b.dest)];
+    return a != 0 && a < now;
+  }
+  const auto it = relay_.find(key(b.origin, b.dest) * ranks_ + r);
+  return it != relay_.end() && it->second < now;
+}
+
+bool DeliveryChecker::holds(Rank r, Block b) const { return held_before(r, b, now_ + 1); }
+
+bool DeliveryChecker::delivered(Rank origin, Rank dest) const {
+  return origin == dest || arrival_[key(origin, dest)] != 0;
+}
+
+void DeliveryChecker::fail(Counterexample c) {
+  if (violations_++ == 0) first_ = std::move(c);
+}
+
+void DeliveryChecker::consume(std::size_t index, const Phase& phase) {
+  now_ = static_cast<std::uint32_t>(index + 1);
+  const auto transfers = phase.transfers();
+  for (std::size_t i = 0; i < transfers.size(); ++i) {
+    const Transfer& t = transfers[i];
+    for (const Block& b : phase.blocks(t)) {
+      if (!held_before(t.src, b, now_)) {
+        const bool arrives_now = holds(t.src, b);
+        fail({index, phase.label(), phase.size(), {offending(phase, t)},
+              "rank " + std::to_string(t.src),
+              "rank " + std::to_string(t.src) + " sends block " + to_string(b) + " in " +
+                  phase_name(index) + " but does not hold it" +
+                  (arrives_now ? " yet (it arrives there in this same phase; it can be forwarded "
+                                 "from the next phase on)"
+                               : "")});
+        continue;
+      }
+      if (t.local()) continue;   // a free local copy: moves nothing between ranks
+
+      // Where does this arrival count? At a destination it must be the first; elsewhere it is
+      // a relay copy (the earliest one is kept).
+      const bool at_destination =
+          collective_ == Collective::allgather || t.dst == b.dest;
+      if (!at_destination) {
+        if (t.dst != b.origin) relay_.try_emplace(key(b.origin, b.dest) * ranks_ + t.dst, now_);
+        continue;
+      }
+      const std::uint64_t k = key(b.origin, t.dst);
+      const std::uint32_t before = t.dst == b.origin ? 1 : arrival_[k];
+      if (before == 0) {
+        arrival_[k] = now_;
+        continue;
+      }
+      // Duplicate: name both arrivals when both are in this phase.
+      Counterexample c{index, phase.label(), phase.size(), {}, "rank " + std::to_string(t.dst), {}};
+      if (t.dst == b.origin) {
+        c.explanation = "block " + to_string(b) + " is sent back to rank " +
+                        std::to_string(t.dst) + ", which has held it from the start";
+      } else if (before == now_) {
+        for (std::size_t j = 0; j < i; ++j) {
+          const Transfer& u = transfers[j];
+          if (u.dst != t.dst || u.local()) continue;
+          for (const Block& ub : phase.blocks(u))
+            if (ub == b) { c.transfers.push_back(offending(phase, u)); break; }
+          if (!c.transfers.empty()) break;
+        }
+        c.explanation = "block " + to_string(b) + " arrives at rank " + std::to_string(t.dst) +
+                        " twice in " + phase_name(index);
+      } else {
+        c.explanation = "block " + to_string(b) + " arrives at rank " + std::to_string(t.dst) +
+                        " again in " + phase_name(index) + " (it first arrived in " +
+                        phase_name(before - 1) + ")";
+      }
+      c.transfers.push_back(offending(phase, t));
+      fail(std::move(c));
+    }
+  }
+}
+
+CheckResult DeliveryChecker::finish() const {
+  std::uint64_t missing = 0;
+  Rank missing_origin = 0, missing_dest = 0;   // the first delivery that never happens
+  for (Rank o = 0; o < ranks_; ++o)
+    for (Rank d = 0; d < ranks_; ++d)
+      if (o != d && arrival_[key(o, d)] == 0 && missing++ == 0) {
+        missing_origin = o;
+        missing_dest = d;
+      }
+
+  const std::uint64_t required = std::uint64_t{ranks_} * (ranks_ - 1);
+  CheckResult r{"delivery", Verdict::pass, {}, {}};
+  if (violations_ == 0 && missing == 0) {
+    r.summary = "every block reaches every rank that needs it exactly once (" +
+                std::to_string(required) + " deliveries)";
+    return r;
+  }
+  r.verdict = Verdict::fail;
+  if (violations_ > 0) r.summary = std::to_string(violations_) + " invalid or duplicate deliveries";
+  if (missing > 0)
+    r.summary += std::string(r.summary.empty() ? "" : "; ") + std::to_string(missing) + " of " +
+                 std::to_string(required) + " deliveries never happen";
+  if (first_) {
+    r.counterexample = first_;
+  } else {
+    const Block block = direct_block(collective_, missing_origin, missing_dest);
+    Counterexample c;
+    c.resource = "rank " + std::to_string(missing_dest);
+    c.explanation = "block " + to_string(block) + " never reaches rank " + std::to_string(missing_dest);
+    r.counterexample = std::move(c);
+  }
+  return r;
+}
+
+}  // namespace phasecheck::verify

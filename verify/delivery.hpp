@@ -1,0 +1,49 @@
+#pragma once
+/// The delivery checker: a direct data-flow simulation. Precondition: rank o holds its own blocks.
+/// Each phase: every transfer may carry only blocks its sender holds at the start of the phase;
+/// arrivals take effect at the end of the phase. Postcondition: every block is at every rank that
+/// needs it (alltoall: [o,d] at d; allgather: [o] everywhere), having arrived there exactly once.
+///
+/// State: one 32-bit arrival phase per (origin, destination) pair, plus a hash map for copies
+/// left at intermediate ranks of forwarding schedules. Cost O(blocks moved).
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "core/invariant.hpp"
+#include "core/schedule.hpp"
+#include "verify/report.hpp"
+
+namespace phasecheck::verify {
+
+class DeliveryChecker final : public DataView {
+ public:
+  DeliveryChecker(Collective collective, Rank ranks);
+
+  /// Applies phase number `index` (0-based, consecutive). Transfers must be well-formed.
+  void consume(std::size_t index, const Phase& phase);
+  /// The verdict after the last phase: every required block delivered exactly once.
+  CheckResult finish() const;
+
+  bool holds(Rank r, Block b) const override;
+  bool delivered(Rank origin, Rank dest) const override;
+
+ private:
+  std::uint64_t key(Rank origin, Rank dest) const { return std::uint64_t{origin} * ranks_ + dest; }
+  /// Phase + 1 in which the block became available at `r` (0: never); own blocks count as 0+.
+  bool held_before(Rank r, Block b, std::uint32_t now) const;
+  void fail(Counterexample c);
+
+  Collective collective_;
+  Rank ranks_;
+  std::uint32_t now_ = 0;                       // phase index + 1 of the phase being applied
+  std::vector<std::uint32_t> arrival_;          // by key(origin, dest): phase + 1, 0 = not yet
+  std::unordered_map<std::uint64_t, std::uint32_t> relay_;  // alltoall copies at other ranks
+  std::uint64_t violations_ = 0;
+  std::optional<Counterexample> first_;
+};
+
+}  // namespace phasecheck::verify

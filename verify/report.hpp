@@ -1,0 +1,87 @@
+#pragma once
+/// Verdicts are data. Every check returns a CheckResult; a failing one carries a concrete,
+/// minimal counterexample: the phase, the offending transfers with their routes, and the shared
+/// link or port. A Report collects the checks together with the schedule's counts and bounds.
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/schedule.hpp"
+
+namespace phasecheck::verify {
+
+enum class Verdict { pass, fail, unknown };
+std::string_view to_string(Verdict v);
+
+struct OffendingTransfer {
+  Rank src = 0;
+  Rank dst = 0;
+  std::vector<Block> blocks;
+  /// Names of the nodes on the routed path (src first, dst last); {src, dst} in port models.
+  std::vector<std::string> route;
+  friend bool operator==(const OffendingTransfer&, const OffendingTransfer&) = default;
+};
+
+struct Counterexample {
+  /// The offending phase (0-based); absent when the problem is at the end (a block never arrives).
+  std::optional<std::size_t> phase;
+  std::string label;
+  std::size_t phase_size = 0;                 ///< transfers in that phase
+  std::vector<OffendingTransfer> transfers;   ///< only the ones that conflict
+  std::string resource;                       ///< "link s0 -> s1", "node 1 (ranks 1-2)", ...
+  std::string explanation;                    ///< one sentence a person reads first
+  friend bool operator==(const Counterexample&, const Counterexample&) = default;
+};
+
+struct CheckResult {
+  std::string name;
+  Verdict verdict = Verdict::pass;
+  std::string summary;
+  std::optional<Counterexample> counterexample;
+  friend bool operator==(const CheckResult&, const CheckResult&) = default;
+};
+
+/// C1 = phases with communication (the start-up count); C2 = sum over phases of the largest
+/// transfer in blocks (the data count). For a direct schedule both equal the communication phases.
+enum class Metric { c1, c2 };
+std::string_view to_string(Metric m);
+
+struct Bound {
+  Metric metric = Metric::c1;
+  std::uint64_t value = 0;
+  std::string argument;          ///< why it holds, one line; docs/bounds.md has the proofs
+  bool direct_only = false;      ///< holds only for schedules without forwarding
+  friend bool operator==(const Bound&, const Bound&) = default;
+};
+
+struct Counts {
+  std::size_t phases = 0;
+  std::size_t c1 = 0;
+  std::uint64_t c2 = 0;
+  std::uint64_t transfers = 0;
+  std::uint64_t blocks = 0;
+  bool direct = true;   ///< every transfer carries exactly its own message
+  friend bool operator==(const Counts&, const Counts&) = default;
+};
+
+struct Report {
+  std::string algorithm;
+  Collective collective = Collective::alltoall;
+  std::string topology;          ///< describe() of the model judged on
+  Counts counts;
+  std::vector<Bound> bounds;     ///< the bounds that apply to this schedule
+  std::uint64_t bound_c1 = 0;    ///< the best of them per metric
+  std::uint64_t bound_c2 = 0;
+  std::vector<CheckResult> checks;
+  Verdict verdict() const;
+  friend bool operator==(const Report&, const Report&) = default;
+};
+
+std::ostream& operator<<(std::ostream& os, Verdict v);
+std::ostream& operator<<(std::ostream& os, const Counterexample& c);
+std::ostream& operator<<(std::ostream& os, const CheckResult& r);
+
+}  // namespace phasecheck::verify

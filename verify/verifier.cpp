@@ -1,0 +1,159 @@
+#include "verify/verifier.hpp"
+
+#include <algorithm>
+#include <ostream>
+
+#include "core/error.hpp"
+#include "verify/bounds.hpp"
+
+namespace phasecheck::verify {
+
+Verifier::Verifier(const ScheduleHeader& header, const Topology& model, VerifyOptions options)
+    : header_(header),
+      model_(model),
+      options_(std::move(options)),
+      delivery_(header.collective, header.ranks()),
+      contention_(model) {
+  if (ranks(model) != header.ranks())
+    throw InputError("the schedule has " + std::to_string(header.ranks()) + " ranks but " +
+                     describe(model) + " has " + std::to_string(ranks(model)));
+}
+
+void Verifier::validate(const Phase& phase) const {
+  const Rank p = header_.ranks();
+  const auto where = [&](std::size_t i) {
+    return "phase " + std::to_string(counts_.phases) + ", transfer " + std::to_string(i) + ": ";
+  };
+  for (std::size_t i = 0; i < phase.size(); ++i) {
+    const Transfer& t = phase[i];
+    if (t.src >= p || t.dst >= p)
+      throw InputError(where(i) + "rank " + std::to_string(std::max(t.src, t.dst)) +
+                       " does not exist (ranks: " + std::to_string(p) + ")");
+    if (t.block_count == 0) throw InputError(where(i) + "carries no block");
+    for (const Block& b : phase.blocks(t)) {
+      const bool ok = b.origin < p && (header_.collective == Collective::alltoall
+                                           ? b.dest < p
+                                           : b.dest == kEveryRank);
+      if (!ok)
+        throw InputError(where(i) + "block " + to_string(b) + " is not a block of an " +
+                         std::string(to_string(header_.collective)) + " over " +
+                         std::to_string(p) + " ranks");
+    }
+  }
+}
+
+void Verifier::consume(const Phase& phase) {
+  validate(phase);
+  const std::size_t index = counts_.phases;
+  delivery_.consume(index, phase);
+  contention_.consume(index, phase);
+
+  std::uint32_t largest = 0;
+  for (const Transfer& t : phase.transfers()) {
+    ++counts_.transfers;
+    counts_.blocks += t.block_count;
+    if (t.local()) continue;
+    largest = std::max(largest, t.block_count);
+    if (counts_.direct && !(t.block_count == 1 && phase.blocks(t)[0] ==
+                                                      direct_block(header_.collective, t.src, t.dst)))
+      counts_.direct = false;
+  }
+  ++counts_.phases;
+  if (largest > 0) ++counts_.c1;
+  counts_.c2 += largest;
+
+  const Boundary boundary{index, phase.label()};
+  for (const Invariant& inv : options_.invariants) {
+    const auto broken = inv.check(boundary, delivery_);
+    if (!broken) continue;
+    if (invariant_failures_++ == 0)
+      invariant_first_ = Counterexample{index, phase.label(), phase.size(), {}, inv.name,
+                                        inv.name + " fails after phase " + std::to_string(index) +
+                                            ": " + *broken};
+  }
+}
+
+Report Verifier::finish() const {
+  Report r;
+  r.algorithm = header_.algorithm;
+  r.collective = header_.collective;
+  r.topology = describe(model_);
+  r.counts = counts_;
+  for (Bound& b : lower_bounds(model_, header_.collective))
+    if (!b.direct_only || counts_.direct) r.bounds.push_back(std::move(b));
+  std::tie(r.bound_c1, r.bound_c2) = best_bounds(r.bounds, counts_.direct);
+
+  r.checks.push_back(delivery_.finish());
+  r.checks.push_back(contention_.finish());
+  if (!options_.invariants.empty()) {
+    CheckResult inv{"invariants", Verdict::pass, {}, invariant_first_};
+    if (invariant_failures_ == 0) {
+      inv.summary = std::to_string(options_.invariants.size()) +
+                    (options_.invariants.size() == 1 ? " invariant holds" : " invariants hold") +
+                    " after every phase";
+    } else {
+      inv.verdict = Verdict::fail;
+      inv.summary = std::to_string(invariant_failures_) + " invariant violations";
+    }
+    r.checks.push_back(std::move(inv));
+  }
+  if (options_.claimed_phases) {
+    CheckResult claim{"claims", Verdict::pass, {}, {}};
+    const std::string both = std::to_string(counts_.phases) +
+                             (counts_.phases == 1 ? " phase" : " phases") +
+                             "; the algorithm claims " + std::to_string(*options_.claimed_phases);
+    claim.summary = both;
+    if (counts_.phases != *options_.claimed_phases) {
+      claim.verdict = Verdict::fail;
+      claim.counterexample = Counterexample{{}, {}, 0, {}, "phase count", "the schedule has " + both};
+    }
+    r.checks.push_back(std::move(claim));
+  }
+  r.checks.push_back(check_bounds(counts_, r.bound_c1, r.bound_c2));
+  return r;
+}
+
+Report verify(const Schedule& schedule, const Topology& model, VerifyOptions options) {
+  Verifier v(schedule.header, model, std::move(options));
+  for (const Phase& p : schedule.phases) v.consume(p);
+  return v.finish();
+}
+
+std::string_view to_string(Verdict v) {
+  switch (v) {
+    case Verdict::pass: return "pass";
+    case Verdict::fail: return "fail";
+    default: return "unknown";
+  }
+}
+
+std::string_view to_string(Metric m) { return m == Metric::c1 ? "C1" : "C2"; }
+
+Verdict Report::verdict() const {
+  Verdict v = Verdict::pass;
+  for (const CheckResult& c : checks) {
+    if (c.verdict == Verdict::fail) return Verdict::fail;
+    if (c.verdict == Verdict::unknown) v = Verdict::unknown;
+  }
+  return v;
+}
+
+std::ostream& operator<<(std::ostream& os, Verdict v) { return os << to_string(v); }
+
+std::ostream& operator<<(std::ostream& os, const Counterexample& c) {
+  if (c.phase) os << "phase " << *c.phase << " \"" << c.label << "\": ";
+  os << c.explanation;
+  for (const OffendingTransfer& t : c.transfers) {
+    os << "\n  " << t.src << " -> " << t.dst;
+    for (const Block& b : t.blocks) os << ' ' << b;
+  }
+  return os;
+}
+
+std::ostream& operator<<(std::ostream& os, const CheckResult& r) {
+  os << r.name << ": " << r.verdict << " (" << r.summary << ")";
+  if (r.counterexample) os << "\n" << *r.counterexample;
+  return os;
+}
+
+}  // namespace phasecheck::verify

@@ -1,0 +1,59 @@
+#pragma once
+/// Runs every check over a stream of phases: delivery (data-flow simulation, exactly once),
+/// contention on the machine model, the algorithm's invariants at every phase boundary, its
+/// claimed phase count, and the model's lower bounds. Memory: the delivery state, one slot per
+/// link or rank, and the phase being checked; never the whole table.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/invariant.hpp"
+#include "core/schedule.hpp"
+#include "verify/contention.hpp"
+#include "verify/delivery.hpp"
+#include "verify/report.hpp"
+
+namespace phasecheck::verify {
+
+struct VerifyOptions {
+  /// Predicates registered by the algorithm (core/invariant.hpp), evaluated after every phase.
+  std::vector<Invariant> invariants;
+  /// The phase count the algorithm claims for this instance; checked when present.
+  std::optional<std::size_t> claimed_phases;
+};
+
+class Verifier {
+ public:
+  /// Judges a schedule described by `header` on `model` (by default header.topology; another
+  /// model is a what-if). Throws InputError when the model's rank count differs. `model` must
+  /// outlive the verifier.
+  Verifier(const ScheduleHeader& header, const Topology& model, VerifyOptions options = {});
+
+  /// Checks the next phase. Throws InputError if a transfer names a rank or block that does not
+  /// exist, or carries no block.
+  void consume(const Phase& phase);
+  /// A sink that forwards to consume(); valid while the verifier lives.
+  PhaseSink sink() { return [this](const Phase& p) { consume(p); }; }
+
+  Report finish() const;
+  /// Transfer-hops routed by the contention check (for benchmarks).
+  std::uint64_t contention_work() const { return contention_.work(); }
+
+ private:
+  void validate(const Phase& phase) const;
+
+  const ScheduleHeader& header_;
+  const Topology& model_;
+  VerifyOptions options_;
+  DeliveryChecker delivery_;
+  ContentionChecker contention_;
+  Counts counts_;
+  std::uint64_t invariant_failures_ = 0;
+  std::optional<Counterexample> invariant_first_;
+};
+
+/// Convenience for whole tables held in memory.
+Report verify(const Schedule& schedule, const Topology& model, VerifyOptions options = {});
+
+}  // namespace phasecheck::verify
