@@ -32,7 +32,8 @@ void throw_at(std::string_view source, std::string_view path, const std::string&
 std::string type_name(const Json& j) {
   if (j.is_number_integer() && j.get<std::int64_t>() < 0) return "a negative number";
   if (j.is_number_float()) return "a non-integer or out-of-range number";
-  return std::string(j.is_object() ? "an " : "a ") + j.type_name();
+  const std::string name = j.type_name();
+  return (name.find_first_of("aeiou") == 0 ? "an " : "a ") + name;
 }
 
 namespace {

@@ -272,7 +272,7 @@ class ScheduleSax {
                            std::to_string(phasecheck::ranks(header_.topology)) + " ranks");
     if (h.contains("parameters")) {
       const detail::Field params = top.at("parameters");
-      params.expect_object({});  // type check only; any key is allowed
+      if (!params.value.is_object()) params.fail("expected an object, got " + detail::type_name(params.value));
       for (const auto& [key, value] : params.value.items()) {
         if (value.is_string()) header_.parameters.set(key, value.get<std::string>());
         else if (value.is_number() || value.is_boolean()) header_.parameters.set(key, value.dump());

@@ -1,0 +1,149 @@
+#include <doctest/doctest.h>
+
+#include <map>
+#include <random>
+
+#include "helpers.hpp"
+#include "verify/contention.hpp"
+
+using namespace phasecheck;
+using namespace phasecheck::verify;
+using testing::phase;
+
+namespace {
+
+CheckResult run(const Topology& model, std::initializer_list<Phase> phases) {
+  ContentionChecker c(model);
+  std::size_t i = 0;
+  for (const Phase& p : phases) c.consume(i++, p);
+  return c.finish();
+}
+
+}  // namespace
+
+TEST_CASE("contention on a tree: two messages up the same link") {
+  const Topology t = testing::fig1_tree();
+  // n0 -> n3 and n1 -> n4 share s0 -> s1 and s1 -> s3; 3 -> 0 runs the other way and is fine.
+  const auto r = run(t, {phase("p", {{0, 3}, {1, 4}, {3, 0}})});
+  CHECK(r.verdict == Verdict::fail);
+  CHECK(r.summary == "contention in 1 of 1 phases on tree(machines=6, switches=4) (2 conflicts)");
+  REQUIRE(r.counterexample);
+  const Counterexample& x = *r.counterexample;
+  CHECK(x.phase == 0);
+  CHECK(x.phase_size == 3);
+  // Either shared link is a witness; the checker reports the first it meets.
+  CHECK(x.resource == "link s1 -> s3");
+  CHECK(x.explanation == "transfers 0 -> 3 and 1 -> 4 both use the directed link s1 -> s3 in phase 0");
+  CHECK(x.transfers ==
+        std::vector<OffendingTransfer>{{0, 3, {{0, 3}}, {"n0", "s0", "s1", "s3", "n3"}},
+                                       {1, 4, {{1, 4}}, {"n1", "s0", "s1", "s3", "n4"}}});
+}
+
+TEST_CASE("contention on a tree: opposite directions of a link do not conflict") {
+  const auto r = run(testing::fig1_tree(), {phase("p", {{0, 3}, {3, 0}, {1, 2}, {2, 1}})});
+  CHECK(r.verdict == Verdict::pass);
+}
+
+TEST_CASE("contention on a tree: the first conflicting phase is the counterexample") {
+  const auto r = run(testing::fig1_tree(),
+                     {phase("ok", {{0, 3}}), phase("bad", {{5, 3}, {4, 3}}), phase("bad too", {{0, 1}, {0, 2}})});
+  CHECK(r.summary == "contention in 2 of 3 phases on tree(machines=6, switches=4) (2 conflicts)");
+  REQUIRE(r.counterexample);
+  CHECK(r.counterexample->phase == 1);
+  CHECK(r.counterexample->label == "bad");
+  CHECK(r.counterexample->resource == "link s3 -> n3");
+}
+
+TEST_CASE("contention on a cluster: one operation per node and phase") {
+  const Topology c = Cluster({1, 2, 3});   // node 0: rank 0; node 1: ranks 1-2; node 2: ranks 3-5
+  SUBCASE("an exchange between two nodes plus an intra-node send elsewhere is fine") {
+    CHECK(run(c, {phase("p", {{0, 3}, {3, 0}, {1, 2}, {4, 4}})}).verdict == Verdict::pass);
+  }
+  SUBCASE("a node exchanging with two partners is not") {
+    const auto r = run(c, {phase("p", {{1, 3}, {3, 1}, {2, 0}})});
+    REQUIRE(r.counterexample);
+    CHECK(r.counterexample->resource == "node 1 (ranks 1-2)");
+    CHECK(r.counterexample->explanation ==
+          "node 1 takes part in two operations in phase 0; a single-ported node does one exchange "
+          "or one intra-node send");
+    CHECK(r.counterexample->transfers ==
+          std::vector<OffendingTransfer>{{1, 3, {{1, 3}}, {"1", "3"}}, {2, 0, {{2, 0}}, {"2", "0"}}});
+  }
+  SUBCASE("an intra-node exchange is two operations") {
+    const auto r = run(c, {phase("p", {{1, 2}, {2, 1}})});
+    REQUIRE(r.counterexample);
+    CHECK(r.counterexample->resource == "node 1 (ranks 1-2)");
+  }
+  SUBCASE("an exchange half from another processor of the node is not the reverse") {
+    CHECK(run(c, {phase("p", {{3, 1}, {1, 4}})}).verdict == Verdict::fail);
+  }
+}
+
+TEST_CASE("contention in the k-port model: at most k sends and k receives per rank") {
+  SUBCASE("k = 1: a rank may send to one rank and receive from another") {
+    CHECK(run(FullyConnected(3, 1), {phase("p", {{0, 1}, {1, 2}, {2, 0}})}).verdict == Verdict::pass);
+  }
+  SUBCASE("k = 1: two sends from rank 0") {
+    const auto r = run(FullyConnected(3, 1), {phase("p", {{0, 1}, {1, 2}, {0, 2}})});
+    REQUIRE(r.counterexample);
+    CHECK(r.counterexample->resource == "send ports of rank 0 (k = 1)");
+    CHECK(r.counterexample->explanation ==
+          "rank 0 must send 2 transfers in phase 0 but has 1 send port");
+    CHECK(r.counterexample->transfers.size() == 2);
+  }
+  SUBCASE("k = 2: three receives at rank 3") {
+    const auto r = run(FullyConnected(4, 2), {phase("p", {{0, 3}, {1, 3}, {2, 3}})});
+    REQUIRE(r.counterexample);
+    CHECK(r.counterexample->resource == "receive ports of rank 3 (k = 2)");
+    CHECK(r.counterexample->transfers.size() == 3);
+  }
+}
+
+TEST_CASE("contention on a hypercube: pairwise exchange is free, a shift by 3 is not") {
+  const Topology cube = Hypercube(3);
+  for (Rank j = 0; j < 8; ++j) {
+    Phase p;
+    for (Rank i = 0; i < 8; ++i) p.add(i, i ^ j, Block{i, i ^ j});
+    CHECK(run(cube, {p}).verdict == Verdict::pass);
+  }
+  // e-cube takes 1 -> 4 through 0, so it meets 0 -> 4 on the link 0 -> 4.
+  const auto r = run(cube, {phase("p", {{1, 4}, {0, 4}})});
+  REQUIRE(r.counterexample);
+  CHECK(r.counterexample->resource == "link 0 -> 4");
+}
+
+TEST_CASE("contention on a mesh and a ring") {
+  const auto mesh = run(Mesh(3, 3, false), {phase("p", {{0, 2}, {1, 5}})});
+  REQUIRE(mesh.counterexample);
+  CHECK(mesh.counterexample->resource == "link 1 -> 2");
+  const auto ring = run(Ring(6), {phase("p", {{0, 2}, {1, 3}})});
+  REQUIRE(ring.counterexample);
+  CHECK(ring.counterexample->resource == "link 1 -> 2");
+  CHECK(run(Ring(6), {phase("p", {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 0}})}).verdict ==
+        Verdict::pass);
+}
+
+TEST_CASE("contention agrees with a naive count of link uses on random phases") {
+  // A second method: route_nodes gives each path as a node list; count directed node pairs.
+  std::mt19937 rng(7);
+  const std::vector<Topology> models = {testing::fig1_tree(), Hypercube(3), Mesh(3, 4, true),
+                                        Mesh(2, 3, false), Ring(7)};
+  for (const Topology& model : models) {
+    const Rank p = ranks(model);
+    for (int trial = 0; trial < 200; ++trial) {
+      Phase ph;
+      const int n = 1 + static_cast<int>(rng() % 4);
+      for (int i = 0; i < n; ++i) {
+        const auto s = static_cast<Rank>(rng() % p), d = static_cast<Rank>(rng() % p);
+        ph.add(s, d, Block{s, d});
+      }
+      std::map<std::pair<NodeId, NodeId>, int> uses;
+      bool conflict = false;
+      for (const Transfer& t : ph.transfers()) {
+        const auto nodes = route_nodes(model, t.src, t.dst);
+        for (std::size_t k = 0; k + 1 < nodes.size(); ++k) conflict |= ++uses[{nodes[k], nodes[k + 1]}] > 1;
+      }
+      CHECK_MESSAGE((run(model, {ph}).verdict == Verdict::fail) == conflict, describe(model) << ": " << ph);
+    }
+  }
+}

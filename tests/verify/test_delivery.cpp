@@ -1,0 +1,140 @@
+#include <doctest/doctest.h>
+
+#include "helpers.hpp"
+#include "verify/delivery.hpp"
+
+using namespace phasecheck;
+using namespace phasecheck::verify;
+using testing::phase;
+using testing::T;
+
+namespace {
+
+CheckResult run(Collective c, Rank p, std::initializer_list<Phase> phases) {
+  DeliveryChecker d(c, p);
+  std::size_t i = 0;
+  for (const Phase& ph : phases) d.consume(i++, ph);
+  return d.finish();
+}
+
+}  // namespace
+
+TEST_CASE("delivery: a direct alltoall over three ranks passes") {
+  const auto r = run(Collective::alltoall, 3,
+                     {phase("a", {{0, 1}, {1, 2}, {2, 0}}), phase("b", {{0, 2}, {1, 0}, {2, 1}})});
+  CHECK(r.verdict == Verdict::pass);
+  CHECK(r.summary == "every block reaches every rank that needs it exactly once (6 deliveries)");
+}
+
+TEST_CASE("delivery: a missing message is named") {
+  const auto r = run(Collective::alltoall, 3, {phase("a", {{0, 1}, {1, 2}, {2, 0}}), phase("b", {{0, 2}, {2, 1}})});
+  CHECK(r.verdict == Verdict::fail);
+  CHECK(r.summary == "1 of 6 deliveries never happen");
+  REQUIRE(r.counterexample);
+  CHECK_FALSE(r.counterexample->phase);
+  CHECK(r.counterexample->explanation == "block [1,0] never reaches rank 0");
+}
+
+TEST_CASE("delivery: a message sent twice is caught at its second arrival") {
+  const auto r = run(Collective::alltoall, 2, {phase("a", {{0, 1}, {1, 0}}), phase("b", {{0, 1}})});
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(r.counterexample);
+  CHECK(r.counterexample->phase == 1);
+  CHECK(r.counterexample->explanation ==
+        "block [0,1] arrives at rank 1 again in phase 1 (it first arrived in phase 0)");
+  REQUIRE(r.counterexample->transfers.size() == 1);
+  CHECK(r.counterexample->transfers[0] == OffendingTransfer{0, 1, {{0, 1}}, {}});
+}
+
+TEST_CASE("delivery: two arrivals in one phase name both transfers") {
+  const auto r = run(Collective::alltoall, 3,
+                     {phase("a", {{0, 1, {{0, 1}, {0, 2}}}}), phase("b", {{0, 2}, {1, 2, {{0, 2}}}})});
+  REQUIRE(r.counterexample);
+  CHECK(r.counterexample->phase == 1);
+  CHECK(r.counterexample->explanation == "block [0,2] arrives at rank 2 twice in phase 1");
+  CHECK(r.counterexample->transfers ==
+        std::vector<OffendingTransfer>{{0, 2, {{0, 2}}, {}}, {1, 2, {{0, 2}}, {}}});
+}
+
+TEST_CASE("delivery: sending a block one does not hold") {
+  const auto r = run(Collective::alltoall, 3, {phase("a", {{0, 2}, {1, 2, {{0, 2}}}})});
+  REQUIRE(r.counterexample);
+  CHECK(r.counterexample->explanation == "rank 1 sends block [0,2] in phase 0 but does not hold it");
+  CHECK(r.counterexample->resource == "rank 1");
+}
+
+TEST_CASE("delivery: forwarding through an intermediate rank") {
+  SUBCASE("from the next phase on, the relay holds the block") {
+    const auto r = run(Collective::alltoall, 3,
+                       {phase("a", {{0, 1, {{0, 1}, {0, 2}}}, {1, 2}, {2, 0}, {2, 1}, {1, 0}}),
+                        phase("b", {{1, 2, {{0, 2}}}})});
+    CHECK(r.verdict == Verdict::pass);
+  }
+  SUBCASE("in the same phase it arrives, it cannot be forwarded yet") {
+    const auto r = run(Collective::alltoall, 3,
+                       {phase("a", {{0, 1, {{0, 1}, {0, 2}}}, {1, 2, {{1, 2}, {0, 2}}}})});
+    REQUIRE(r.counterexample);
+    CHECK(r.counterexample->phase == 0);
+    CHECK(r.counterexample->explanation ==
+          "rank 1 sends block [0,2] in phase 0 but does not hold it yet (it arrives there in this "
+          "same phase; it can be forwarded from the next phase on)");
+    CHECK(r.counterexample->transfers[0] == OffendingTransfer{1, 2, {{1, 2}, {0, 2}}, {}});
+  }
+  SUBCASE("sent to the wrong intermediate rank, it is held by nobody useful") {
+    const auto r = run(Collective::alltoall, 4,
+                       {phase("a", {{0, 3, {{0, 1}}}}), phase("b", {{2, 1, {{0, 1}}}})});
+    REQUIRE(r.counterexample);
+    CHECK(r.counterexample->explanation == "rank 2 sends block [0,1] in phase 1 but does not hold it");
+  }
+}
+
+TEST_CASE("delivery: senders keep copies, so a block can be sent on twice from one holder") {
+  // 0 gives [0,2] and [0,3] to 1; 1 forwards each to its destination in later phases.
+  const auto r = run(Collective::alltoall, 4,
+                     {phase("a", {{0, 1, {{0, 1}, {0, 2}, {0, 3}}}}), phase("b", {{1, 2, {{0, 2}}}}),
+                      phase("c", {{1, 3, {{0, 3}}}})});
+  CHECK(r.verdict == Verdict::fail);   // only rank 0's messages moved
+  CHECK(r.summary == "9 of 12 deliveries never happen");
+}
+
+TEST_CASE("delivery: local copies are free and deliver nothing new") {
+  const auto r = run(Collective::alltoall, 2, {phase("a", {{0, 0}, {1, 1}, {0, 1}, {1, 0}})});
+  CHECK(r.verdict == Verdict::pass);
+}
+
+TEST_CASE("delivery: allgather needs every block at every rank") {
+  const Collective c = Collective::allgather;
+  SUBCASE("recursive doubling on four ranks") {
+    const auto r = run(c, 4,
+                       {phase("a", {{0, 1}, {1, 0}, {2, 3}, {3, 2}}, c),
+                        phase("b", {{0, 2, {{0, kEveryRank}, {1, kEveryRank}}},
+                                    {2, 0, {{2, kEveryRank}, {3, kEveryRank}}},
+                                    {1, 3, {{0, kEveryRank}, {1, kEveryRank}}},
+                                    {3, 1, {{2, kEveryRank}, {3, kEveryRank}}}},
+                              c)});
+    CHECK(r.verdict == Verdict::pass);
+  }
+  SUBCASE("a block sent back to its origin is a duplicate") {
+    const auto r = run(c, 2, {phase("a", {{0, 1}, {1, 0}}, c), phase("b", {{1, 0, {{0, kEveryRank}}}}, c)});
+    REQUIRE(r.counterexample);
+    CHECK(r.counterexample->explanation ==
+          "block [0] is sent back to rank 0, which has held it from the start");
+  }
+  SUBCASE("missing") {
+    const auto r = run(c, 3, {phase("a", {{0, 1}, {1, 2}, {2, 0}}, c)});
+    CHECK(r.summary == "3 of 6 deliveries never happen");
+    CHECK(r.counterexample->explanation == "block [0] never reaches rank 2");
+  }
+}
+
+TEST_CASE("delivery: the data view answers holds and delivered between phases") {
+  DeliveryChecker d(Collective::alltoall, 3);
+  d.consume(0, phase("a", {{0, 1, {{0, 2}}}}));
+  CHECK(d.holds(1, {0, 2}));
+  CHECK(d.holds(0, {0, 2}));
+  CHECK_FALSE(d.holds(2, {0, 2}));
+  CHECK_FALSE(d.delivered(0, 2));
+  d.consume(1, phase("b", {{1, 2, {{0, 2}}}}));
+  CHECK(d.delivered(0, 2));
+  CHECK(d.delivered(1, 1));
+}

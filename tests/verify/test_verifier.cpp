@@ -1,0 +1,96 @@
+#include <doctest/doctest.h>
+
+#include "core/error.hpp"
+#include "helpers.hpp"
+#include "verify/verifier.hpp"
+
+using namespace phasecheck;
+using namespace phasecheck::verify;
+using testing::phase;
+
+namespace {
+
+const CheckResult& check(const Report& r, const std::string& name) {
+  for (const auto& c : r.checks)
+    if (c.name == name) return c;
+  FAIL("no check named " << name);
+  throw;
+}
+
+}  // namespace
+
+TEST_CASE("verifier: counts C1 and C2 and tells direct from forwarding schedules") {
+  const ScheduleHeader h = testing::header(FullyConnected(3, 2));
+  Verifier v(h, h.topology);
+  v.consume(phase("copies", {{0, 0}, {1, 1}, {2, 2}}));
+  v.consume(phase("relay", {{0, 1, {{0, 1}, {0, 2}}}, {1, 2}, {2, 0}, {2, 1}, {1, 0}}));
+  v.consume(phase("on", {{1, 2, {{0, 2}}}}));
+  const Report r = v.finish();
+  CHECK(r.verdict() == Verdict::pass);
+  CHECK(r.counts == Counts{3, 2, 3, 9, 10, false});
+  CHECK(r.bound_c1 == 1);
+  CHECK(r.bound_c2 == 1);
+}
+
+TEST_CASE("verifier: an invariant is evaluated after every phase and names the phase") {
+  const ScheduleHeader h = testing::header(FullyConnected(3, 1));
+  VerifyOptions options;
+  options.invariants.push_back(
+      {"after phase t, rank 0's message to rank t+1 is delivered",
+       [](const Boundary& at, const DataView& state) -> std::optional<std::string> {
+         const Rank d = static_cast<Rank>(at.phase + 1);
+         if (d < 3 && !state.delivered(0, d))
+           return "m_0_" + std::to_string(d) + " not delivered (label " + std::string(at.label) + ")";
+         return std::nullopt;
+       }});
+  Verifier v(h, h.topology, options);
+  v.consume(phase("first", {{0, 1}, {1, 2}, {2, 0}}));
+  v.consume(phase("second", {{1, 0}, {2, 1}}));   // 0 -> 2 forgotten
+  const Report r = v.finish();
+  const CheckResult& inv = check(r, "invariants");
+  CHECK(inv.verdict == Verdict::fail);
+  REQUIRE(inv.counterexample);
+  CHECK(inv.counterexample->phase == 1);
+  CHECK(inv.counterexample->explanation ==
+        "after phase t, rank 0's message to rank t+1 is delivered fails after phase 1: m_0_2 not "
+        "delivered (label second)");
+}
+
+TEST_CASE("verifier: a claimed phase count that is not met fails the claims check") {
+  const ScheduleHeader h = testing::header(FullyConnected(2, 1));
+  VerifyOptions options;
+  options.claimed_phases = 1;
+  Verifier v(h, h.topology, options);
+  v.consume(phase("a", {{0, 1}}));
+  v.consume(phase("b", {{1, 0}}));
+  const Report r = v.finish();
+  const CheckResult& claims = check(r, "claims");
+  CHECK(claims.verdict == Verdict::fail);
+  CHECK(claims.summary == "2 phases; the algorithm claims 1");
+}
+
+TEST_CASE("verifier: misuse and malformed phases throw InputError") {
+  const ScheduleHeader h = testing::header(FullyConnected(3, 1));
+  const Topology other = Ring(4);
+  CHECK_THROWS_WITH_AS(Verifier(h, other), "the schedule has 3 ranks but ring(p=4) has 4", InputError);
+  Verifier v(h, h.topology);
+  CHECK_THROWS_WITH_AS(v.consume(phase("a", {{0, 3}})),
+                       "phase 0, transfer 0: rank 3 does not exist (ranks: 3)", InputError);
+  CHECK_THROWS_WITH_AS(v.consume(phase("a", {{0, 1, {{0, kEveryRank}}}})),
+                       "phase 0, transfer 0: block [0] is not a block of an alltoall over 3 ranks",
+                       InputError);
+  Phase empty;
+  empty.add(0, 1, std::span<const Block>{});
+  CHECK_THROWS_WITH_AS(v.consume(empty), "phase 0, transfer 0: carries no block", InputError);
+}
+
+TEST_CASE("verifier: a what-if model judges a schedule made for another machine") {
+  const ScheduleHeader h = testing::header(FullyConnected(6, 1));
+  const Topology tree = testing::fig1_tree();
+  Verifier v(h, tree);
+  // A perfect matching is fine on k-port but crosses s0 -> s1 twice on the tree.
+  v.consume(phase("m", {{0, 3}, {3, 0}, {1, 4}, {4, 1}, {2, 5}, {5, 2}}));
+  const Report r = v.finish();
+  CHECK(r.topology == "tree(machines=6, switches=4)");
+  CHECK(check(r, "contention").verdict == Verdict::fail);
+}
