@@ -1,0 +1,82 @@
+#pragma once
+// rapidcheck generators for every machine model. Each is built from small vectors and ranges so
+// that shrinking moves toward fewer machines and simpler shapes: a removed element is one machine
+// or switch less, and a raw value shrunk to 0 attaches a node to the first switch (a star).
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/topology.hpp"
+
+namespace phasecheck::properties {
+
+/// Any tree: switch j >= 1 hangs below switch raw % j; machine i below switch raw % switches.
+/// Chains, empty switches, machines on the root and lopsided subtrees all arise.
+inline rc::Gen<Topology> tree() {
+  return rc::gen::map(
+      rc::gen::pair(rc::gen::container<std::vector<std::uint8_t>>(rc::gen::arbitrary<std::uint8_t>()),
+                    rc::gen::nonEmpty(rc::gen::container<std::vector<std::uint8_t>>(
+                        rc::gen::arbitrary<std::uint8_t>()))),
+      [](const std::pair<std::vector<std::uint8_t>, std::vector<std::uint8_t>>& raw) {
+        const auto& [switch_parent, machine_switch] = raw;
+        const std::size_t switches = switch_parent.size() + 1;
+        std::vector<std::string> m, s;
+        std::vector<Tree::NamedLink> links;
+        for (std::size_t j = 0; j < switches; ++j) s.push_back("s" + std::to_string(j));
+        for (std::size_t j = 1; j < switches; ++j) links.push_back({s[switch_parent[j - 1] % j], s[j]});
+        for (std::size_t i = 0; i < machine_switch.size(); ++i) {
+          m.push_back("n" + std::to_string(i));
+          links.push_back({m.back(), s[machine_switch[i] % switches]});
+        }
+        return Topology(Tree(std::move(m), std::move(s), std::move(links)));
+      });
+}
+
+inline rc::Gen<Topology> cluster() {
+  return rc::gen::map(rc::gen::nonEmpty(rc::gen::container<std::vector<Rank>>(rc::gen::inRange<Rank>(1, 6))),
+                      [](std::vector<Rank> sizes) { return Topology(Cluster(std::move(sizes))); });
+}
+
+inline rc::Gen<Topology> fully_connected() {
+  return rc::gen::mapcat(rc::gen::inRange<Rank>(1, 13), [](Rank p) {
+    return rc::gen::map(rc::gen::inRange<Rank>(1, p + 2),
+                        [p](Rank k) { return Topology(FullyConnected(p, k)); });
+  });
+}
+
+inline rc::Gen<Topology> hypercube() {
+  return rc::gen::map(rc::gen::inRange(0u, 5u), [](unsigned d) { return Topology(Hypercube(d)); });
+}
+
+inline rc::Gen<Topology> mesh() {
+  return rc::gen::apply([](std::uint32_t r, std::uint32_t c, bool wrap) { return Topology(Mesh(r, c, wrap)); },
+                        rc::gen::inRange<std::uint32_t>(1, 5), rc::gen::inRange<std::uint32_t>(1, 5),
+                        rc::gen::arbitrary<bool>());
+}
+
+inline rc::Gen<Topology> ring() {
+  return rc::gen::map(rc::gen::inRange<Rank>(1, 13), [](Rank p) { return Topology(Ring(p)); });
+}
+
+/// Any model; shrinks toward the simpler kinds listed first.
+inline rc::Gen<Topology> topology() {
+  return rc::gen::oneOf(fully_connected(), cluster(), tree(), ring(), hypercube(), mesh());
+}
+
+}  // namespace phasecheck::properties
+
+namespace rc {
+// Counterexamples print as the topology JSON a person can paste into a file.
+template <>
+struct Arbitrary<phasecheck::Topology> {
+  static Gen<phasecheck::Topology> arbitrary() { return phasecheck::properties::topology(); }
+};
+}  // namespace rc
+
+namespace phasecheck {
+void showValue(const Topology& t, std::ostream& os);
+}
