@@ -1,0 +1,131 @@
+// Checker throughput on the foundation's reference case: shift and pairwise-xor on a 1024-machine
+// two-level tree (32 leaf switches of 32 machines under one root switch), 1024 phases of 1024
+// transfers = 1,048,576 transfers. Figures and the commands that produce them: docs/performance.md.
+//
+//   ./build/bench/phasecheck_bench --benchmark_counters_tabular=true
+
+#include <benchmark/benchmark.h>
+
+#include <sstream>
+
+#include "io/json.hpp"
+#include "schedules/registry.hpp"
+#include "verify/contention.hpp"
+#include "verify/delivery.hpp"
+#include "verify/verifier.hpp"
+
+using namespace phasecheck;
+
+namespace {
+
+const Topology& tree1024() {
+  static const Topology t = io::read_topology_file(PHASECHECK_SOURCE_DIR "/bench/tree-1024.json");
+  return t;
+}
+
+const Schedule& table(const std::string& algorithm) {
+  static std::map<std::string, Schedule> cache;
+  auto it = cache.find(algorithm);
+  if (it == cache.end())
+    it = cache.emplace(algorithm, schedules::generate(*schedules::find_algorithm(algorithm), tree1024())).first;
+  return it->second;
+}
+
+void contention(benchmark::State& state, const std::string& algorithm) {
+  const Schedule& s = table(algorithm);
+  std::uint64_t hops = 0;
+  for (auto _ : state) {
+    verify::ContentionChecker checker(s.header.topology);
+    for (std::size_t i = 0; i < s.phases.size(); ++i) checker.consume(i, s.phases[i]);
+    benchmark::DoNotOptimize(checker.finish());
+    hops += checker.work();
+  }
+  state.counters["transfer_hops_per_s"] = benchmark::Counter(static_cast<double>(hops), benchmark::Counter::kIsRate);
+}
+
+void delivery(benchmark::State& state, const std::string& algorithm) {
+  const Schedule& s = table(algorithm);
+  std::uint64_t blocks = 0;
+  for (auto _ : state) {
+    verify::DeliveryChecker checker(s.header.collective, s.header.ranks());
+    for (std::size_t i = 0; i < s.phases.size(); ++i) {
+      checker.consume(i, s.phases[i]);
+      blocks += s.phases[i].size();
+    }
+    benchmark::DoNotOptimize(checker.finish());
+  }
+  state.counters["blocks_per_s"] = benchmark::Counter(static_cast<double>(blocks), benchmark::Counter::kIsRate);
+}
+
+/// The whole pipeline as `survey` runs it: phases streamed from the generator into every check
+/// (delivery, contention, invariants, claims, bounds), nothing held but the current phase.
+void streamed(benchmark::State& state, const std::string& algorithm) {
+  const auto& a = *schedules::find_algorithm(algorithm);
+  const ScheduleHeader h = schedules::make_header(a, tree1024(), {});
+  for (auto _ : state) {
+    verify::VerifyOptions options;
+    options.invariants = a.invariants(h);
+    options.claimed_phases = a.claimed_phases(h);
+    verify::Verifier v(h, h.topology, options);
+    a.generate(h, v.sink());
+    benchmark::DoNotOptimize(v.finish());
+  }
+  state.counters["transfers_per_s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 1024 * 1024, benchmark::Counter::kIsRate);
+}
+
+/// Reading the schedule file format: the SAX parser with a no-op sink.
+void parse(benchmark::State& state, const std::string& algorithm) {
+  const std::string text = io::schedule_to_json(table(algorithm));
+  for (auto _ : state) {
+    std::istringstream in(text);
+    std::size_t phases = 0;
+    io::read_schedule(in, "bench", [](const ScheduleHeader&) {}, [&](const Phase&) { ++phases; });
+    benchmark::DoNotOptimize(phases);
+  }
+  state.counters["bytes_per_s"] = benchmark::Counter(static_cast<double>(state.iterations() * text.size()),
+                                                     benchmark::Counter::kIsRate);
+}
+
+/// The floor to compare with: the same routing and counting as a bare loop over flat arrays
+/// (parent pointers, depths, one stamp per directed link), with no phase objects or reporting.
+void bare_loop(benchmark::State& state) {
+  const Schedule& s = table("shift");
+  // Rebuild the two-level tree as arrays: machines 0..1023, leaves 1024..1055, root 1056.
+  const std::uint32_t n = 1024 + 32 + 1, root = 1056;
+  std::vector<std::uint32_t> parent(n), depth(n);
+  for (std::uint32_t i = 0; i < 1024; ++i) { parent[i] = 1024 + i / 32; depth[i] = 2; }
+  for (std::uint32_t j = 0; j < 32; ++j) { parent[1024 + j] = root; depth[1024 + j] = 1; }
+  parent[root] = root;
+  std::vector<std::uint32_t> stamp(2 * n, 0);
+  std::uint64_t hops = 0, conflicts = 0;
+  std::uint32_t now = 0;
+  for (auto _ : state) {
+    for (const Phase& p : s.phases) {
+      ++now;
+      const auto use = [&](std::uint32_t l) { ++hops; conflicts += stamp[l] == now; stamp[l] = now; };
+      for (const Transfer& t : p.transfers()) {
+        std::uint32_t u = t.src, v = t.dst;
+        if (u == v) continue;
+        while (depth[u] > depth[v]) { use(2 * u); u = parent[u]; }
+        while (depth[v] > depth[u]) { use(2 * v + 1); v = parent[v]; }
+        while (u != v) { use(2 * u); use(2 * v + 1); u = parent[u]; v = parent[v]; }
+      }
+    }
+    benchmark::DoNotOptimize(conflicts);
+  }
+  state.counters["transfer_hops_per_s"] = benchmark::Counter(static_cast<double>(hops), benchmark::Counter::kIsRate);
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(contention, shift_tree1024, std::string("shift"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(contention, pairwise_xor_tree1024, std::string("pairwise-xor"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(delivery, shift_tree1024, std::string("shift"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(delivery, pairwise_xor_tree1024, std::string("pairwise-xor"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(streamed, shift_tree1024, std::string("shift"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(streamed, pairwise_xor_tree1024, std::string("pairwise-xor"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(parse, shift_tree1024, std::string("shift"))->Unit(benchmark::kMillisecond);
+BENCHMARK(bare_loop)->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();
