@@ -27,7 +27,10 @@ const Schedule& table(const std::string& algorithm) {
   static std::map<std::string, Schedule> cache;
   auto it = cache.find(algorithm);
   if (it == cache.end())
-    it = cache.emplace(algorithm, schedules::generate(*schedules::find_algorithm(algorithm), tree1024())).first;
+    it = cache
+             .emplace(algorithm,
+                      schedules::generate(*schedules::find_algorithm(algorithm), tree1024()))
+             .first;
   return it->second;
 }
 
@@ -40,7 +43,8 @@ void contention(benchmark::State& state, const std::string& algorithm) {
     benchmark::DoNotOptimize(checker.finish());
     hops += checker.work();
   }
-  state.counters["transfer_hops_per_s"] = benchmark::Counter(static_cast<double>(hops), benchmark::Counter::kIsRate);
+  state.counters["transfer_hops_per_s"] =
+      benchmark::Counter(static_cast<double>(hops), benchmark::Counter::kIsRate);
 }
 
 void delivery(benchmark::State& state, const std::string& algorithm) {
@@ -54,7 +58,8 @@ void delivery(benchmark::State& state, const std::string& algorithm) {
     }
     benchmark::DoNotOptimize(checker.finish());
   }
-  state.counters["blocks_per_s"] = benchmark::Counter(static_cast<double>(blocks), benchmark::Counter::kIsRate);
+  state.counters["blocks_per_s"] =
+      benchmark::Counter(static_cast<double>(blocks), benchmark::Counter::kIsRate);
 }
 
 /// The whole pipeline as `survey` runs it: phases streamed from the generator into every check
@@ -70,8 +75,8 @@ void streamed(benchmark::State& state, const std::string& algorithm) {
     a.generate(h, v.sink());
     benchmark::DoNotOptimize(v.finish());
   }
-  state.counters["transfers_per_s"] =
-      benchmark::Counter(static_cast<double>(state.iterations()) * 1024 * 1024, benchmark::Counter::kIsRate);
+  state.counters["transfers_per_s"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * 1024 * 1024, benchmark::Counter::kIsRate);
 }
 
 /// Reading the schedule file format: the SAX parser with a no-op sink.
@@ -80,11 +85,12 @@ void parse(benchmark::State& state, const std::string& algorithm) {
   for (auto _ : state) {
     std::istringstream in(text);
     std::size_t phases = 0;
-    io::read_schedule(in, "bench", [](const ScheduleHeader&) {}, [&](const Phase&) { ++phases; });
+    io::read_schedule(
+        in, "bench", [](const ScheduleHeader&) {}, [&](const Phase&) { ++phases; });
     benchmark::DoNotOptimize(phases);
   }
-  state.counters["bytes_per_s"] = benchmark::Counter(static_cast<double>(state.iterations() * text.size()),
-                                                     benchmark::Counter::kIsRate);
+  state.counters["bytes_per_s"] = benchmark::Counter(
+      static_cast<double>(state.iterations() * text.size()), benchmark::Counter::kIsRate);
 }
 
 /// The floor to compare with: the same routing and counting as a bare loop over flat arrays
@@ -94,8 +100,14 @@ void bare_loop(benchmark::State& state) {
   // Rebuild the two-level tree as arrays: machines 0..1023, leaves 1024..1055, root 1056.
   const std::uint32_t n = 1024 + 32 + 1, root = 1056;
   std::vector<std::uint32_t> parent(n), depth(n);
-  for (std::uint32_t i = 0; i < 1024; ++i) { parent[i] = 1024 + i / 32; depth[i] = 2; }
-  for (std::uint32_t j = 0; j < 32; ++j) { parent[1024 + j] = root; depth[1024 + j] = 1; }
+  for (std::uint32_t i = 0; i < 1024; ++i) {
+    parent[i] = 1024 + i / 32;
+    depth[i] = 2;
+  }
+  for (std::uint32_t j = 0; j < 32; ++j) {
+    parent[1024 + j] = root;
+    depth[1024 + j] = 1;
+  }
   parent[root] = root;
   std::vector<std::uint32_t> stamp(2 * n, 0);
   std::uint64_t hops = 0, conflicts = 0;
@@ -103,28 +115,47 @@ void bare_loop(benchmark::State& state) {
   for (auto _ : state) {
     for (const Phase& p : s.phases) {
       ++now;
-      const auto use = [&](std::uint32_t l) { ++hops; conflicts += stamp[l] == now; stamp[l] = now; };
+      const auto use = [&](std::uint32_t l) {
+        ++hops;
+        conflicts += stamp[l] == now;
+        stamp[l] = now;
+      };
       for (const Transfer& t : p.transfers()) {
         std::uint32_t u = t.src, v = t.dst;
         if (u == v) continue;
-        while (depth[u] > depth[v]) { use(2 * u); u = parent[u]; }
-        while (depth[v] > depth[u]) { use(2 * v + 1); v = parent[v]; }
-        while (u != v) { use(2 * u); use(2 * v + 1); u = parent[u]; v = parent[v]; }
+        while (depth[u] > depth[v]) {
+          use(2 * u);
+          u = parent[u];
+        }
+        while (depth[v] > depth[u]) {
+          use(2 * v + 1);
+          v = parent[v];
+        }
+        while (u != v) {
+          use(2 * u);
+          use(2 * v + 1);
+          u = parent[u];
+          v = parent[v];
+        }
       }
     }
     benchmark::DoNotOptimize(conflicts);
   }
-  state.counters["transfer_hops_per_s"] = benchmark::Counter(static_cast<double>(hops), benchmark::Counter::kIsRate);
+  state.counters["transfer_hops_per_s"] =
+      benchmark::Counter(static_cast<double>(hops), benchmark::Counter::kIsRate);
 }
 
 }  // namespace
 
 BENCHMARK_CAPTURE(contention, shift_tree1024, std::string("shift"))->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(contention, pairwise_xor_tree1024, std::string("pairwise-xor"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(contention, pairwise_xor_tree1024, std::string("pairwise-xor"))
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(delivery, shift_tree1024, std::string("shift"))->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(delivery, pairwise_xor_tree1024, std::string("pairwise-xor"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(delivery, pairwise_xor_tree1024, std::string("pairwise-xor"))
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(streamed, shift_tree1024, std::string("shift"))->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(streamed, pairwise_xor_tree1024, std::string("pairwise-xor"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(streamed, pairwise_xor_tree1024, std::string("pairwise-xor"))
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(parse, shift_tree1024, std::string("shift"))->Unit(benchmark::kMillisecond);
 BENCHMARK(bare_loop)->Unit(benchmark::kMillisecond);
 

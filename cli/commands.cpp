@@ -24,7 +24,8 @@ using verify::Verdict;
 const schedules::Algorithm& require_algorithm(const std::string& name) {
   if (const auto* a = schedules::find_algorithm(name)) return *a;
   std::string names;
-  for (const auto& a : schedules::algorithms()) names += (names.empty() ? "" : ", ") + std::string(a.name);
+  for (const auto& a : schedules::algorithms())
+    names += (names.empty() ? "" : ", ") + std::string(a.name);
   throw InputError("unknown algorithm '" + name + "' (known: " + names + ")");
 }
 
@@ -85,15 +86,17 @@ int list_algorithms(std::ostream& out) {
 
 int generate(const GenerateArgs& args, std::ostream& out) {
   const auto& algorithm = require_algorithm(args.algorithm);
-  const ScheduleHeader header = schedules::make_header(algorithm, io::read_topology_file(args.topology),
-                                                       Parameters::parse(args.set));
+  const ScheduleHeader header = schedules::make_header(
+      algorithm, io::read_topology_file(args.topology), Parameters::parse(args.set));
   const auto emit = [&](std::ostream& os) {
     io::ScheduleWriter writer(os, header);
     algorithm.generate(header, writer.sink());
     writer.finish();
   };
-  if (args.output.empty() || args.output == "-") emit(out);
-  else write_file(args.output, emit);
+  if (args.output.empty() || args.output == "-")
+    emit(out);
+  else
+    write_file(args.output, emit);
   return 0;
 }
 
@@ -117,8 +120,10 @@ int verify(const VerifyArgs& args, std::ostream& out) {
       [&](const Phase& p) { verifier->consume(p); });
   const verify::Report report = verifier->finish();
   const std::string text = io::render(report, args.schedule, format);
-  if (args.output.empty()) out << text;
-  else write_file(args.output, [&](std::ostream& os) { os << text; });
+  if (args.output.empty())
+    out << text;
+  else
+    write_file(args.output, [&](std::ostream& os) { os << text; });
   return report.verdict() == Verdict::pass ? 0 : 1;
 }
 
@@ -175,11 +180,11 @@ int survey(const std::vector<std::string>& topologies, std::ostream& out) {
       if (!failed.empty()) verdict = "FAIL " + failed;
       broken |= !ok;
       const bool valid = report->verdict() == Verdict::pass;
-      row.insert(row.end(),
-                 {verdict, std::to_string(report->counts.phases), std::to_string(report->bound_c1),
-                  valid ? std::to_string(report->counts.c1 - report->bound_c1) : "-",
-                  std::string(ok ? "kept" : "BROKEN") +
-                      (claimed ? " (contention-free claimed)" : "")});
+      row.insert(
+          row.end(),
+          {verdict, std::to_string(report->counts.phases), std::to_string(report->bound_c1),
+           valid ? std::to_string(report->counts.c1 - report->bound_c1) : "-",
+           std::string(ok ? "kept" : "BROKEN") + (claimed ? " (contention-free claimed)" : "")});
       rows.push_back(std::move(row));
     }
   }

@@ -13,17 +13,17 @@ int list_algorithms(std::ostream& out);
 
 struct GenerateArgs {
   std::string algorithm;
-  std::string topology;              ///< topology file
-  std::vector<std::string> set;      ///< key=value parameters
-  std::string output;                ///< file; empty or "-" for standard output
+  std::string topology;          ///< topology file
+  std::vector<std::string> set;  ///< key=value parameters
+  std::string output;            ///< file; empty or "-" for standard output
 };
 int generate(const GenerateArgs& args, std::ostream& out);
 
 struct VerifyArgs {
-  std::string schedule;              ///< schedule file
-  std::string topology;              ///< optional what-if model
-  std::string report = "text";       ///< text | json | junit
-  std::string output;                ///< report file; empty for standard output
+  std::string schedule;         ///< schedule file
+  std::string topology;         ///< optional what-if model
+  std::string report = "text";  ///< text | json | junit
+  std::string output;           ///< report file; empty for standard output
 };
 int verify(const VerifyArgs& args, std::ostream& out);
 

@@ -10,9 +10,10 @@
 
 int main(int argc, char** argv) {
   namespace cli = phasecheck::cli;
-  CLI::App app{"phasecheck: generate and formally check all-to-all communication schedules.\n"
-               "Exit codes: 0 all checks pass, 1 a check failed, 2 bad input or usage, "
-               "3 internal error."};
+  CLI::App app{
+      "phasecheck: generate and formally check all-to-all communication schedules.\n"
+      "Exit codes: 0 all checks pass, 1 a check failed, 2 bad input or usage, "
+      "3 internal error."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "phasecheck 0.1.0");
 
@@ -26,7 +27,8 @@ int main(int argc, char** argv) {
   generate->add_option("-o,--output", gen.output, "Output file (default: standard output)");
 
   cli::VerifyArgs ver;
-  auto* verify = app.add_subcommand("verify", "Check a schedule: delivery, contention, invariants, bounds");
+  auto* verify =
+      app.add_subcommand("verify", "Check a schedule: delivery, contention, invariants, bounds");
   verify->add_option("schedule", ver.schedule, "Schedule JSON file")->required();
   verify->add_option("--topology", ver.topology,
                      "Judge on this model instead of the schedule's own (a what-if)");

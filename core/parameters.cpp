@@ -53,8 +53,7 @@ bool Parameters::get_bool(std::string_view key, bool fallback) const {
   if (it == values_.end()) return fallback;
   if (it->second == "true") return true;
   if (it->second == "false") return false;
-  throw InputError("parameter " + std::string(key) + "=" + it->second +
-                   ": expected true or false");
+  throw InputError("parameter " + std::string(key) + "=" + it->second + ": expected true or false");
 }
 
 std::string Parameters::get_choice(std::string_view key, std::string_view fallback,

@@ -89,8 +89,9 @@ class Phase {
 struct ScheduleHeader {
   std::string algorithm;
   Collective collective = Collective::alltoall;
-  Topology topology = FullyConnected(1, 1);  ///< the machine it was made for; ranks = ranks(topology)
-  Parameters parameters;        ///< the algorithm's parameters, as given to `generate`
+  Topology topology =
+      FullyConnected(1, 1);  ///< the machine it was made for; ranks = ranks(topology)
+  Parameters parameters;     ///< the algorithm's parameters, as given to `generate`
   Rank ranks() const { return phasecheck::ranks(topology); }
   friend bool operator==(const ScheduleHeader&, const ScheduleHeader&) = default;
 };
@@ -108,8 +109,8 @@ using PhaseSink = std::function<void(const Phase&)>;
 PhaseSink collect_into(std::vector<Phase>& phases);
 
 std::ostream& operator<<(std::ostream& os, Collective c);
-std::ostream& operator<<(std::ostream& os, const Block& b);          ///< "[3,5]" or "[3]"
-std::ostream& operator<<(std::ostream& os, const Phase& p);          ///< label and one line per transfer
+std::ostream& operator<<(std::ostream& os, const Block& b);  ///< "[3,5]" or "[3]"
+std::ostream& operator<<(std::ostream& os, const Phase& p);  ///< label and one line per transfer
 std::ostream& operator<<(std::ostream& os, const Schedule& s);
 std::string to_string(const Block& b);
 /// "3 -> 5" for a direct message, "3 -> 5 [3,7] [1,7]" when it carries other blocks.

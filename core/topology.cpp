@@ -37,7 +37,8 @@ Tree::Tree(std::vector<std::string> machines, std::vector<std::string> switches,
   std::map<std::string, NodeId, std::less<>> id;
   const auto add_node = [&](const std::string& name, NodeId n, const char* what) {
     if (name.empty()) throw InputError(std::string("tree: a ") + what + " has an empty name");
-    if (!id.emplace(name, n).second) throw InputError("tree: the name '" + name + "' is used twice");
+    if (!id.emplace(name, n).second)
+      throw InputError("tree: the name '" + name + "' is used twice");
   };
   for (NodeId i = 0; i < machines_.size(); ++i) add_node(machines_[i], i, "machine");
   for (std::size_t i = 0; i < switches_.size(); ++i)
@@ -61,10 +62,11 @@ Tree::Tree(std::vector<std::string> machines, std::vector<std::string> switches,
   std::vector<int> component(n);
   const int components = boost::connected_components(g, component.data());
   if (components > 1) {
-    const auto far = std::find_if(component.begin(), component.end(),
-                                  [&](int c) { return c != component[0]; });
-    throw InputError("tree: not connected ('" + node_name(static_cast<NodeId>(far - component.begin())) +
-                     "' cannot reach '" + node_name(0) + "')");
+    const auto far =
+        std::find_if(component.begin(), component.end(), [&](int c) { return c != component[0]; });
+    throw InputError("tree: not connected ('" +
+                     node_name(static_cast<NodeId>(far - component.begin())) + "' cannot reach '" +
+                     node_name(0) + "')");
   }
   if (boost::num_edges(g) != n - 1)
     throw InputError("tree: has a cycle (" + std::to_string(boost::num_edges(g)) + " links for " +
@@ -82,9 +84,9 @@ Tree::Tree(std::vector<std::string> machines, std::vector<std::string> switches,
   std::vector<std::size_t> distance(n, 0);
   boost::breadth_first_search(
       g, boost::vertex(root, g),
-      boost::visitor(boost::make_bfs_visitor(std::make_pair(
-          boost::record_predecessors(parent_.data(), boost::on_tree_edge()),
-          boost::record_distances(distance.data(), boost::on_tree_edge())))));
+      boost::visitor(boost::make_bfs_visitor(
+          std::make_pair(boost::record_predecessors(parent_.data(), boost::on_tree_edge()),
+                         boost::record_distances(distance.data(), boost::on_tree_edge())))));
   depth_.assign(distance.begin(), distance.end());
 
   // Machines below each node: accumulate from the deepest nodes up.
@@ -97,12 +99,10 @@ Tree::Tree(std::vector<std::string> machines, std::vector<std::string> switches,
     if (v != root) below_[parent_[v]] += below_[v];
 }
 
-
 std::vector<Tree::Cut> Tree::cuts() const {
   std::vector<Cut> result;
   for (NodeId v = 0; v < node_count(); ++v)
-    if (parent_[v] != v)
-      result.push_back({v, parent_[v], below_[v], ranks() - below_[v]});
+    if (parent_[v] != v) result.push_back({v, parent_[v], below_[v], ranks() - below_[v]});
   return result;
 }
 
@@ -130,8 +130,9 @@ FullyConnected::FullyConnected(Rank ranks_, Rank ports_) : ranks(ranks_), ports(
 
 Hypercube::Hypercube(unsigned dimension_) : dimension(dimension_) {
   if (dimension > static_cast<unsigned>(std::bit_width(kMaxRanks) - 1))
-    throw InputError("hypercube: dimension " + std::to_string(dimension) + " is too large (at most " +
-                     std::to_string(std::bit_width(kMaxRanks) - 1) + ")");
+    throw InputError("hypercube: dimension " + std::to_string(dimension) +
+                     " is too large (at most " + std::to_string(std::bit_width(kMaxRanks) - 1) +
+                     ")");
 }
 
 Mesh::Mesh(std::uint32_t rows_, std::uint32_t cols_, bool wraparound_)
@@ -146,10 +147,18 @@ std::pair<NodeId, NodeId> Mesh::link_ends(LinkId l) const {
   const NodeId n = l / 4;
   std::uint32_t r = n / cols, c = n % cols;
   switch (l % 4) {
-    case 0: c = step(c, cols, true); break;
-    case 1: c = step(c, cols, false); break;
-    case 2: r = step(r, rows, true); break;
-    default: r = step(r, rows, false); break;
+    case 0:
+      c = step(c, cols, true);
+      break;
+    case 1:
+      c = step(c, cols, false);
+      break;
+    case 2:
+      r = step(r, rows, true);
+      break;
+    default:
+      r = step(r, rows, false);
+      break;
   }
   return {n, r * cols + c};
 }
@@ -161,41 +170,42 @@ Ring::Ring(Rank ranks_) : ranks(ranks_) {
 }
 
 Rank ranks(const Topology& t) {
-  return std::visit(Overloaded{[](const Tree& x) { return x.ranks(); },
-                               [](const Cluster& x) { return x.ranks(); },
-                               [](const FullyConnected& x) { return x.ranks; },
-                               [](const Hypercube& x) { return x.ranks(); },
-                               [](const Mesh& x) { return x.ranks(); },
-                               [](const Ring& x) { return x.ranks; }},
-                    t);
+  return std::visit(
+      Overloaded{[](const Tree& x) { return x.ranks(); },
+                 [](const Cluster& x) { return x.ranks(); },
+                 [](const FullyConnected& x) { return x.ranks; },
+                 [](const Hypercube& x) { return x.ranks(); },
+                 [](const Mesh& x) { return x.ranks(); }, [](const Ring& x) { return x.ranks; }},
+      t);
 }
 
 std::string kind(const Topology& t) {
-  static constexpr const char* names[] = {"tree", "cluster", "fully-connected",
-                                          "hypercube", "mesh", "ring"};
+  static constexpr const char* names[] = {"tree",      "cluster", "fully-connected",
+                                          "hypercube", "mesh",    "ring"};
   return names[t.index()];
 }
 
 std::string describe(const Topology& t) {
   std::ostringstream os;
-  std::visit(Overloaded{
-                 [&](const Tree& x) {
-                   os << "tree(machines=" << x.ranks() << ", switches=" << x.switches().size() << ")";
-                 },
-                 [&](const Cluster& x) {
-                   os << "cluster(sizes=";
-                   for (std::size_t i = 0; i < x.node_sizes().size(); ++i)
-                     os << (i ? "," : "") << x.node_sizes()[i];
-                   os << ")";
-                 },
-                 [&](const FullyConnected& x) {
-                   os << "fully-connected(p=" << x.ranks << ", k=" << x.ports << ")";
-                 },
-                 [&](const Hypercube& x) { os << "hypercube(d=" << x.dimension << ")"; },
-                 [&](const Mesh& x) {
-                   os << (x.wraparound ? "torus(" : "mesh(") << x.rows << "x" << x.cols << ")";
-                 },
-                 [&](const Ring& x) { os << "ring(p=" << x.ranks << ")"; }},
+  std::visit(Overloaded{[&](const Tree& x) {
+                          os << "tree(machines=" << x.ranks()
+                             << ", switches=" << x.switches().size() << ")";
+                        },
+                        [&](const Cluster& x) {
+                          os << "cluster(sizes=";
+                          for (std::size_t i = 0; i < x.node_sizes().size(); ++i)
+                            os << (i ? "," : "") << x.node_sizes()[i];
+                          os << ")";
+                        },
+                        [&](const FullyConnected& x) {
+                          os << "fully-connected(p=" << x.ranks << ", k=" << x.ports << ")";
+                        },
+                        [&](const Hypercube& x) { os << "hypercube(d=" << x.dimension << ")"; },
+                        [&](const Mesh& x) {
+                          os << (x.wraparound ? "torus(" : "mesh(") << x.rows << "x" << x.cols
+                             << ")";
+                        },
+                        [&](const Ring& x) { os << "ring(p=" << x.ranks << ")"; }},
              t);
   return os.str();
 }
@@ -208,11 +218,11 @@ std::string node_name(const Topology& t, NodeId n) {
 }
 
 std::string link_name(const Topology& t, LinkId l) {
-  const auto ends = std::visit(
-      Overloaded{[&](const Cluster&) { return std::pair<NodeId, NodeId>{}; },
-                 [&](const FullyConnected&) { return std::pair<NodeId, NodeId>{}; },
-                 [&](const auto& routed) { return routed.link_ends(l); }},
-      t);
+  const auto ends =
+      std::visit(Overloaded{[&](const Cluster&) { return std::pair<NodeId, NodeId>{}; },
+                            [&](const FullyConnected&) { return std::pair<NodeId, NodeId>{}; },
+                            [&](const auto& routed) { return routed.link_ends(l); }},
+                 t);
   return node_name(t, ends.first) + " -> " + node_name(t, ends.second);
 }
 
@@ -226,12 +236,17 @@ std::vector<NodeId> route_nodes(const Topology& t, Rank src, Rank dst) {
                           std::vector<NodeId> down;
                           tree.route(src, dst, [&](LinkId l) {
                             const auto [from, to] = tree.link_ends(l);
-                            if (l % 2 == 0) nodes.push_back(to); else down.push_back(to);
+                            if (l % 2 == 0)
+                              nodes.push_back(to);
+                            else
+                              down.push_back(to);
                           });
                           nodes.insert(nodes.end(), down.rbegin(), down.rend());
                         },
                         [&](const auto& routed) {
-                          routed.route(src, dst, [&](LinkId l) { nodes.push_back(routed.link_ends(l).second); });
+                          routed.route(src, dst, [&](LinkId l) {
+                            nodes.push_back(routed.link_ends(l).second);
+                          });
                         }},
              t);
   return nodes;

@@ -78,9 +78,9 @@ class Tree {
  private:
   std::vector<std::string> machines_, switches_;
   std::vector<NamedLink> links_;
-  std::vector<NodeId> parent_;          // root's parent is itself
+  std::vector<NodeId> parent_;  // root's parent is itself
   std::vector<std::uint32_t> depth_;
-  std::vector<std::uint32_t> below_;    // machines in the subtree under each node
+  std::vector<std::uint32_t> below_;  // machines in the subtree under each node
 };
 
 /// SMP nodes of the given sizes, single-ported as in Sanders–Träff. Ranks are numbered node by
@@ -140,7 +140,8 @@ struct Hypercube {
 /// A rows x cols mesh (torus when wraparound) with XY routing: first along the row to the
 /// destination column, then along the column. On a torus each dimension goes the shorter way
 /// round; a tie goes in the + direction. Wraparound has no effect on a dimension of size <= 2.
-/// Rank = row * cols + col. Link id = node * 4 + direction (0: col+1, 1: col-1, 2: row+1, 3: row-1).
+/// Rank = row * cols + col. Link id = node * 4 + direction (0: col+1, 1: col-1, 2: row+1, 3:
+/// row-1).
 struct Mesh {
   /// Throws InputError unless rows, cols >= 1 and rows * cols <= kMaxRanks.
   Mesh(std::uint32_t rows, std::uint32_t cols, bool wraparound);
@@ -232,8 +233,14 @@ std::string link_name(const Topology& t, LinkId l);
 template <class Visit>
 void Tree::route(Rank src, Rank dst, Visit&& visit) const {
   NodeId u = src, v = dst;
-  while (depth_[u] > depth_[v]) { visit(2 * u); u = parent_[u]; }
-  while (depth_[v] > depth_[u]) { visit(2 * v + 1); v = parent_[v]; }
+  while (depth_[u] > depth_[v]) {
+    visit(2 * u);
+    u = parent_[u];
+  }
+  while (depth_[v] > depth_[u]) {
+    visit(2 * v + 1);
+    v = parent_[v];
+  }
   while (u != v) {
     visit(2 * u);
     visit(2 * v + 1);

@@ -39,7 +39,9 @@ class ScheduleWriter {
  public:
   ScheduleWriter(std::ostream& out, const ScheduleHeader& header);
   void phase(const Phase& phase);
-  PhaseSink sink() { return [this](const Phase& p) { phase(p); }; }
+  PhaseSink sink() {
+    return [this](const Phase& p) { phase(p); };
+  }
   /// Closes the JSON document; call once after the last phase.
   void finish();
 

@@ -10,11 +10,12 @@ namespace phasecheck::io::detail {
 void throw_syntax_error(std::string_view source, const nlohmann::json::exception& e) {
   // nlohmann's text: "[json.exception.parse_error.101] parse error at line 3, column 14: ...".
   std::string text = e.what();
-  if (const auto bracket = text.find("] "); text.starts_with("[json.exception") &&
-                                            bracket != std::string::npos)
+  if (const auto bracket = text.find("] ");
+      text.starts_with("[json.exception") && bracket != std::string::npos)
     text.erase(0, bracket + 2);
   unsigned line = 0, column = 0;
-  if (const auto at = text.find(" at line "); at != std::string::npos &&
+  if (const auto at = text.find(" at line ");
+      at != std::string::npos &&
       std::sscanf(text.c_str() + at, " at line %u, column %u", &line, &column) == 2) {
     const auto colon = text.find(": ", at);
     const std::string rest = colon == std::string::npos ? text : text.substr(colon + 2);

@@ -24,13 +24,13 @@ struct Field {
   std::string_view source;
   std::string path;
 
-  Field at(std::string_view key) const;             ///< required member
+  Field at(std::string_view key) const;  ///< required member
   bool has(std::string_view key) const { return value.contains(key); }
   Field at(std::size_t index) const;
   void expect_object(std::initializer_list<std::string_view> known) const;
   const Json::array_t& array() const;
   std::string string() const;
-  std::uint64_t uint(std::uint64_t max) const;      ///< non-negative integer <= max
+  std::uint64_t uint(std::uint64_t max) const;  ///< non-negative integer <= max
   bool boolean() const;
   [[noreturn]] void fail(const std::string& what) const { throw_at(source, path, what); }
 };

@@ -17,9 +17,12 @@ using OJson = nlohmann::ordered_json;
 
 std::string upper(Verdict v) {
   switch (v) {
-    case Verdict::pass: return "PASS";
-    case Verdict::fail: return "FAIL";
-    default: return "UNKNOWN";
+    case Verdict::pass:
+      return "PASS";
+    case Verdict::fail:
+      return "FAIL";
+    default:
+      return "UNKNOWN";
   }
 }
 
@@ -62,21 +65,28 @@ void draw(std::ostream& os, const CheckResult& check, Collective c) {
 
 std::string text(const Report& r, std::string_view source) {
   std::ostringstream os;
-  const auto failed = std::count_if(r.checks.begin(), r.checks.end(),
-                                    [](const CheckResult& c) { return c.verdict == Verdict::fail; });
+  const auto failed = std::count_if(r.checks.begin(), r.checks.end(), [](const CheckResult& c) {
+    return c.verdict == Verdict::fail;
+  });
   os << upper(r.verdict()) << "  " << r.algorithm << " (" << r.collective << ") on " << r.topology
      << ": ";
-  if (failed == 0) os << "all " << r.checks.size() << " checks pass";
-  else os << failed << " of " << r.checks.size() << (r.checks.size() == 1 ? " check" : " checks") << " failed";
+  if (failed == 0)
+    os << "all " << r.checks.size() << " checks pass";
+  else
+    os << failed << " of " << r.checks.size() << (r.checks.size() == 1 ? " check" : " checks")
+       << " failed";
   os << "  [" << source << "]\n";
   std::size_t width = 0;
   for (const auto& c : r.checks) width = std::max(width, c.name.size());
   for (const auto& c : r.checks)
-    os << "  " << (c.verdict == Verdict::pass ? "pass" : c.verdict == Verdict::fail ? "FAIL" : "????")
+    os << "  "
+       << (c.verdict == Verdict::pass   ? "pass"
+           : c.verdict == Verdict::fail ? "FAIL"
+                                        : "????")
        << "  " << c.name << std::string(width - c.name.size(), ' ') << "  " << c.summary << "\n";
-  os << "  " << r.counts.phases << (r.counts.phases == 1 ? " phase, " : " phases, ") << r.counts.transfers << " transfers, C1 = "
-     << r.counts.c1 << ", C2 = " << r.counts.c2 << (r.counts.direct ? " (direct)" : " (forwarding)")
-     << "\n";
+  os << "  " << r.counts.phases << (r.counts.phases == 1 ? " phase, " : " phases, ")
+     << r.counts.transfers << " transfers, C1 = " << r.counts.c1 << ", C2 = " << r.counts.c2
+     << (r.counts.direct ? " (direct)" : " (forwarding)") << "\n";
   // The argument behind the binding bound, so the number is not a mystery.
   const verify::Bound* binding = nullptr;
   for (const auto& b : r.bounds)
@@ -93,7 +103,8 @@ OJson counterexample_json(const Counterexample& x) {
   for (const auto& t : x.transfers) {
     OJson blocks = OJson::array();
     for (const Block& b : t.blocks)
-      blocks.push_back(b.dest == kEveryRank ? OJson::array({b.origin}) : OJson::array({b.origin, b.dest}));
+      blocks.push_back(b.dest == kEveryRank ? OJson::array({b.origin})
+                                            : OJson::array({b.origin, b.dest}));
     transfers.push_back({{"src", t.src}, {"dst", t.dst}, {"blocks", blocks}, {"route", t.route}});
   }
   OJson j;
@@ -119,7 +130,9 @@ std::string json(const Report& r, std::string_view source) {
   j["C1"] = r.counts.c1;
   j["C2"] = r.counts.c2;
   j["lower_bound"] = {{"C1", r.bound_c1}, {"C2", r.bound_c2}};
-  const auto gap = [](std::uint64_t v, std::uint64_t b) { return v >= b ? OJson(v - b) : OJson(nullptr); };
+  const auto gap = [](std::uint64_t v, std::uint64_t b) {
+    return v >= b ? OJson(v - b) : OJson(nullptr);
+  };
   j["gap"] = {{"C1", gap(r.counts.c1, r.bound_c1)}, {"C2", gap(r.counts.c2, r.bound_c2)}};
   OJson bounds = OJson::array();
   for (const auto& b : r.bounds)
@@ -143,27 +156,40 @@ std::string xml_escape(std::string_view s) {
   std::string out;
   for (char ch : s) {
     switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         // XML 1.0 forbids most control characters even when escaped.
-        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') out += '?';
-        else out += ch;
+        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t' && ch != '\r')
+          out += '?';
+        else
+          out += ch;
     }
   }
   return out;
 }
 
 std::string junit(const Report& r, std::string_view source) {
-  const auto failures = std::count_if(r.checks.begin(), r.checks.end(),
-                                      [](const CheckResult& c) { return c.verdict != Verdict::pass; });
+  const auto failures = std::count_if(r.checks.begin(), r.checks.end(), [](const CheckResult& c) {
+    return c.verdict != Verdict::pass;
+  });
   std::ostringstream os;
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-     << "<testsuites name=\"phasecheck\" tests=\"" << r.checks.size() << "\" failures=\"" << failures
-     << "\">\n"
+     << "<testsuites name=\"phasecheck\" tests=\"" << r.checks.size() << "\" failures=\""
+     << failures << "\">\n"
      << "  <testsuite name=\"" << xml_escape(source) << "\" tests=\"" << r.checks.size()
      << "\" failures=\"" << failures << "\" errors=\"0\">\n";
   for (const auto& c : r.checks) {
@@ -189,14 +215,18 @@ ReportFormat parse_report_format(std::string_view name) {
   if (name == "text") return ReportFormat::text;
   if (name == "json") return ReportFormat::json;
   if (name == "junit") return ReportFormat::junit;
-  throw InputError("unknown report format '" + std::string(name) + "' (expected text, json or junit)");
+  throw InputError("unknown report format '" + std::string(name) +
+                   "' (expected text, json or junit)");
 }
 
 std::string render(const Report& report, std::string_view source, ReportFormat format) {
   switch (format) {
-    case ReportFormat::json: return json(report, source);
-    case ReportFormat::junit: return junit(report, source);
-    default: return text(report, source);
+    case ReportFormat::json:
+      return json(report, source);
+    case ReportFormat::junit:
+      return junit(report, source);
+    default:
+      return text(report, source);
   }
 }
 

@@ -34,7 +34,9 @@ class ScheduleSax {
   bool number_integer(std::int64_t v) {
     return scalar(Json(v), v < 0 ? "a negative number" : "an integer");
   }
-  bool number_float(double v, const std::string&) { return scalar(Json(v), "a non-integer number"); }
+  bool number_float(double v, const std::string&) {
+    return scalar(Json(v), "a non-integer number");
+  }
   bool binary(Json::binary_t&) { return scalar(Json(), "binary data"); }
   bool string(std::string& v) {
     if (state_ == State::label) {
@@ -47,7 +49,8 @@ class ScheduleSax {
   bool number_unsigned(std::uint64_t v) {
     switch (state_) {
       case State::transfer_number: {
-        if (v >= kMaxRanks) fail(transfer_path() + "." + field_, "rank " + std::to_string(v) + " does not exist");
+        if (v >= kMaxRanks)
+          fail(transfer_path() + "." + field_, "rank " + std::to_string(v) + " does not exist");
         (field_ == "src" ? src_ : dst_) = static_cast<Rank>(v);
         state_ = State::transfer;
         return true;
@@ -66,7 +69,9 @@ class ScheduleSax {
   // --- containers
   bool start_object(std::size_t) {
     switch (state_) {
-      case State::start: state_ = State::top; return true;
+      case State::start:
+        state_ = State::top;
+        return true;
       case State::phases:
         phase_.clear();
         phase_keys_ = 0;
@@ -78,26 +83,37 @@ class ScheduleSax {
         scratch_.clear();
         state_ = State::transfer;
         return true;
-      case State::capture: return open(Json::object());
-      default: return unexpected("an object");
+      case State::capture:
+        return open(Json::object());
+      default:
+        return unexpected("an object");
     }
   }
   bool start_array(std::size_t) {
     switch (state_) {
-      case State::expect_phases: state_ = State::phases; return true;
-      case State::expect_transfers: state_ = State::transfers; return true;
-      case State::expect_blocks: state_ = State::blocks; return true;
+      case State::expect_phases:
+        state_ = State::phases;
+        return true;
+      case State::expect_transfers:
+        state_ = State::transfers;
+        return true;
+      case State::expect_blocks:
+        state_ = State::blocks;
+        return true;
       case State::blocks:
         block_len_ = 0;
         state_ = State::block;
         return true;
-      case State::capture: return open(Json::array());
-      default: return unexpected("an array");
+      case State::capture:
+        return open(Json::array());
+      default:
+        return unexpected("an array");
     }
   }
   bool key(std::string& k) {
     switch (state_) {
-      case State::top: return top_key(k);
+      case State::top:
+        return top_key(k);
       case State::phase:
         if (k == "label") return phase_key(1, State::label, k);
         if (k == "transfers") return phase_key(2, State::expect_transfers, k);
@@ -117,40 +133,55 @@ class ScheduleSax {
           state_ = State::expect_blocks;
           return true;
         }
-        fail(transfer_path(), "unknown key \"" + k + "\" (a transfer has \"src\", \"dst\", \"blocks\")");
+        fail(transfer_path(),
+             "unknown key \"" + k + "\" (a transfer has \"src\", \"dst\", \"blocks\")");
       case State::capture:
         capture_key_ = k;
         return true;
-      default: return unexpected("a key");
+      default:
+        return unexpected("a key");
     }
   }
   bool end_object() {
     switch (state_) {
-      case State::top: return end_top();
+      case State::top:
+        return end_top();
       case State::phase:
         if (!(phase_keys_ & 2)) fail(phase_path(), "missing \"transfers\"");
         emit();
         ++phase_index_;
         state_ = State::phases;
         return true;
-      case State::transfer: return end_transfer();
-      case State::capture: return close();
-      default: return unexpected("the end of an object");
+      case State::transfer:
+        return end_transfer();
+      case State::capture:
+        return close();
+      default:
+        return unexpected("the end of an object");
     }
   }
   bool end_array() {
     switch (state_) {
-      case State::phases: state_ = State::top; return true;
-      case State::transfers: state_ = State::phase; return true;
-      case State::blocks: state_ = State::transfer; return true;
+      case State::phases:
+        state_ = State::top;
+        return true;
+      case State::transfers:
+        state_ = State::phase;
+        return true;
+      case State::blocks:
+        state_ = State::transfer;
+        return true;
       case State::block: {
         if (block_len_ == 0) fail(block_path(), "a block is [origin] or [origin, destination]");
-        scratch_.push_back(block_len_ == 1 ? Block{block_[0], kEveryRank} : Block{block_[0], block_[1]});
+        scratch_.push_back(block_len_ == 1 ? Block{block_[0], kEveryRank}
+                                           : Block{block_[0], block_[1]});
         state_ = State::blocks;
         return true;
       }
-      case State::capture: return close();
-      default: return unexpected("the end of an array");
+      case State::capture:
+        return close();
+      default:
+        return unexpected("the end of an array");
     }
   }
   bool parse_error(std::size_t, const std::string&, const nlohmann::json::exception& e) {
@@ -159,8 +190,21 @@ class ScheduleSax {
 
  private:
   enum class State {
-    start, top, capture, expect_phases, phases, phase, label, expect_transfers, transfers,
-    transfer, transfer_number, expect_blocks, blocks, block, done
+    start,
+    top,
+    capture,
+    expect_phases,
+    phases,
+    phase,
+    label,
+    expect_transfers,
+    transfers,
+    transfer,
+    transfer_number,
+    expect_blocks,
+    blocks,
+    block,
+    done
   };
 
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
@@ -177,21 +221,32 @@ class ScheduleSax {
   /// What the current state expects, for error messages.
   std::string where() const {
     switch (state_) {
-      case State::start: return "the top level (expected an object)";
-      case State::top: return "the top-level object";
-      case State::expect_phases: return "phases (expected an array)";
-      case State::phases: return phase_path() + " (expected an object)";
-      case State::phase: return phase_path();
-      case State::label: return phase_path() + ".label (expected a string)";
+      case State::start:
+        return "the top level (expected an object)";
+      case State::top:
+        return "the top-level object";
+      case State::expect_phases:
+        return "phases (expected an array)";
+      case State::phases:
+        return phase_path() + " (expected an object)";
+      case State::phase:
+        return phase_path();
+      case State::label:
+        return phase_path() + ".label (expected a string)";
       case State::expect_transfers:
-      case State::transfers: return phase_path() + ".transfers (expected an array of objects)";
-      case State::transfer: return transfer_path();
+      case State::transfers:
+        return phase_path() + ".transfers (expected an array of objects)";
+      case State::transfer:
+        return transfer_path();
       case State::transfer_number:
         return transfer_path() + "." + field_ + " (expected a non-negative integer)";
       case State::expect_blocks:
-      case State::blocks: return transfer_path() + ".blocks (expected an array of blocks)";
-      case State::block: return block_path() + " (expected a non-negative integer)";
-      default: return "the end of the document";
+      case State::blocks:
+        return transfer_path() + ".blocks (expected an array of blocks)";
+      case State::block:
+        return block_path() + " (expected a non-negative integer)";
+      default:
+        return "the end of the document";
     }
   }
   [[noreturn]] bool unexpected(const std::string& got) const {
@@ -224,8 +279,10 @@ class ScheduleSax {
       return true;
     }
     Json& top = *capture_stack_.back();
-    if (top.is_array()) top.push_back(std::move(v));
-    else top[capture_key_] = std::move(v);
+    if (top.is_array())
+      top.push_back(std::move(v));
+    else
+      top[capture_key_] = std::move(v);
     return true;
   }
   bool open(Json container) {
@@ -254,7 +311,8 @@ class ScheduleSax {
     const Json& h = header_values_;
     const detail::Field top{h, source_, ""};
     for (const char* k : kHeaderKeys)
-      if (std::string_view(k) != "parameters" && !h.contains(k)) fail("", std::string("missing \"") + k + "\"");
+      if (std::string_view(k) != "parameters" && !h.contains(k))
+        fail("", std::string("missing \"") + k + "\"");
     const std::string format = top.at("format").string();
     if (format != kScheduleFormat)
       top.at("format").fail("unsupported format \"" + format + "\" (this phasecheck reads " +
@@ -272,11 +330,15 @@ class ScheduleSax {
                            std::to_string(phasecheck::ranks(header_.topology)) + " ranks");
     if (h.contains("parameters")) {
       const detail::Field params = top.at("parameters");
-      if (!params.value.is_object()) params.fail("expected an object, got " + detail::type_name(params.value));
+      if (!params.value.is_object())
+        params.fail("expected an object, got " + detail::type_name(params.value));
       for (const auto& [key, value] : params.value.items()) {
-        if (value.is_string()) header_.parameters.set(key, value.get<std::string>());
-        else if (value.is_number() || value.is_boolean()) header_.parameters.set(key, value.dump());
-        else params.at(key).fail("expected a string, number or boolean");
+        if (value.is_string())
+          header_.parameters.set(key, value.get<std::string>());
+        else if (value.is_number() || value.is_boolean())
+          header_.parameters.set(key, value.dump());
+        else
+          params.at(key).fail("expected a string, number or boolean");
       }
     }
     header_built_ = true;
@@ -302,9 +364,11 @@ class ScheduleSax {
   }
 
   bool end_transfer() {
-    if (!have_src_ || !have_dst_) fail(transfer_path(), have_src_ ? "missing \"dst\"" : "missing \"src\"");
+    if (!have_src_ || !have_dst_)
+      fail(transfer_path(), have_src_ ? "missing \"dst\"" : "missing \"src\"");
     if (have_blocks_ && scratch_.empty()) fail(transfer_path(), "\"blocks\" is empty");
-    if (!have_blocks_ && header_built_) scratch_.push_back(direct_block(header_.collective, src_, dst_));
+    if (!have_blocks_ && header_built_)
+      scratch_.push_back(direct_block(header_.collective, src_, dst_));
     // Without a header yet, an omitted "blocks" stays empty and is filled in at the end.
     phase_.add(src_, dst_, scratch_);
     ++transfer_index_;
@@ -313,8 +377,10 @@ class ScheduleSax {
   }
 
   void emit() {
-    if (header_built_) deliver(phase_, phase_index_);
-    else buffered_.push_back(phase_);
+    if (header_built_)
+      deliver(phase_, phase_index_);
+    else
+      buffered_.push_back(phase_);
   }
 
   /// Validates a complete phase against the header, then hands it on.
@@ -324,10 +390,11 @@ class ScheduleSax {
     Phase filled;
     for (std::size_t i = 0; i < phase.size(); ++i) {
       const Transfer& t = phase[i];
-      const std::string path = "phases[" + std::to_string(index) + "].transfers[" + std::to_string(i) + "]";
+      const std::string path =
+          "phases[" + std::to_string(index) + "].transfers[" + std::to_string(i) + "]";
       if (t.src >= p || t.dst >= p)
-        fail(path, "rank " + std::to_string(std::max(t.src, t.dst)) + " does not exist (ranks: " +
-                       std::to_string(p) + ")");
+        fail(path, "rank " + std::to_string(std::max(t.src, t.dst)) +
+                       " does not exist (ranks: " + std::to_string(p) + ")");
       for (const Block& b : phase.blocks(t)) {
         const bool ok = b.origin < p && (header_.collective == Collective::alltoall
                                              ? b.dest != kEveryRank && b.dest < p
@@ -340,13 +407,15 @@ class ScheduleSax {
                                                                      : "[origin]") +
                          ")");
       }
-      if (t.block_count == 0) out = &filled;   // "blocks" omitted before the header was known
+      if (t.block_count == 0) out = &filled;  // "blocks" omitted before the header was known
     }
     if (out == &filled) {
       filled.set_label(phase.label());
       for (const Transfer& t : phase.transfers()) {
-        if (t.block_count == 0) filled.add(t.src, t.dst, direct_block(header_.collective, t.src, t.dst));
-        else filled.add(t.src, t.dst, phase.blocks(t));
+        if (t.block_count == 0)
+          filled.add(t.src, t.dst, direct_block(header_.collective, t.src, t.dst));
+        else
+          filled.add(t.src, t.dst, phase.blocks(t));
       }
     }
     on_phase_(*out);
@@ -414,8 +483,9 @@ Schedule read_schedule_file(const std::string& path) {
 
 Schedule parse_schedule(std::string_view text, std::string_view source) {
   std::istringstream in{std::string(text)};
-  return read_whole(
-      [&](const auto& on_header, const auto& on_phase) { read_schedule(in, source, on_header, on_phase); });
+  return read_whole([&](const auto& on_header, const auto& on_phase) {
+    read_schedule(in, source, on_header, on_phase);
+  });
 }
 
 // --- writing

@@ -40,7 +40,8 @@ Topology topology_from_json(const Field& f) {
     f.expect_object({"kind", "machines", "switches", "links"});
     const auto machines = names(f.at("machines"));
     const auto switches = f.has("switches") ? names(f.at("switches")) : std::vector<std::string>{};
-    if (machines.size() > kMaxRanks) f.at("machines").fail("more than " + std::to_string(kMaxRanks) + " machines");
+    if (machines.size() > kMaxRanks)
+      f.at("machines").fail("more than " + std::to_string(kMaxRanks) + " machines");
     std::vector<Tree::NamedLink> links;
     const Field lf = f.at("links");
     for (std::size_t i = 0; i < lf.array().size(); ++i) {
@@ -89,30 +90,31 @@ using OJson = nlohmann::ordered_json;
 
 nlohmann::ordered_json topology_to_json_value(const Topology& t) {
   return std::visit(
-      Overloaded{[](const Tree& x) {
-                   OJson links = OJson::array();
-                   for (const auto& [a, b] : x.links()) links.push_back({a, b});
-                   return OJson{{"kind", "tree"},
-                               {"machines", x.machines()},
-                               {"switches", x.switches()},
-                               {"links", std::move(links)}};
-                 },
-                 [](const Cluster& x) {
-                   return OJson{{"kind", "cluster"}, {"node_sizes", x.node_sizes()}};
-                 },
-                 [](const FullyConnected& x) {
-                   return OJson{{"kind", "fully-connected"}, {"ranks", x.ranks}, {"ports", x.ports}};
-                 },
-                 [](const Hypercube& x) {
-                   return OJson{{"kind", "hypercube"}, {"dimension", x.dimension}};
-                 },
-                 [](const Mesh& x) {
-                   return OJson{{"kind", "mesh"},
-                               {"rows", x.rows},
-                               {"cols", x.cols},
-                               {"wraparound", x.wraparound}};
-                 },
-                 [](const Ring& x) { return OJson{{"kind", "ring"}, {"ranks", x.ranks}}; }},
+      Overloaded{
+          [](const Tree& x) {
+            OJson links = OJson::array();
+            for (const auto& [a, b] : x.links()) links.push_back({a, b});
+            return OJson{{"kind", "tree"},
+                         {"machines", x.machines()},
+                         {"switches", x.switches()},
+                         {"links", std::move(links)}};
+          },
+          [](const Cluster& x) {
+            return OJson{{"kind", "cluster"}, {"node_sizes", x.node_sizes()}};
+          },
+          [](const FullyConnected& x) {
+            return OJson{{"kind", "fully-connected"}, {"ranks", x.ranks}, {"ports", x.ports}};
+          },
+          [](const Hypercube& x) {
+            return OJson{{"kind", "hypercube"}, {"dimension", x.dimension}};
+          },
+          [](const Mesh& x) {
+            return OJson{
+                {"kind", "mesh"}, {"rows", x.rows}, {"cols", x.cols}, {"wraparound", x.wraparound}};
+          },
+          [](const Ring& x) {
+            return OJson{{"kind", "ring"}, {"ranks", x.ranks}};
+          }},
       t);
 }
 

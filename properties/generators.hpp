@@ -18,16 +18,18 @@ namespace phasecheck::properties {
 /// Chains, empty switches, machines on the root and lopsided subtrees all arise.
 inline rc::Gen<Topology> tree() {
   return rc::gen::map(
-      rc::gen::pair(rc::gen::container<std::vector<std::uint8_t>>(rc::gen::arbitrary<std::uint8_t>()),
-                    rc::gen::nonEmpty(rc::gen::container<std::vector<std::uint8_t>>(
-                        rc::gen::arbitrary<std::uint8_t>()))),
+      rc::gen::pair(
+          rc::gen::container<std::vector<std::uint8_t>>(rc::gen::arbitrary<std::uint8_t>()),
+          rc::gen::nonEmpty(
+              rc::gen::container<std::vector<std::uint8_t>>(rc::gen::arbitrary<std::uint8_t>()))),
       [](const std::pair<std::vector<std::uint8_t>, std::vector<std::uint8_t>>& raw) {
         const auto& [switch_parent, machine_switch] = raw;
         const std::size_t switches = switch_parent.size() + 1;
         std::vector<std::string> m, s;
         std::vector<Tree::NamedLink> links;
         for (std::size_t j = 0; j < switches; ++j) s.push_back("s" + std::to_string(j));
-        for (std::size_t j = 1; j < switches; ++j) links.push_back({s[switch_parent[j - 1] % j], s[j]});
+        for (std::size_t j = 1; j < switches; ++j)
+          links.push_back({s[switch_parent[j - 1] % j], s[j]});
         for (std::size_t i = 0; i < machine_switch.size(); ++i) {
           m.push_back("n" + std::to_string(i));
           links.push_back({m.back(), s[machine_switch[i] % switches]});
@@ -37,8 +39,9 @@ inline rc::Gen<Topology> tree() {
 }
 
 inline rc::Gen<Topology> cluster() {
-  return rc::gen::map(rc::gen::nonEmpty(rc::gen::container<std::vector<Rank>>(rc::gen::inRange<Rank>(1, 6))),
-                      [](std::vector<Rank> sizes) { return Topology(Cluster(std::move(sizes))); });
+  return rc::gen::map(
+      rc::gen::nonEmpty(rc::gen::container<std::vector<Rank>>(rc::gen::inRange<Rank>(1, 6))),
+      [](std::vector<Rank> sizes) { return Topology(Cluster(std::move(sizes))); });
 }
 
 inline rc::Gen<Topology> fully_connected() {
@@ -53,9 +56,10 @@ inline rc::Gen<Topology> hypercube() {
 }
 
 inline rc::Gen<Topology> mesh() {
-  return rc::gen::apply([](std::uint32_t r, std::uint32_t c, bool wrap) { return Topology(Mesh(r, c, wrap)); },
-                        rc::gen::inRange<std::uint32_t>(1, 5), rc::gen::inRange<std::uint32_t>(1, 5),
-                        rc::gen::arbitrary<bool>());
+  return rc::gen::apply(
+      [](std::uint32_t r, std::uint32_t c, bool wrap) { return Topology(Mesh(r, c, wrap)); },
+      rc::gen::inRange<std::uint32_t>(1, 5), rc::gen::inRange<std::uint32_t>(1, 5),
+      rc::gen::arbitrary<bool>());
 }
 
 inline rc::Gen<Topology> ring() {

@@ -44,9 +44,10 @@ TEST_CASE("every registered algorithm keeps its claims on random machines") {
       const verify::Report r = verify::verify(s, t, options);
       const bool claims_contention_free = a.contention_free_on(t);
       RC_CLASSIFY(claims_contention_free, "contention-free claimed");
-      std::string broken;   // printed by RC_ASSERT's expansion when the property fails
+      std::string broken;  // printed by RC_ASSERT's expansion when the property fails
       for (const auto& check : r.checks) {
-        if (check.name == "bounds" || (check.name == "contention" && !claims_contention_free)) continue;
+        if (check.name == "bounds" || (check.name == "contention" && !claims_contention_free))
+          continue;
         if (check.verdict != verify::Verdict::pass)
           broken += check.name + ": " + check.summary +
                     (check.counterexample ? " / " + check.counterexample->explanation : "") + "; ";
@@ -65,7 +66,8 @@ TEST_CASE("schedule JSON round-trips every generated schedule") {
   properties::check("write then read gives the same schedule", [](const Topology& t) {
     const auto& a = *rc::gen::elementOf(std::vector<const schedules::Algorithm*>{
         &schedules::algorithms()[0], &schedules::algorithms()[1], &schedules::algorithms()[3]});
-    const Schedule s = generate_or_discard(*a, t, *rc::gen::element(Collective::alltoall, Collective::allgather));
+    const Schedule s =
+        generate_or_discard(*a, t, *rc::gen::element(Collective::alltoall, Collective::allgather));
     RC_ASSERT(io::parse_schedule(io::schedule_to_json(s), "round-trip") == s);
   });
 }

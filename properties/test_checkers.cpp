@@ -15,12 +15,12 @@ namespace {
 
 struct RawTransfer {
   std::uint8_t src, dst;
-  std::vector<std::pair<std::uint8_t, std::uint8_t>> blocks;   // empty: the direct message
+  std::vector<std::pair<std::uint8_t, std::uint8_t>> blocks;  // empty: the direct message
 };
 
 struct Naive {
   bool valid = true;
-  std::set<std::pair<Rank, Rank>> delivered;   // (origin, dest)
+  std::set<std::pair<Rank, Rank>> delivered;  // (origin, dest)
 };
 
 Naive naive(Collective c, Rank p, const std::vector<Phase>& phases) {
@@ -38,13 +38,14 @@ Naive naive(Collective c, Rank p, const std::vector<Phase>& phases) {
       }
     for (const auto& [r, o, d] : arrivals) {
       const bool needs = c == Collective::allgather || r == d;
-      if (needs && !held.insert({r, o, d}).second) out.valid = false;   // twice at a destination
+      if (needs && !held.insert({r, o, d}).second) out.valid = false;  // twice at a destination
       held.insert({r, o, d});
     }
   }
   for (Rank o = 0; o < p; ++o)
     for (Rank d = 0; d < p; ++d)
-      if (o != d && held.count({d, o, c == Collective::alltoall ? d : kEveryRank})) out.delivered.insert({o, d});
+      if (o != d && held.count({d, o, c == Collective::alltoall ? d : kEveryRank}))
+        out.delivered.insert({o, d});
   if (out.delivered.size() != std::size_t{p} * (p - 1)) out.valid = false;
   return out;
 }
@@ -58,8 +59,9 @@ TEST_CASE("the delivery checker agrees with a naive simulation") {
     const auto raw = *rc::gen::container<std::vector<std::vector<RawTransfer>>>(
         rc::gen::container<std::vector<RawTransfer>>(rc::gen::construct<RawTransfer>(
             rc::gen::arbitrary<std::uint8_t>(), rc::gen::arbitrary<std::uint8_t>(),
-            rc::gen::resize(3, rc::gen::container<std::vector<std::pair<std::uint8_t, std::uint8_t>>>(
-                                   rc::gen::arbitrary<std::pair<std::uint8_t, std::uint8_t>>())))));
+            rc::gen::resize(3,
+                            rc::gen::container<std::vector<std::pair<std::uint8_t, std::uint8_t>>>(
+                                rc::gen::arbitrary<std::pair<std::uint8_t, std::uint8_t>>())))));
     std::vector<Phase> phases;
     for (const auto& rp : raw) {
       Phase ph;
@@ -67,7 +69,8 @@ TEST_CASE("the delivery checker agrees with a naive simulation") {
         const Rank s = t.src % p, d = t.dst % p;
         std::vector<Block> blocks;
         for (const auto& [o, x] : t.blocks)
-          blocks.push_back(c == Collective::alltoall ? Block{Rank(o % p), Rank(x % p)} : Block{Rank(o % p), kEveryRank});
+          blocks.push_back(c == Collective::alltoall ? Block{Rank(o % p), Rank(x % p)}
+                                                     : Block{Rank(o % p), kEveryRank});
         if (blocks.empty()) blocks.push_back(direct_block(c, s, d));
         ph.add(s, d, blocks);
       }

@@ -37,16 +37,17 @@ void linear(const DirectOptions& options, const PhaseSink& out);
 /// 0..t has been delivered" at every boundary, in O(p) per phase.
 template <class Partner>
 Invariant partners_delivered(std::string name, Rank ranks, Partner partner) {
-  return {std::move(name),
-          [ranks, partner](const Boundary& at, const DataView& state) -> std::optional<std::string> {
-            for (Rank i = 0; i < ranks; ++i) {
-              const Rank j = partner(static_cast<Rank>(at.phase), i);
-              if (!state.delivered(i, j))
-                return "the message from rank " + std::to_string(i) + " to rank " +
-                       std::to_string(j) + " has not been delivered";
-            }
-            return std::nullopt;
-          }};
+  return {
+      std::move(name),
+      [ranks, partner](const Boundary& at, const DataView& state) -> std::optional<std::string> {
+        for (Rank i = 0; i < ranks; ++i) {
+          const Rank j = partner(static_cast<Rank>(at.phase), i);
+          if (!state.delivered(i, j))
+            return "the message from rank " + std::to_string(i) + " to rank " + std::to_string(j) +
+                   " has not been delivered";
+        }
+        return std::nullopt;
+      }};
 }
 
 }  // namespace phasecheck::schedules

@@ -21,10 +21,10 @@ void factor(const DirectOptions& options, const PhaseSink& out) {
   const Rank p = options.ranks;
   Phase round;
   round.reserve(p, p);
-  for (Rank i = 0; i < p; ++i) {           // round
+  for (Rank i = 0; i < p; ++i) {  // round
     round.clear();
     round.set_label("round " + std::to_string(i));
-    for (Rank u = 0; u < p; ++u) {         // step: exchange(u, v_i(u)), both halves
+    for (Rank u = 0; u < p; ++u) {  // step: exchange(u, v_i(u)), both halves
       const Rank v = v_i(i, u, p);
       round.add(u, v, direct_block(options.collective, u, v));
     }

@@ -22,8 +22,8 @@ Collective direct_collective(const Parameters& p, std::string_view algorithm) {
 
 bool single_processor_nodes(const Topology& t) {
   const auto* c = std::get_if<Cluster>(&t);
-  return c && std::all_of(c->node_sizes().begin(), c->node_sizes().end(),
-                          [](Rank n) { return n == 1; });
+  return c &&
+         std::all_of(c->node_sizes().begin(), c->node_sizes().end(), [](Rank n) { return n == 1; });
 }
 
 bool is_fully_connected(const Topology& t) { return std::holds_alternative<FullyConnected>(t); }
@@ -37,7 +37,9 @@ Algorithm direct(std::string_view name, std::string_view summary, std::string_vi
           summary,
           reference,
           "collective=alltoall|allgather",
-          [=](const ScheduleHeader& h, const PhaseSink& out) { emit(DirectOptions::from(h, name), out); },
+          [=](const ScheduleHeader& h, const PhaseSink& out) {
+            emit(DirectOptions::from(h, name), out);
+          },
           [=](const Parameters& p) { return direct_collective(p, name); },
           [=](const ScheduleHeader& h) { return phases(h.ranks()); },
           [=](const ScheduleHeader& h) {
@@ -48,27 +50,31 @@ Algorithm direct(std::string_view name, std::string_view summary, std::string_vi
 
 const std::vector<Algorithm>& table() {
   static const std::vector<Algorithm> rows = {
-      direct("factor", "p rounds over the 1-factors of the complete graph with self-loops",
-             "Sanders & Traeff, Section 2, Lemma 1, Fig. 1", factor, factor_invariants,
-             [](Rank p) -> std::size_t { return p; },
-             [](const Topology& t) { return is_fully_connected(t) || single_processor_nodes(t); }),
-      direct("shift", "step j: rank i sends to (i + j) mod p (MPICH order)",
-             "MPICH pairwise alltoall; Faraj & Yuan, Section 6", shift, shift_invariants,
-             [](Rank p) -> std::size_t { return p; }, is_fully_connected),
-      direct("pairwise-xor", "step j: ranks i and i xor j exchange (p a power of two)",
-             "Grama et al., Algorithm 4.10", pairwise_xor, pairwise_xor_invariants,
-             [](Rank p) -> std::size_t { return p; },
-             [](const Topology& t) {
-               return is_fully_connected(t) || single_processor_nodes(t) ||
-                      std::holds_alternative<Hypercube>(t);
-             }),
-      direct("linear", "every rank posts all its sends at once: one phase (LAM)",
-             "LAM/MPI basic linear; Faraj & Yuan, Section 6", linear, nullptr,
-             [](Rank) -> std::size_t { return 1; },
-             [](const Topology& t) {
-               const auto* f = std::get_if<FullyConnected>(&t);
-               return f && f->ports + 1 >= f->ranks;
-             }),
+      direct(
+          "factor", "p rounds over the 1-factors of the complete graph with self-loops",
+          "Sanders & Traeff, Section 2, Lemma 1, Fig. 1", factor, factor_invariants,
+          [](Rank p) -> std::size_t { return p; },
+          [](const Topology& t) { return is_fully_connected(t) || single_processor_nodes(t); }),
+      direct(
+          "shift", "step j: rank i sends to (i + j) mod p (MPICH order)",
+          "MPICH pairwise alltoall; Faraj & Yuan, Section 6", shift, shift_invariants,
+          [](Rank p) -> std::size_t { return p; }, is_fully_connected),
+      direct(
+          "pairwise-xor", "step j: ranks i and i xor j exchange (p a power of two)",
+          "Grama et al., Algorithm 4.10", pairwise_xor, pairwise_xor_invariants,
+          [](Rank p) -> std::size_t { return p; },
+          [](const Topology& t) {
+            return is_fully_connected(t) || single_processor_nodes(t) ||
+                   std::holds_alternative<Hypercube>(t);
+          }),
+      direct(
+          "linear", "every rank posts all its sends at once: one phase (LAM)",
+          "LAM/MPI basic linear; Faraj & Yuan, Section 6", linear, nullptr,
+          [](Rank) -> std::size_t { return 1; },
+          [](const Topology& t) {
+            const auto* f = std::get_if<FullyConnected>(&t);
+            return f && f->ports + 1 >= f->ranks;
+          }),
   };
   return rows;
 }

@@ -15,8 +15,8 @@ namespace phasecheck::schedules {
 struct Algorithm {
   std::string_view name;
   std::string_view summary;
-  std::string_view reference;     ///< paper and section
-  std::string_view parameters;    ///< "collective=alltoall|allgather", for help text
+  std::string_view reference;   ///< paper and section
+  std::string_view parameters;  ///< "collective=alltoall|allgather", for help text
   /// Emits the phases for `header` (its topology and parameters). Throws InputError when the
   /// parameters or the machine do not fit the algorithm, naming the problem.
   std::function<void(const ScheduleHeader&, const PhaseSink&)> generate;

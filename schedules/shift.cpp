@@ -20,7 +20,8 @@ void shift(const DirectOptions& options, const PhaseSink& out) {
   for (Rank j = 0; j < p; ++j) {
     step.clear();
     step.set_label("step " + std::to_string(j));
-    for (Rank i = 0; i < p; ++i) step.add(i, target(j, i, p), direct_block(options.collective, i, target(j, i, p)));
+    for (Rank i = 0; i < p; ++i)
+      step.add(i, target(j, i, p), direct_block(options.collective, i, target(j, i, p)));
     out(step);
   }
 }

@@ -20,8 +20,10 @@ inline Phase phase(std::string label, std::initializer_list<T> transfers,
                    Collective c = Collective::alltoall) {
   Phase p(std::move(label));
   for (const T& t : transfers) {
-    if (t.blocks.empty()) p.add(t.src, t.dst, direct_block(c, t.src, t.dst));
-    else p.add(t.src, t.dst, t.blocks);
+    if (t.blocks.empty())
+      p.add(t.src, t.dst, direct_block(c, t.src, t.dst));
+    else
+      p.add(t.src, t.dst, t.blocks);
   }
   return p;
 }
@@ -37,8 +39,15 @@ inline ScheduleHeader header(Topology t, Collective c = Collective::alltoall,
 
 inline Tree fig1_tree() {
   return Tree({"n0", "n1", "n2", "n3", "n4", "n5"}, {"s0", "s1", "s2", "s3"},
-              {{"n0", "s0"}, {"n1", "s0"}, {"n2", "s0"}, {"s0", "s1"}, {"s1", "s2"}, {"s1", "s3"},
-               {"n3", "s3"}, {"n4", "s3"}, {"n5", "s1"}});
+              {{"n0", "s0"},
+               {"n1", "s0"},
+               {"n2", "s0"},
+               {"s0", "s1"},
+               {"s1", "s2"},
+               {"s1", "s3"},
+               {"n3", "s3"},
+               {"n4", "s3"},
+               {"n5", "s1"}});
 }
 
 }  // namespace phasecheck::testing

@@ -30,8 +30,8 @@ Bound dissemination(u64 p, u64 fanout, const std::string& why) {
   return {Metric::c1, fanout == 0 ? 0 : ceil_log(fanout + 1, p),
           "each phase a holder passes a block to at most " + std::to_string(fanout) + " " + why +
               ", so its holders grow at most " + std::to_string(fanout + 1) +
-              "-fold per phase: ceil(log_" + std::to_string(fanout + 1) + " " +
-              std::to_string(p) + ")",
+              "-fold per phase: ceil(log_" + std::to_string(fanout + 1) + " " + std::to_string(p) +
+              ")",
           false};
 }
 
@@ -50,16 +50,17 @@ void routed(std::vector<Bound>& out, Collective c, u64 p, u64 links, u64 alltoal
   if (p <= 1) return;
   const u64 hops = c == Collective::alltoall ? alltoall_hops : p * (p - 1);
   out.push_back({Metric::c2, ceil_div(hops, links),
-                 (c == Collective::alltoall
-                      ? "the messages need " + std::to_string(hops) + " link-hops at least (sum of "
-                                                                      "route lengths)"
-                      : "each of the " + std::to_string(p * (p - 1)) +
-                            " deliveries needs a link-hop") +
+                 (c == Collective::alltoall ? "the messages need " + std::to_string(hops) +
+                                                  " link-hops at least (sum of "
+                                                  "route lengths)"
+                                            : "each of the " + std::to_string(p * (p - 1)) +
+                                                  " deliveries needs a link-hop") +
                      " and each of the " + std::to_string(links) +
                      " directed links carries one transfer per phase",
                  false});
-  out.push_back(receive(p, min_in_degree, "a rank with " + std::to_string(min_in_degree) +
-                                              (min_in_degree == 1 ? " in-link" : " in-links")));
+  out.push_back(receive(p, min_in_degree,
+                        "a rank with " + std::to_string(min_in_degree) +
+                            (min_in_degree == 1 ? " in-link" : " in-links")));
   out.push_back(dissemination(p, max_out_degree, "neighbours over its out-links"));
 }
 
@@ -77,7 +78,10 @@ std::vector<Bound> lower_bounds(const Topology& model, Collective c) {
     u64 load = 0, side = 0;
     for (const Tree::Cut& cut : tree->cuts()) {
       const u64 l = u64{cut.machines_a} * cut.machines_b;
-      if (l > load) { load = l; worst = cut; }
+      if (l > load) {
+        load = l;
+        worst = cut;
+      }
       if (cut.machines_a && cut.machines_b)
         side = std::max<u64>(side, std::max(cut.machines_a, cut.machines_b));
     }
@@ -106,7 +110,7 @@ std::vector<Bound> lower_bounds(const Topology& model, Collective c) {
     u64 largest = 0, exchanges = 0, before = 0;
     for (u64 n : cluster->node_sizes()) {
       largest = std::max(largest, n);
-      exchanges += n * before;   // pairs of processors on different nodes
+      exchanges += n * before;  // pairs of processors on different nodes
       before += n;
     }
     out.push_back({Metric::c2, largest * (p - 1),
@@ -121,8 +125,8 @@ std::vector<Bound> lower_bounds(const Topology& model, Collective c) {
                      std::to_string(exchanges) +
                          " pairs of processors on different nodes need an exchange each, and a "
                          "phase pairs at most " +
-                         std::to_string(nodes / 2) + " of the " + std::to_string(nodes) +
-                         " nodes" + (nodes % 2 ? " (one node always idles or works alone)" : ""),
+                         std::to_string(nodes / 2) + " of the " + std::to_string(nodes) + " nodes" +
+                         (nodes % 2 ? " (one node always idles or works alone)" : ""),
                      true});
     out.push_back(dissemination(p, 1, "processor (one operation per node)"));
   } else if (const auto* fc = std::get_if<FullyConnected>(&model)) {
@@ -179,8 +183,9 @@ CheckResult check_bounds(const Counts& counts, std::uint64_t bound_c1, std::uint
     r.verdict = Verdict::fail;
     const bool c1 = counts.c1 < bound_c1;
     Counterexample x;
-    x.explanation = std::string(c1 ? "C1 = " : "C2 = ") + std::to_string(c1 ? counts.c1 : counts.c2) +
-                    " is below the lower bound " + std::to_string(c1 ? bound_c1 : bound_c2) +
+    x.explanation = std::string(c1 ? "C1 = " : "C2 = ") +
+                    std::to_string(c1 ? counts.c1 : counts.c2) + " is below the lower bound " +
+                    std::to_string(c1 ? bound_c1 : bound_c2) +
                     ", which every valid schedule on this model meets: some phase overloads a "
                     "link or port, or some block is never delivered";
     r.counterexample = std::move(x);

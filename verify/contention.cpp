@@ -10,12 +10,12 @@ namespace {
 /// One directed link's use in the current phase: valid while stamp == phase stamp.
 struct Slot {
   std::uint32_t stamp = 0;
-  std::uint32_t owner = 0;   // index of the first transfer in the phase that used it
+  std::uint32_t owner = 0;  // index of the first transfer in the phase that used it
 };
 
 struct Conflict {
-  std::uint32_t first = 0, second = 0;   // transfer indices within the phase
-  std::uint32_t resource = 0;            // link, node or rank
+  std::uint32_t first = 0, second = 0;  // transfer indices within the phase
+  std::uint32_t resource = 0;           // link, node or rank
 };
 
 OffendingTransfer offending(const Topology& model, const Phase& phase, std::uint32_t i) {
@@ -160,8 +160,10 @@ struct ContentionChecker::Impl {
     if (const auto* f = std::get_if<FullyConnected>(&m)) return PortRule(*f);
     return LinkRule(std::visit(
         [](const auto& net) -> LinkId {
-          if constexpr (requires { net.link_id_count(); }) return net.link_id_count();
-          else return 0;
+          if constexpr (requires { net.link_id_count(); })
+            return net.link_id_count();
+          else
+            return 0;
         },
         m));
   }
@@ -176,7 +178,8 @@ struct ContentionChecker::Impl {
     };
     if (const auto* cluster = std::get_if<Cluster>(&model)) {
       pair();
-      x.resource = "node " + std::to_string(c.resource) + " (" + rank_range(*cluster, c.resource) + ")";
+      x.resource =
+          "node " + std::to_string(c.resource) + " (" + rank_range(*cluster, c.resource) + ")";
       x.explanation = "node " + std::to_string(c.resource) + " takes part in two operations in " +
                       where + "; a single-ported node does one exchange or one intra-node send";
     } else if (const auto* f = std::get_if<FullyConnected>(&model)) {
@@ -187,12 +190,11 @@ struct ContentionChecker::Impl {
           x.transfers.push_back(offending(model, phase, i));
       }
       const std::string dir = sending ? "send" : "receive";
-      x.resource = dir + " ports of rank " + std::to_string(c.resource) + " (k = " +
-                   std::to_string(f->ports) + ")";
+      x.resource = dir + " ports of rank " + std::to_string(c.resource) +
+                   " (k = " + std::to_string(f->ports) + ")";
       x.explanation = "rank " + std::to_string(c.resource) + " must " + dir + " " +
-                      std::to_string(x.transfers.size()) + " transfers in " + where +
-                      " but has " + std::to_string(f->ports) + " " + dir +
-                      (f->ports == 1 ? " port" : " ports");
+                      std::to_string(x.transfers.size()) + " transfers in " + where + " but has " +
+                      std::to_string(f->ports) + " " + dir + (f->ports == 1 ? " port" : " ports");
     } else {
       pair();
       x.resource = "link " + link_name(model, c.resource);
@@ -223,7 +225,8 @@ void ContentionChecker::consume(std::size_t index, const Phase& phase) {
         [&](const auto& net) -> std::uint64_t {
           if constexpr (requires { net.link_id_count(); })
             return links->check(net, phase, stamp, found);
-          else return 0;
+          else
+            return 0;
         },
         m.model);
   } else if (auto* nodes = std::get_if<NodeRule>(&m.rule)) {
@@ -255,8 +258,10 @@ CheckResult ContentionChecker::finish() const {
 std::uint64_t ContentionChecker::work() const {
   return std::visit(
       [](const auto& rule) -> std::uint64_t {
-        if constexpr (requires { rule.hops(); }) return rule.hops();
-        else return rule.work();
+        if constexpr (requires { rule.hops(); })
+          return rule.hops();
+        else
+          return rule.work();
       },
       impl_->rule);
 }

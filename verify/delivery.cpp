@@ -49,7 +49,10 @@ void DeliveryChecker::consume(std::size_t index, const Phase& phase) {
     for (const Block& b : phase.blocks(t)) {
       if (!held_before(t.src, b, now_)) {
         const bool arrives_now = holds(t.src, b);
-        fail({index, phase.label(), phase.size(), {offending(phase, t)},
+        fail({index,
+              phase.label(),
+              phase.size(),
+              {offending(phase, t)},
               "rank " + std::to_string(t.src),
               "rank " + std::to_string(t.src) + " sends block " + to_string(b) + " in " +
                   phase_name(index) + " but does not hold it" +
@@ -58,12 +61,11 @@ void DeliveryChecker::consume(std::size_t index, const Phase& phase) {
                                : "")});
         continue;
       }
-      if (t.local()) continue;   // a free local copy: moves nothing between ranks
+      if (t.local()) continue;  // a free local copy: moves nothing between ranks
 
       // Where does this arrival count? At a destination it must be the first; elsewhere it is
       // a relay copy (the earliest one is kept).
-      const bool at_destination =
-          collective_ == Collective::allgather || t.dst == b.dest;
+      const bool at_destination = collective_ == Collective::allgather || t.dst == b.dest;
       if (!at_destination) {
         if (t.dst != b.origin) relay_.try_emplace(key(b.origin, b.dest) * ranks_ + t.dst, now_);
         continue;
@@ -77,14 +79,17 @@ void DeliveryChecker::consume(std::size_t index, const Phase& phase) {
       // Duplicate: name both arrivals when both are in this phase.
       Counterexample c{index, phase.label(), phase.size(), {}, "rank " + std::to_string(t.dst), {}};
       if (t.dst == b.origin) {
-        c.explanation = "block " + to_string(b) + " is sent back to rank " +
-                        std::to_string(t.dst) + ", which has held it from the start";
+        c.explanation = "block " + to_string(b) + " is sent back to rank " + std::to_string(t.dst) +
+                        ", which has held it from the start";
       } else if (before == now_) {
         for (std::size_t j = 0; j < i; ++j) {
           const Transfer& u = transfers[j];
           if (u.dst != t.dst || u.local()) continue;
           for (const Block& ub : phase.blocks(u))
-            if (ub == b) { c.transfers.push_back(offending(phase, u)); break; }
+            if (ub == b) {
+              c.transfers.push_back(offending(phase, u));
+              break;
+            }
           if (!c.transfers.empty()) break;
         }
         c.explanation = "block " + to_string(b) + " arrives at rank " + std::to_string(t.dst) +
@@ -102,7 +107,7 @@ void DeliveryChecker::consume(std::size_t index, const Phase& phase) {
 
 CheckResult DeliveryChecker::finish() const {
   std::uint64_t missing = 0;
-  Rank missing_origin = 0, missing_dest = 0;   // the first delivery that never happens
+  Rank missing_origin = 0, missing_dest = 0;  // the first delivery that never happens
   for (Rank o = 0; o < ranks_; ++o)
     for (Rank d = 0; d < ranks_; ++d)
       if (o != d && arrival_[key(o, d)] == 0 && missing++ == 0) {
@@ -128,7 +133,8 @@ CheckResult DeliveryChecker::finish() const {
     const Block block = direct_block(collective_, missing_origin, missing_dest);
     Counterexample c;
     c.resource = "rank " + std::to_string(missing_dest);
-    c.explanation = "block " + to_string(block) + " never reaches rank " + std::to_string(missing_dest);
+    c.explanation =
+        "block " + to_string(block) + " never reaches rank " + std::to_string(missing_dest);
     r.counterexample = std::move(c);
   }
   return r;

@@ -39,8 +39,8 @@ class DeliveryChecker final : public DataView {
 
   Collective collective_;
   Rank ranks_;
-  std::uint32_t now_ = 0;                       // phase index + 1 of the phase being applied
-  std::vector<std::uint32_t> arrival_;          // by key(origin, dest): phase + 1, 0 = not yet
+  std::uint32_t now_ = 0;               // phase index + 1 of the phase being applied
+  std::vector<std::uint32_t> arrival_;  // by key(origin, dest): phase + 1, 0 = not yet
   std::unordered_map<std::uint64_t, std::uint32_t> relay_;  // alltoall copies at other ranks
   std::uint64_t violations_ = 0;
   std::optional<Counterexample> first_;

@@ -29,10 +29,10 @@ struct Counterexample {
   /// The offending phase (0-based); absent when the problem is at the end (a block never arrives).
   std::optional<std::size_t> phase;
   std::string label;
-  std::size_t phase_size = 0;                 ///< transfers in that phase
-  std::vector<OffendingTransfer> transfers;   ///< only the ones that conflict
-  std::string resource;                       ///< "link s0 -> s1", "node 1 (ranks 1-2)", ...
-  std::string explanation;                    ///< one sentence a person reads first
+  std::size_t phase_size = 0;                ///< transfers in that phase
+  std::vector<OffendingTransfer> transfers;  ///< only the ones that conflict
+  std::string resource;                      ///< "link s0 -> s1", "node 1 (ranks 1-2)", ...
+  std::string explanation;                   ///< one sentence a person reads first
   friend bool operator==(const Counterexample&, const Counterexample&) = default;
 };
 
@@ -52,8 +52,8 @@ std::string_view to_string(Metric m);
 struct Bound {
   Metric metric = Metric::c1;
   std::uint64_t value = 0;
-  std::string argument;          ///< why it holds, one line; docs/bounds.md has the proofs
-  bool direct_only = false;      ///< holds only for schedules without forwarding
+  std::string argument;      ///< why it holds, one line; docs/bounds.md has the proofs
+  bool direct_only = false;  ///< holds only for schedules without forwarding
   friend bool operator==(const Bound&, const Bound&) = default;
 };
 
@@ -63,17 +63,17 @@ struct Counts {
   std::uint64_t c2 = 0;
   std::uint64_t transfers = 0;
   std::uint64_t blocks = 0;
-  bool direct = true;   ///< every transfer carries exactly its own message
+  bool direct = true;  ///< every transfer carries exactly its own message
   friend bool operator==(const Counts&, const Counts&) = default;
 };
 
 struct Report {
   std::string algorithm;
   Collective collective = Collective::alltoall;
-  std::string topology;          ///< describe() of the model judged on
+  std::string topology;  ///< describe() of the model judged on
   Counts counts;
-  std::vector<Bound> bounds;     ///< the bounds that apply to this schedule
-  std::uint64_t bound_c1 = 0;    ///< the best of them per metric
+  std::vector<Bound> bounds;   ///< the bounds that apply to this schedule
+  std::uint64_t bound_c1 = 0;  ///< the best of them per metric
   std::uint64_t bound_c2 = 0;
   std::vector<CheckResult> checks;
   Verdict verdict() const;

@@ -31,13 +31,13 @@ void Verifier::validate(const Phase& phase) const {
                        " does not exist (ranks: " + std::to_string(p) + ")");
     if (t.block_count == 0) throw InputError(where(i) + "carries no block");
     for (const Block& b : phase.blocks(t)) {
-      const bool ok = b.origin < p && (header_.collective == Collective::alltoall
-                                           ? b.dest < p
-                                           : b.dest == kEveryRank);
+      const bool ok =
+          b.origin < p &&
+          (header_.collective == Collective::alltoall ? b.dest < p : b.dest == kEveryRank);
       if (!ok)
         throw InputError(where(i) + "block " + to_string(b) + " is not a block of an " +
-                         std::string(to_string(header_.collective)) + " over " +
-                         std::to_string(p) + " ranks");
+                         std::string(to_string(header_.collective)) + " over " + std::to_string(p) +
+                         " ranks");
     }
   }
 }
@@ -54,8 +54,8 @@ void Verifier::consume(const Phase& phase) {
     counts_.blocks += t.block_count;
     if (t.local()) continue;
     largest = std::max(largest, t.block_count);
-    if (counts_.direct && !(t.block_count == 1 && phase.blocks(t)[0] ==
-                                                      direct_block(header_.collective, t.src, t.dst)))
+    if (counts_.direct && !(t.block_count == 1 &&
+                            phase.blocks(t)[0] == direct_block(header_.collective, t.src, t.dst)))
       counts_.direct = false;
   }
   ++counts_.phases;
@@ -67,9 +67,10 @@ void Verifier::consume(const Phase& phase) {
     const auto broken = inv.check(boundary, delivery_);
     if (!broken) continue;
     if (invariant_failures_++ == 0)
-      invariant_first_ = Counterexample{index, phase.label(), phase.size(), {}, inv.name,
-                                        inv.name + " fails after phase " + std::to_string(index) +
-                                            ": " + *broken};
+      invariant_first_ = Counterexample{
+          index,        phase.label(),
+          phase.size(), {},
+          inv.name,     inv.name + " fails after phase " + std::to_string(index) + ": " + *broken};
   }
 }
 
@@ -105,7 +106,8 @@ Report Verifier::finish() const {
     claim.summary = both;
     if (counts_.phases != *options_.claimed_phases) {
       claim.verdict = Verdict::fail;
-      claim.counterexample = Counterexample{{}, {}, 0, {}, "phase count", "the schedule has " + both};
+      claim.counterexample =
+          Counterexample{{}, {}, 0, {}, "phase count", "the schedule has " + both};
     }
     r.checks.push_back(std::move(claim));
   }
@@ -121,9 +123,12 @@ Report verify(const Schedule& schedule, const Topology& model, VerifyOptions opt
 
 std::string_view to_string(Verdict v) {
   switch (v) {
-    case Verdict::pass: return "pass";
-    case Verdict::fail: return "fail";
-    default: return "unknown";
+    case Verdict::pass:
+      return "pass";
+    case Verdict::fail:
+      return "fail";
+    default:
+      return "unknown";
   }
 }
 

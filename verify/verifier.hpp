@@ -34,7 +34,9 @@ class Verifier {
   /// exist, or carries no block.
   void consume(const Phase& phase);
   /// A sink that forwards to consume(); valid while the verifier lives.
-  PhaseSink sink() { return [this](const Phase& p) { consume(p); }; }
+  PhaseSink sink() {
+    return [this](const Phase& p) { consume(p); };
+  }
 
   Report finish() const;
   /// Transfer-hops routed by the contention check (for benchmarks).

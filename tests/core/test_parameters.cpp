@@ -15,8 +15,8 @@ TEST_CASE("parameters: key=value pairs with typed, validated access") {
   CHECK(p.get_uint("ports", 1, 1, 8) == 1);
   CHECK(p.get_bool("compact", false));
   CHECK(p.get_choice("collective", "alltoall", {"alltoall", "allgather"}) == "allgather");
-  CHECK_THROWS_WITH_AS(p.get_uint("radix", 2, 5, 64), "parameter radix=4: expected an integer in [5, 64]",
-                       InputError);
+  CHECK_THROWS_WITH_AS(p.get_uint("radix", 2, 5, 64),
+                       "parameter radix=4: expected an integer in [5, 64]", InputError);
   CHECK_THROWS_WITH_AS(p.expect_only({"radix"}, "bruck"),
                        "bruck has no parameter 'collective' (it takes: radix)", InputError);
 }

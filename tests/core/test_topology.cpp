@@ -47,8 +47,9 @@ TEST_CASE("tree: routes agree with breadth-first search paths computed by Boost.
   for (Rank s = 0; s < tree.ranks(); ++s) {
     std::vector<NodeId> pred(tree.node_count());
     pred[s] = s;
-    boost::breadth_first_search(g, s, boost::visitor(boost::make_bfs_visitor(
-                                          boost::record_predecessors(pred.data(), boost::on_tree_edge()))));
+    boost::breadth_first_search(g, s,
+                                boost::visitor(boost::make_bfs_visitor(boost::record_predecessors(
+                                    pred.data(), boost::on_tree_edge()))));
     for (Rank d = 0; d < tree.ranks(); ++d) {
       std::set<std::pair<NodeId, NodeId>> expected, actual;
       for (NodeId v = d; v != s; v = pred[v]) expected.insert({pred[v], v});
@@ -85,7 +86,8 @@ TEST_CASE("tree: awkward but valid shapes") {
     CHECK(path_names(t, 0, 1) == std::vector<std::string>{"a", "b"});
   }
   SUBCASE("a chain of switches with an empty one at the end") {
-    const Topology t = Tree({"a", "b"}, {"s", "t", "u"}, {{"a", "s"}, {"s", "t"}, {"t", "u"}, {"b", "t"}});
+    const Topology t =
+        Tree({"a", "b"}, {"s", "t", "u"}, {{"a", "s"}, {"s", "t"}, {"t", "u"}, {"b", "t"}});
     CHECK(path_names(t, 0, 1) == std::vector<std::string>{"a", "s", "t", "b"});
   }
 }

@@ -43,7 +43,8 @@ bounds: C1 = 1 is below the lower bound 9, which every valid schedule on this mo
 }
 
 TEST_CASE("json report: the documented fields") {
-  const auto j = nlohmann::json::parse(io::render(contended_report(), "s.json", io::ReportFormat::json));
+  const auto j =
+      nlohmann::json::parse(io::render(contended_report(), "s.json", io::ReportFormat::json));
   CHECK(j["verdict"] == "fail");
   CHECK(j["phases"] == 1);
   CHECK(j["lower_bound"]["C1"] == 9);
@@ -57,10 +58,12 @@ TEST_CASE("json report: the documented fields") {
 
 TEST_CASE("junit report: one testcase per check, failures with their counterexample") {
   const std::string xml = io::render(contended_report(), "a<b>.json", io::ReportFormat::junit);
-  CHECK(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"phasecheck\" tests=\"3\" failures=\"3\">"));
+  CHECK(
+      xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"phasecheck\" "
+                      "tests=\"3\" failures=\"3\">"));
   CHECK(xml.find("<testsuite name=\"a&lt;b&gt;.json\"") != std::string::npos);
-  CHECK(xml.find("<testcase classname=\"phasecheck.mine\" name=\"contention on tree(machines=6, switches=4)\">") !=
-        std::string::npos);
+  CHECK(xml.find("<testcase classname=\"phasecheck.mine\" name=\"contention on tree(machines=6, "
+                 "switches=4)\">") != std::string::npos);
   CHECK(xml.find("shared: link s1 -&gt; s3") != std::string::npos);
   CHECK(xml.ends_with("</testsuites>\n"));
 }

@@ -21,7 +21,8 @@ std::string error_of(std::string_view text) {
   return "no error";
 }
 
-const char* kHeader = R"("format": "phasecheck.schedule/1", "algorithm": "x", "collective": "alltoall",
+const char* kHeader =
+    R"("format": "phasecheck.schedule/1", "algorithm": "x", "collective": "alltoall",
   "ranks": 3, "parameters": {}, "topology": {"kind": "ring", "ranks": 3})";
 
 std::string with_phases(const std::string& phases) {
@@ -59,7 +60,8 @@ TEST_CASE("schedule JSON: round trip of every registered algorithm") {
       Parameters p;
       p.set("collective", c);
       const Schedule s = schedules::generate(
-          a, Tree({"a", "b", "c", "d"}, {"s"}, {{"a", "s"}, {"b", "s"}, {"c", "s"}, {"d", "s"}}), p);
+          a, Tree({"a", "b", "c", "d"}, {"s"}, {{"a", "s"}, {"b", "s"}, {"c", "s"}, {"d", "s"}}),
+          p);
       CHECK(io::parse_schedule(io::schedule_to_json(s), "x") == s);
     }
 }
@@ -67,16 +69,18 @@ TEST_CASE("schedule JSON: round trip of every registered algorithm") {
 TEST_CASE("schedule JSON: phases stream when the header comes first") {
   std::istringstream in(with_phases(R"([{"label": "a", "transfers": [{"src": 0, "dst": 1}]}])"));
   std::vector<std::string> events;
-  io::read_schedule(in, "s.json", [&](const ScheduleHeader&) { events.push_back("header"); },
-                    [&](const Phase& p) { events.push_back(p.label()); });
+  io::read_schedule(
+      in, "s.json", [&](const ScheduleHeader&) { events.push_back("header"); },
+      [&](const Phase& p) { events.push_back(p.label()); });
   CHECK(events == std::vector<std::string>{"header", "a"});
 }
 
 TEST_CASE("schedule JSON: any key order is accepted; phases wait for the header") {
-  const Schedule s = io::parse_schedule(R"({"phases": [{"transfers": [{"src": 2, "dst": 0}], "label": "x"}],
+  const Schedule s =
+      io::parse_schedule(R"({"phases": [{"transfers": [{"src": 2, "dst": 0}], "label": "x"}],
       "topology": {"kind": "ring", "ranks": 3}, "ranks": 3, "collective": "allgather",
       "algorithm": "y", "format": "phasecheck.schedule/1"})",
-                                        "s.json");
+                         "s.json");
   CHECK(s.header.collective == Collective::allgather);
   REQUIRE(s.phases.size() == 1);
   // "blocks" omitted before the collective was known: filled in as the allgather block [2].
@@ -92,44 +96,57 @@ TEST_CASE("schedule JSON: bad input names the file, and line:column or the JSON 
         "expected '}'");
   CHECK(error_of("[1, 2]") == "s.json: the top level (expected an object): unexpected an array");
   CHECK(error_of(with_phases(R"([{"label": "a", "transfers": [{"src": 0, "dst": -1}]}])")) ==
-        "s.json: phases[0].transfers[0].dst (expected a non-negative integer): unexpected a negative number");
+        "s.json: phases[0].transfers[0].dst (expected a non-negative integer): unexpected a "
+        "negative number");
   CHECK(error_of(with_phases(R"([{"label": "a", "transfers": [{"src": 0, "dst": 3}]}])")) ==
         "s.json: phases[0].transfers[0]: rank 3 does not exist (ranks: 3)");
   CHECK(error_of(with_phases(R"([{"label": "a", "transfers": [{"src": 0, "dst": 1e99}]}])")) ==
-        "s.json: phases[0].transfers[0].dst (expected a non-negative integer): unexpected a non-integer number");
-  CHECK(error_of(with_phases(R"([{"label": "a", "transfers": [{"src": 0, "dst": 18446744073709551615}]}])")) ==
+        "s.json: phases[0].transfers[0].dst (expected a non-negative integer): unexpected a "
+        "non-integer number");
+  CHECK(error_of(with_phases(
+            R"([{"label": "a", "transfers": [{"src": 0, "dst": 18446744073709551615}]}])")) ==
         "s.json: phases[0].transfers[0].dst: rank 18446744073709551615 does not exist");
   CHECK(error_of(with_phases(R"([{"label": "a", "transfers": [{"src": 0}]}])")) ==
         "s.json: phases[0].transfers[0]: missing \"dst\"");
-  CHECK(error_of(with_phases(R"([{"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": []}]}])")) ==
+  CHECK(error_of(with_phases(
+            R"([{"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": []}]}])")) ==
         "s.json: phases[0].transfers[0]: \"blocks\" is empty");
-  CHECK(error_of(with_phases(R"([{"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": [[0]]}]}])")) ==
-        "s.json: phases[0].transfers[0]: block [0] is not a block of an alltoall over 3 ranks ([origin, destination])");
-  CHECK(error_of(with_phases(R"([{"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": [[0, 1, 2]]}]}])")) ==
+  CHECK(error_of(with_phases(
+            R"([{"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": [[0]]}]}])")) ==
+        "s.json: phases[0].transfers[0]: block [0] is not a block of an alltoall over 3 ranks "
+        "([origin, destination])");
+  CHECK(error_of(with_phases(
+            R"([{"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": [[0, 1, 2]]}]}])")) ==
         "s.json: phases[0].transfers[0].blocks[0]: a block is [origin] or [origin, destination]");
-  CHECK(error_of(with_phases(R"([{"label": "a", "transfers": [{"src": 0, "dst": 1, "src": 2}]}])")) ==
-        "s.json: phases[0].transfers[0]: \"src\" is given twice");
+  CHECK(
+      error_of(with_phases(R"([{"label": "a", "transfers": [{"src": 0, "dst": 1, "src": 2}]}])")) ==
+      "s.json: phases[0].transfers[0]: \"src\" is given twice");
   CHECK(error_of(with_phases(R"([{"label": "a", "transfer": []}])")) ==
         "s.json: phases[0]: unknown key \"transfer\" (a phase has \"label\" and \"transfers\")");
   CHECK(error_of(with_phases(R"([{"label": 5, "transfers": []}])")) ==
         "s.json: phases[0].label (expected a string): unexpected an integer");
-  CHECK(error_of(with_phases(R"({})")) == "s.json: phases (expected an array): unexpected an object");
+  CHECK(error_of(with_phases(R"({})")) ==
+        "s.json: phases (expected an array): unexpected an object");
   CHECK(error_of(R"({"format": "phasecheck.schedule/2", "algorithm": "x", "collective": "alltoall",
       "ranks": 3, "topology": {"kind": "ring", "ranks": 3}, "phases": []})") ==
-        "s.json: format: unsupported format \"phasecheck.schedule/2\" (this phasecheck reads phasecheck.schedule/1)");
+        "s.json: format: unsupported format \"phasecheck.schedule/2\" (this phasecheck reads "
+        "phasecheck.schedule/1)");
   CHECK(error_of(R"({"format": "phasecheck.schedule/1", "algorithm": "x", "collective": "alltoall",
       "ranks": 4, "topology": {"kind": "ring", "ranks": 3}, "phases": []})") ==
         "s.json: ranks: 4 does not match the topology, which has 3 ranks");
   CHECK(error_of(R"({"format": "phasecheck.schedule/1", "algorithm": "x", "collective": "scatter",
       "ranks": 3, "topology": {"kind": "ring", "ranks": 3}, "phases": []})") ==
         "s.json: collective: unknown collective 'scatter' (expected alltoall or allgather)");
-  CHECK(error_of(R"({"format": "phasecheck.schedule/1", "phases": []})") == "s.json: missing \"algorithm\"");
-  CHECK(error_of(R"({"format": "phasecheck.schedule/1", "extra": 1})") == "s.json: unknown key \"extra\"");
+  CHECK(error_of(R"({"format": "phasecheck.schedule/1", "phases": []})") ==
+        "s.json: missing \"algorithm\"");
+  CHECK(error_of(R"({"format": "phasecheck.schedule/1", "extra": 1})") ==
+        "s.json: unknown key \"extra\"");
   CHECK(error_of(std::string("{") + kHeader + "}") == "s.json: missing \"phases\"");
   CHECK(error_of(std::string("{") + kHeader + ", \"phases\": [], \"phases\": []}") ==
         "s.json: \"phases\" is given twice");
   CHECK(error_of(std::string("{") + kHeader + ", \"phases\": []} trailing") ==
-        "s.json:2:91: invalid JSON: syntax error while parsing value - invalid literal; last read: '\"phases\": []} tra'; expected end of input");
+        "s.json:2:91: invalid JSON: syntax error while parsing value - invalid literal; last read: "
+        "'\"phases\": []} tra'; expected end of input");
 }
 
 TEST_CASE("schedule JSON: hostile nesting in the header is refused, not recursed into") {

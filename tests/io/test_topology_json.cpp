@@ -30,12 +30,16 @@ TEST_CASE("topology JSON: every kind round-trips") {
 }
 
 TEST_CASE("topology JSON: bad input names the file and the problem") {
-  CHECK(error_of("") == "t.json:1:1: invalid JSON: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal");
+  CHECK(error_of("") ==
+        "t.json:1:1: invalid JSON: syntax error while parsing value - unexpected end of input; "
+        "expected '[', '{', or a literal");
   CHECK(error_of("{\"kind\": \"ring\",\n \"ranks\": 6,,}") ==
-        "t.json:2:13: invalid JSON: syntax error while parsing object key - unexpected ','; expected string literal");
+        "t.json:2:13: invalid JSON: syntax error while parsing object key - unexpected ','; "
+        "expected string literal");
   CHECK(error_of("[]") == "t.json: expected an object, got an array");
   CHECK(error_of(R"({"kind": "torus"})") ==
-        "t.json: kind: unknown kind \"torus\" (expected tree, cluster, fully-connected, hypercube, mesh or ring)");
+        "t.json: kind: unknown kind \"torus\" (expected tree, cluster, fully-connected, hypercube, "
+        "mesh or ring)");
   CHECK(error_of(R"({"kind": "ring", "ranks": -3})") ==
         "t.json: ranks: expected a non-negative integer, got a negative number");
   CHECK(error_of(R"({"kind": "ring", "ranks": "6"})") ==
@@ -44,15 +48,19 @@ TEST_CASE("topology JSON: bad input names the file and the problem") {
         "t.json: ranks: expected a non-negative integer, got a non-integer or out-of-range number");
   CHECK(error_of(R"({"kind": "ring", "ranks": 99999999999})") ==
         "t.json: ranks: 99999999999 is too large (at most 8192)");
-  CHECK(error_of(R"({"kind": "ring", "ranks": 0})") == "t.json: ring: ranks must be in [1, 8192], not 0");
+  CHECK(error_of(R"({"kind": "ring", "ranks": 0})") ==
+        "t.json: ring: ranks must be in [1, 8192], not 0");
   CHECK(error_of(R"({"kind": "ring", "rank": 6})") == "t.json: unknown key \"rank\"");
-  CHECK(error_of(R"({"kind": "cluster", "node_sizes": [2, 0]})") == "t.json: cluster: node 1 has size 0");
+  CHECK(error_of(R"({"kind": "cluster", "node_sizes": [2, 0]})") ==
+        "t.json: cluster: node 1 has size 0");
   CHECK(error_of(R"({"kind": "hypercube", "dimension": 40})") ==
         "t.json: hypercube: dimension 40 is too large (at most 13)");
   CHECK(error_of(R"({"kind": "tree", "machines": ["a", "b"], "links": [["a", "b", "c"]]})") ==
         "t.json: links[0]: expected a pair [name, name]");
-  CHECK(error_of(R"({"kind": "tree", "machines": ["a", "b", "c"], "links": [["a", "b"], ["b", "c"]]})") ==
-        "t.json: tree: machine 'b' has 2 links; machines must be leaves");
+  CHECK(
+      error_of(
+          R"({"kind": "tree", "machines": ["a", "b", "c"], "links": [["a", "b"], ["b", "c"]]})") ==
+      "t.json: tree: machine 'b' has 2 links; machines must be leaves");
   CHECK(error_of(R"({"kind": "tree", "machines": ["a", 7], "links": []})") ==
         "t.json: machines[1]: expected a string, got a number");
 }

@@ -55,10 +55,12 @@ TEST_CASE("every registered algorithm verifies where it claims to, for awkward s
           // Delivery, invariants and the claimed phase count hold everywhere; contention-freedom
           // wherever the algorithm claims it.
           for (const auto& c : r.checks) {
-            const bool required = c.name != "bounds" && (c.name != "contention" || a.contention_free_on(model));
+            const bool required =
+                c.name != "bounds" && (c.name != "contention" || a.contention_free_on(model));
             if (required) CHECK_MESSAGE(c.verdict == Verdict::pass, failed_checks(r));
           }
-          if (a.contention_free_on(model)) CHECK_MESSAGE(r.verdict() == Verdict::pass, failed_checks(r));
+          if (a.contention_free_on(model))
+            CHECK_MESSAGE(r.verdict() == Verdict::pass, failed_checks(r));
         }
       }
     }
@@ -106,8 +108,10 @@ TEST_CASE("factor: a round skipped is caught by the invariant at that round") {
   Verifier v(h, h.topology, options);
   std::size_t round = 0;
   a.generate(h, [&](const Phase& p) {
-    if (round++ == 2) v.consume(Phase("round 2 (skipped)"));
-    else v.consume(p);
+    if (round++ == 2)
+      v.consume(Phase("round 2 (skipped)"));
+    else
+      v.consume(p);
   });
   const Report r = v.finish();
   const auto it = std::find_if(r.checks.begin(), r.checks.end(),

@@ -96,5 +96,6 @@ TEST_CASE("bounds check: optimal, gap, or below the bound") {
   c.direct = false;
   c.c1 = 3;
   c.c2 = 10;
-  CHECK(check_bounds(c, 3, 9).summary == "C1 = 3 (lower bound 3, optimal), C2 = 10 (lower bound 9, gap 1)");
+  CHECK(check_bounds(c, 3, 9).summary ==
+        "C1 = 3 (lower bound 3, optimal), C2 = 10 (lower bound 9, gap 1)");
 }

@@ -33,7 +33,8 @@ TEST_CASE("contention on a tree: two messages up the same link") {
   CHECK(x.phase_size == 3);
   // Either shared link is a witness; the checker reports the first it meets.
   CHECK(x.resource == "link s1 -> s3");
-  CHECK(x.explanation == "transfers 0 -> 3 and 1 -> 4 both use the directed link s1 -> s3 in phase 0");
+  CHECK(x.explanation ==
+        "transfers 0 -> 3 and 1 -> 4 both use the directed link s1 -> s3 in phase 0");
   CHECK(x.transfers ==
         std::vector<OffendingTransfer>{{0, 3, {{0, 3}}, {"n0", "s0", "s1", "s3", "n3"}},
                                        {1, 4, {{1, 4}}, {"n1", "s0", "s1", "s3", "n4"}}});
@@ -45,8 +46,8 @@ TEST_CASE("contention on a tree: opposite directions of a link do not conflict")
 }
 
 TEST_CASE("contention on a tree: the first conflicting phase is the counterexample") {
-  const auto r = run(testing::fig1_tree(),
-                     {phase("ok", {{0, 3}}), phase("bad", {{5, 3}, {4, 3}}), phase("bad too", {{0, 1}, {0, 2}})});
+  const auto r = run(testing::fig1_tree(), {phase("ok", {{0, 3}}), phase("bad", {{5, 3}, {4, 3}}),
+                                            phase("bad too", {{0, 1}, {0, 2}})});
   CHECK(r.summary == "contention in 2 of 3 phases on tree(machines=6, switches=4) (2 conflicts)");
   REQUIRE(r.counterexample);
   CHECK(r.counterexample->phase == 1);
@@ -55,7 +56,7 @@ TEST_CASE("contention on a tree: the first conflicting phase is the counterexamp
 }
 
 TEST_CASE("contention on a cluster: one operation per node and phase") {
-  const Topology c = Cluster({1, 2, 3});   // node 0: rank 0; node 1: ranks 1-2; node 2: ranks 3-5
+  const Topology c = Cluster({1, 2, 3});  // node 0: rank 0; node 1: ranks 1-2; node 2: ranks 3-5
   SUBCASE("an exchange between two nodes plus an intra-node send elsewhere is fine") {
     CHECK(run(c, {phase("p", {{0, 3}, {3, 0}, {1, 2}, {4, 4}})}).verdict == Verdict::pass);
   }
@@ -66,8 +67,9 @@ TEST_CASE("contention on a cluster: one operation per node and phase") {
     CHECK(r.counterexample->explanation ==
           "node 1 takes part in two operations in phase 0; a single-ported node does one exchange "
           "or one intra-node send");
-    CHECK(r.counterexample->transfers ==
-          std::vector<OffendingTransfer>{{1, 3, {{1, 3}}, {"1", "3"}}, {2, 0, {{2, 0}}, {"2", "0"}}});
+    CHECK(
+        r.counterexample->transfers ==
+        std::vector<OffendingTransfer>{{1, 3, {{1, 3}}, {"1", "3"}}, {2, 0, {{2, 0}}, {"2", "0"}}});
   }
   SUBCASE("an intra-node exchange is two operations") {
     const auto r = run(c, {phase("p", {{1, 2}, {2, 1}})});
@@ -81,7 +83,8 @@ TEST_CASE("contention on a cluster: one operation per node and phase") {
 
 TEST_CASE("contention in the k-port model: at most k sends and k receives per rank") {
   SUBCASE("k = 1: a rank may send to one rank and receive from another") {
-    CHECK(run(FullyConnected(3, 1), {phase("p", {{0, 1}, {1, 2}, {2, 0}})}).verdict == Verdict::pass);
+    CHECK(run(FullyConnected(3, 1), {phase("p", {{0, 1}, {1, 2}, {2, 0}})}).verdict ==
+          Verdict::pass);
   }
   SUBCASE("k = 1: two sends from rank 0") {
     const auto r = run(FullyConnected(3, 1), {phase("p", {{0, 1}, {1, 2}, {0, 2}})});
@@ -141,9 +144,11 @@ TEST_CASE("contention agrees with a naive count of link uses on random phases") 
       bool conflict = false;
       for (const Transfer& t : ph.transfers()) {
         const auto nodes = route_nodes(model, t.src, t.dst);
-        for (std::size_t k = 0; k + 1 < nodes.size(); ++k) conflict |= ++uses[{nodes[k], nodes[k + 1]}] > 1;
+        for (std::size_t k = 0; k + 1 < nodes.size(); ++k)
+          conflict |= ++uses[{nodes[k], nodes[k + 1]}] > 1;
       }
-      CHECK_MESSAGE((run(model, {ph}).verdict == Verdict::fail) == conflict, describe(model) << ": " << ph);
+      CHECK_MESSAGE((run(model, {ph}).verdict == Verdict::fail) == conflict, describe(model)
+                                                                                 << ": " << ph);
     }
   }
 }

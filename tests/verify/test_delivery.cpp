@@ -27,7 +27,8 @@ TEST_CASE("delivery: a direct alltoall over three ranks passes") {
 }
 
 TEST_CASE("delivery: a missing message is named") {
-  const auto r = run(Collective::alltoall, 3, {phase("a", {{0, 1}, {1, 2}, {2, 0}}), phase("b", {{0, 2}, {2, 1}})});
+  const auto r = run(Collective::alltoall, 3,
+                     {phase("a", {{0, 1}, {1, 2}, {2, 0}}), phase("b", {{0, 2}, {2, 1}})});
   CHECK(r.verdict == Verdict::fail);
   CHECK(r.summary == "1 of 6 deliveries never happen");
   REQUIRE(r.counterexample);
@@ -47,8 +48,9 @@ TEST_CASE("delivery: a message sent twice is caught at its second arrival") {
 }
 
 TEST_CASE("delivery: two arrivals in one phase name both transfers") {
-  const auto r = run(Collective::alltoall, 3,
-                     {phase("a", {{0, 1, {{0, 1}, {0, 2}}}}), phase("b", {{0, 2}, {1, 2, {{0, 2}}}})});
+  const auto r =
+      run(Collective::alltoall, 3,
+          {phase("a", {{0, 1, {{0, 1}, {0, 2}}}}), phase("b", {{0, 2}, {1, 2, {{0, 2}}}})});
   REQUIRE(r.counterexample);
   CHECK(r.counterexample->phase == 1);
   CHECK(r.counterexample->explanation == "block [0,2] arrives at rank 2 twice in phase 1");
@@ -59,7 +61,8 @@ TEST_CASE("delivery: two arrivals in one phase name both transfers") {
 TEST_CASE("delivery: sending a block one does not hold") {
   const auto r = run(Collective::alltoall, 3, {phase("a", {{0, 2}, {1, 2, {{0, 2}}}})});
   REQUIRE(r.counterexample);
-  CHECK(r.counterexample->explanation == "rank 1 sends block [0,2] in phase 0 but does not hold it");
+  CHECK(r.counterexample->explanation ==
+        "rank 1 sends block [0,2] in phase 0 but does not hold it");
   CHECK(r.counterexample->resource == "rank 1");
 }
 
@@ -84,16 +87,17 @@ TEST_CASE("delivery: forwarding through an intermediate rank") {
     const auto r = run(Collective::alltoall, 4,
                        {phase("a", {{0, 3, {{0, 1}}}}), phase("b", {{2, 1, {{0, 1}}}})});
     REQUIRE(r.counterexample);
-    CHECK(r.counterexample->explanation == "rank 2 sends block [0,1] in phase 1 but does not hold it");
+    CHECK(r.counterexample->explanation ==
+          "rank 2 sends block [0,1] in phase 1 but does not hold it");
   }
 }
 
 TEST_CASE("delivery: senders keep copies, so a block can be sent on twice from one holder") {
   // 0 gives [0,2] and [0,3] to 1; 1 forwards each to its destination in later phases.
   const auto r = run(Collective::alltoall, 4,
-                     {phase("a", {{0, 1, {{0, 1}, {0, 2}, {0, 3}}}}), phase("b", {{1, 2, {{0, 2}}}}),
-                      phase("c", {{1, 3, {{0, 3}}}})});
-  CHECK(r.verdict == Verdict::fail);   // only rank 0's messages moved
+                     {phase("a", {{0, 1, {{0, 1}, {0, 2}, {0, 3}}}}),
+                      phase("b", {{1, 2, {{0, 2}}}}), phase("c", {{1, 3, {{0, 3}}}})});
+  CHECK(r.verdict == Verdict::fail);  // only rank 0's messages moved
   CHECK(r.summary == "9 of 12 deliveries never happen");
 }
 
@@ -107,15 +111,17 @@ TEST_CASE("delivery: allgather needs every block at every rank") {
   SUBCASE("recursive doubling on four ranks") {
     const auto r = run(c, 4,
                        {phase("a", {{0, 1}, {1, 0}, {2, 3}, {3, 2}}, c),
-                        phase("b", {{0, 2, {{0, kEveryRank}, {1, kEveryRank}}},
-                                    {2, 0, {{2, kEveryRank}, {3, kEveryRank}}},
-                                    {1, 3, {{0, kEveryRank}, {1, kEveryRank}}},
-                                    {3, 1, {{2, kEveryRank}, {3, kEveryRank}}}},
+                        phase("b",
+                              {{0, 2, {{0, kEveryRank}, {1, kEveryRank}}},
+                               {2, 0, {{2, kEveryRank}, {3, kEveryRank}}},
+                               {1, 3, {{0, kEveryRank}, {1, kEveryRank}}},
+                               {3, 1, {{2, kEveryRank}, {3, kEveryRank}}}},
                               c)});
     CHECK(r.verdict == Verdict::pass);
   }
   SUBCASE("a block sent back to its origin is a duplicate") {
-    const auto r = run(c, 2, {phase("a", {{0, 1}, {1, 0}}, c), phase("b", {{1, 0, {{0, kEveryRank}}}}, c)});
+    const auto r =
+        run(c, 2, {phase("a", {{0, 1}, {1, 0}}, c), phase("b", {{1, 0, {{0, kEveryRank}}}}, c)});
     REQUIRE(r.counterexample);
     CHECK(r.counterexample->explanation ==
           "block [0] is sent back to rank 0, which has held it from the start");

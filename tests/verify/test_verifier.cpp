@@ -40,12 +40,13 @@ TEST_CASE("verifier: an invariant is evaluated after every phase and names the p
        [](const Boundary& at, const DataView& state) -> std::optional<std::string> {
          const Rank d = static_cast<Rank>(at.phase + 1);
          if (d < 3 && !state.delivered(0, d))
-           return "m_0_" + std::to_string(d) + " not delivered (label " + std::string(at.label) + ")";
+           return "m_0_" + std::to_string(d) + " not delivered (label " + std::string(at.label) +
+                  ")";
          return std::nullopt;
        }});
   Verifier v(h, h.topology, options);
   v.consume(phase("first", {{0, 1}, {1, 2}, {2, 0}}));
-  v.consume(phase("second", {{1, 0}, {2, 1}}));   // 0 -> 2 forgotten
+  v.consume(phase("second", {{1, 0}, {2, 1}}));  // 0 -> 2 forgotten
   const Report r = v.finish();
   const CheckResult& inv = check(r, "invariants");
   CHECK(inv.verdict == Verdict::fail);
@@ -72,7 +73,8 @@ TEST_CASE("verifier: a claimed phase count that is not met fails the claims chec
 TEST_CASE("verifier: misuse and malformed phases throw InputError") {
   const ScheduleHeader h = testing::header(FullyConnected(3, 1));
   const Topology other = Ring(4);
-  CHECK_THROWS_WITH_AS(Verifier(h, other), "the schedule has 3 ranks but ring(p=4) has 4", InputError);
+  CHECK_THROWS_WITH_AS(Verifier(h, other), "the schedule has 3 ranks but ring(p=4) has 4",
+                       InputError);
   Verifier v(h, h.topology);
   CHECK_THROWS_WITH_AS(v.consume(phase("a", {{0, 3}})),
                        "phase 0, transfer 0: rank 3 does not exist (ranks: 3)", InputError);
