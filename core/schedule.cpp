@@ -1,5 +1,6 @@
 #include "core/schedule.hpp"
 
+#include <algorithm>
 #include <ostream>
 #include <sstream>
 
@@ -33,6 +34,24 @@ void Phase::clear() {
 void Phase::reserve(std::size_t transfers, std::size_t blocks) {
   transfers_.reserve(transfers);
   blocks_.reserve(blocks);
+}
+
+std::optional<std::string> transfer_problem(const Phase& phase, const Transfer& t,
+                                            Collective collective, Rank ranks) {
+  if (t.src >= ranks || t.dst >= ranks)
+    return "rank " + std::to_string(std::max(t.src, t.dst)) +
+           " does not exist (ranks: " + std::to_string(ranks) + ")";
+  if (t.block_count == 0) return "carries no block";
+  for (const Block& b : phase.blocks(t)) {
+    const bool ok = b.origin < ranks &&
+                    (collective == Collective::alltoall ? b.dest != kEveryRank && b.dest < ranks
+                                                        : b.dest == kEveryRank);
+    if (!ok)
+      return "block " + to_string(b) + " is not a block of an " +
+             std::string(to_string(collective)) + " over " + std::to_string(ranks) + " ranks (" +
+             (collective == Collective::alltoall ? "[origin, destination]" : "[origin]") + ")";
+  }
+  return std::nullopt;
 }
 
 PhaseSink collect_into(std::vector<Phase>& phases) {

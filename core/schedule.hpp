@@ -15,6 +15,7 @@
 #include <functional>
 #include <iosfwd>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -101,6 +102,12 @@ struct Schedule {
   std::vector<Phase> phases;
   friend bool operator==(const Schedule&, const Schedule&) = default;
 };
+
+/// What is wrong with transfer `t` of `phase` in a schedule of `collective` over `ranks` ranks: a
+/// rank that does not exist, no block at all, or a block of the wrong shape. Nothing when it is
+/// well-formed. O(blocks of t).
+std::optional<std::string> transfer_problem(const Phase& phase, const Transfer& t,
+                                            Collective collective, Rank ranks);
 
 /// Receives phases one at a time, in order. The phase is only valid during the call.
 using PhaseSink = std::function<void(const Phase&)>;

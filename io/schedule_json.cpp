@@ -1,6 +1,7 @@
 // Schedule files: a SAX reader that hands over one phase at a time, and a writer with one
 // transfer per line. docs/formats.md is the specification.
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <optional>
@@ -50,8 +51,9 @@ class ScheduleSax {
     switch (state_) {
       case State::transfer_number: {
         if (v >= kMaxRanks)
-          fail(transfer_path() + "." + field_, "rank " + std::to_string(v) + " does not exist");
-        (field_ == "src" ? src_ : dst_) = static_cast<Rank>(v);
+          fail(transfer_path() + "." + field_name(),
+               "rank " + std::to_string(v) + " does not exist");
+        (reading_src_ ? src_ : dst_) = static_cast<Rank>(v);
         state_ = State::transfer;
         return true;
       }
@@ -119,11 +121,11 @@ class ScheduleSax {
         if (k == "transfers") return phase_key(2, State::expect_transfers, k);
         fail(phase_path(), "unknown key \"" + k + "\" (a phase has \"label\" and \"transfers\")");
       case State::transfer:
-        if (k == "src" || k == "dst") {
-          bool& have = k == "src" ? have_src_ : have_dst_;
+        if (const std::string_view name = k; name == "src" || name == "dst") {
+          reading_src_ = name == "src";
+          bool& have = reading_src_ ? have_src_ : have_dst_;
           if (have) fail(transfer_path(), "\"" + k + "\" is given twice");
           have = true;
-          field_ = k;
           state_ = State::transfer_number;
           return true;
         }
@@ -210,6 +212,7 @@ class ScheduleSax {
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
     detail::throw_at(source_, path, what);
   }
+  const char* field_name() const { return reading_src_ ? "src" : "dst"; }
   std::string phase_path() const { return "phases[" + std::to_string(phase_index_) + "]"; }
   std::string transfer_path() const {
     return phase_path() + ".transfers[" + std::to_string(transfer_index_) + "]";
@@ -239,7 +242,7 @@ class ScheduleSax {
       case State::transfer:
         return transfer_path();
       case State::transfer_number:
-        return transfer_path() + "." + field_ + " (expected a non-negative integer)";
+        return transfer_path() + "." + field_name() + " (expected a non-negative integer)";
       case State::expect_blocks:
       case State::blocks:
         return transfer_path() + ".blocks (expected an array of blocks)";
@@ -385,40 +388,27 @@ class ScheduleSax {
 
   /// Validates a complete phase against the header, then hands it on.
   void deliver(const Phase& phase, std::size_t index) {
-    const Rank p = header_.ranks();
-    const Phase* out = &phase;
+    // A transfer without "blocks" read before the header was known has no block yet: it carries
+    // the direct message, which depends on the collective.
+    const auto transfers = phase.transfers();
+    const bool omitted = std::any_of(transfers.begin(), transfers.end(),
+                                     [](const Transfer& t) { return t.block_count == 0; });
     Phase filled;
-    for (std::size_t i = 0; i < phase.size(); ++i) {
-      const Transfer& t = phase[i];
-      const std::string path =
-          "phases[" + std::to_string(index) + "].transfers[" + std::to_string(i) + "]";
-      if (t.src >= p || t.dst >= p)
-        fail(path, "rank " + std::to_string(std::max(t.src, t.dst)) +
-                       " does not exist (ranks: " + std::to_string(p) + ")");
-      for (const Block& b : phase.blocks(t)) {
-        const bool ok = b.origin < p && (header_.collective == Collective::alltoall
-                                             ? b.dest != kEveryRank && b.dest < p
-                                             : b.dest == kEveryRank);
-        if (!ok)
-          fail(path, "block " + to_string(b) + " is not a block of an " +
-                         std::string(to_string(header_.collective)) + " over " + std::to_string(p) +
-                         " ranks (" +
-                         (header_.collective == Collective::alltoall ? "[origin, destination]"
-                                                                     : "[origin]") +
-                         ")");
-      }
-      if (t.block_count == 0) out = &filled;  // "blocks" omitted before the header was known
-    }
-    if (out == &filled) {
+    if (omitted) {
       filled.set_label(phase.label());
-      for (const Transfer& t : phase.transfers()) {
+      for (const Transfer& t : transfers) {
         if (t.block_count == 0)
           filled.add(t.src, t.dst, direct_block(header_.collective, t.src, t.dst));
         else
           filled.add(t.src, t.dst, phase.blocks(t));
       }
     }
-    on_phase_(*out);
+    const Phase& out = omitted ? filled : phase;
+    for (std::size_t i = 0; i < out.size(); ++i)
+      if (const auto problem = transfer_problem(out, out[i], header_.collective, header_.ranks()))
+        fail("phases[" + std::to_string(index) + "].transfers[" + std::to_string(i) + "]",
+             *problem);
+    on_phase_(out);
   }
 
   std::string_view source_;
@@ -436,7 +426,7 @@ class ScheduleSax {
   Phase phase_;
   std::size_t phase_index_ = 0, transfer_index_ = 0;
   unsigned phase_keys_ = 0;
-  std::string field_;
+  bool reading_src_ = true;  // which of "src" / "dst" the next number is for
   Rank src_ = 0, dst_ = 0;
   bool have_src_ = false, have_dst_ = false, have_blocks_ = false;
   std::vector<Block> scratch_;

@@ -20,26 +20,10 @@ Verifier::Verifier(const ScheduleHeader& header, const Topology& model, VerifyOp
 }
 
 void Verifier::validate(const Phase& phase) const {
-  const Rank p = header_.ranks();
-  const auto where = [&](std::size_t i) {
-    return "phase " + std::to_string(counts_.phases) + ", transfer " + std::to_string(i) + ": ";
-  };
-  for (std::size_t i = 0; i < phase.size(); ++i) {
-    const Transfer& t = phase[i];
-    if (t.src >= p || t.dst >= p)
-      throw InputError(where(i) + "rank " + std::to_string(std::max(t.src, t.dst)) +
-                       " does not exist (ranks: " + std::to_string(p) + ")");
-    if (t.block_count == 0) throw InputError(where(i) + "carries no block");
-    for (const Block& b : phase.blocks(t)) {
-      const bool ok =
-          b.origin < p &&
-          (header_.collective == Collective::alltoall ? b.dest < p : b.dest == kEveryRank);
-      if (!ok)
-        throw InputError(where(i) + "block " + to_string(b) + " is not a block of an " +
-                         std::string(to_string(header_.collective)) + " over " + std::to_string(p) +
-                         " ranks");
-    }
-  }
+  for (std::size_t i = 0; i < phase.size(); ++i)
+    if (const auto problem = transfer_problem(phase, phase[i], header_.collective, header_.ranks()))
+      throw InputError("phase " + std::to_string(counts_.phases) + ", transfer " +
+                       std::to_string(i) + ": " + *problem);
 }
 
 void Verifier::consume(const Phase& phase) {

@@ -79,7 +79,8 @@ TEST_CASE("verifier: misuse and malformed phases throw InputError") {
   CHECK_THROWS_WITH_AS(v.consume(phase("a", {{0, 3}})),
                        "phase 0, transfer 0: rank 3 does not exist (ranks: 3)", InputError);
   CHECK_THROWS_WITH_AS(v.consume(phase("a", {{0, 1, {{0, kEveryRank}}}})),
-                       "phase 0, transfer 0: block [0] is not a block of an alltoall over 3 ranks",
+                       "phase 0, transfer 0: block [0] is not a block of an alltoall over 3 ranks "
+                       "([origin, destination])",
                        InputError);
   Phase empty;
   empty.add(0, 1, std::span<const Block>{});
