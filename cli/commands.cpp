@@ -107,19 +107,26 @@ int verify(const VerifyArgs& args, std::ostream& out) {
 
   ScheduleHeader header;
   std::optional<verify::Verifier> verifier;
-  io::read_schedule_file(
-      args.schedule,
+  const bool from_stdin = args.schedule == "-";
+  const std::string source = from_stdin ? "<stdin>" : args.schedule;
+  const auto read = [&](const auto& on_header, const auto& on_phase) {
+    if (from_stdin)
+      io::read_schedule(std::cin, source, on_header, on_phase);
+    else
+      io::read_schedule_file(args.schedule, on_header, on_phase);
+  };
+  read(
       [&](const ScheduleHeader& h) {
         header = h;
         try {
           verifier.emplace(header, what_if ? *what_if : header.topology, options_for(header));
         } catch (const InputError& e) {
-          throw InputError(args.schedule + ": " + e.what());
+          throw InputError(source + ": " + e.what());
         }
       },
       [&](const Phase& p) { verifier->consume(p); });
   const verify::Report report = verifier->finish();
-  const std::string text = io::render(report, args.schedule, format);
+  const std::string text = io::render(report, source, format);
   if (args.output.empty())
     out << text;
   else

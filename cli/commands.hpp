@@ -20,7 +20,7 @@ struct GenerateArgs {
 int generate(const GenerateArgs& args, std::ostream& out);
 
 struct VerifyArgs {
-  std::string schedule;         ///< schedule file
+  std::string schedule;         ///< schedule file, or "-" for standard input
   std::string topology;         ///< optional what-if model
   std::string report = "text";  ///< text | json | junit
   std::string output;           ///< report file; empty for standard output

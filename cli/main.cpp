@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
   cli::VerifyArgs ver;
   auto* verify =
       app.add_subcommand("verify", "Check a schedule: delivery, contention, invariants, bounds");
-  verify->add_option("schedule", ver.schedule, "Schedule JSON file")->required();
+  verify->add_option("schedule", ver.schedule, "Schedule JSON file (- for standard input)")
+      ->required();
   verify->add_option("--topology", ver.topology,
                      "Judge on this model instead of the schedule's own (a what-if)");
   verify->add_option("--report", ver.report, "Report format")

@@ -214,6 +214,7 @@ std::ostream& operator<<(std::ostream& os, const Topology& t) { return os << des
 
 std::string node_name(const Topology& t, NodeId n) {
   if (const auto* tree = std::get_if<Tree>(&t)) return tree->node_name(n);
+  if (std::holds_alternative<Cluster>(t)) return "node " + std::to_string(n);
   return std::to_string(n);
 }
 
@@ -227,28 +228,31 @@ std::string link_name(const Topology& t, LinkId l) {
 }
 
 std::vector<NodeId> route_nodes(const Topology& t, Rank src, Rank dst) {
+  if (const auto* cluster = std::get_if<Cluster>(&t)) {
+    const NodeId a = cluster->node_of(src), b = cluster->node_of(dst);
+    return a == b ? std::vector<NodeId>{a} : std::vector<NodeId>{a, b};
+  }
   std::vector<NodeId> nodes{src};
   if (src == dst) return nodes;
-  std::visit(Overloaded{[&](const Cluster&) { nodes.push_back(dst); },
-                        [&](const FullyConnected&) { nodes.push_back(dst); },
-                        [&](const Tree& tree) {
-                          // Ascending links come out in path order; descending ones in reverse.
-                          std::vector<NodeId> down;
-                          tree.route(src, dst, [&](LinkId l) {
-                            const auto [from, to] = tree.link_ends(l);
-                            if (l % 2 == 0)
-                              nodes.push_back(to);
-                            else
-                              down.push_back(to);
-                          });
-                          nodes.insert(nodes.end(), down.rbegin(), down.rend());
-                        },
-                        [&](const auto& routed) {
-                          routed.route(src, dst, [&](LinkId l) {
-                            nodes.push_back(routed.link_ends(l).second);
-                          });
-                        }},
-             t);
+  std::visit(
+      Overloaded{[&](const Cluster&) {}, [&](const FullyConnected&) { nodes.push_back(dst); },
+                 [&](const Tree& tree) {
+                   // Ascending links come out in path order; descending ones in reverse.
+                   std::vector<NodeId> down;
+                   tree.route(src, dst, [&](LinkId l) {
+                     const auto [from, to] = tree.link_ends(l);
+                     if (l % 2 == 0)
+                       nodes.push_back(to);
+                     else
+                       down.push_back(to);
+                   });
+                   nodes.insert(nodes.end(), down.rbegin(), down.rend());
+                 },
+                 [&](const auto& routed) {
+                   routed.route(src, dst,
+                                [&](LinkId l) { nodes.push_back(routed.link_ends(l).second); });
+                 }},
+      t);
   return nodes;
 }
 

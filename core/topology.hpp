@@ -220,12 +220,13 @@ Rank ranks(const Topology& t);
 std::string kind(const Topology& t);
 /// A short name that carries the parameters: "tree(machines=6, switches=4)", "hypercube(d=3)".
 std::string describe(const Topology& t);
-/// A node's printable name in a routed model: the machine or switch name in a tree, the rank
-/// elsewhere.
+/// A node's printable name: the machine or switch name in a tree, "node 2" for an SMP node of a
+/// cluster, the rank elsewhere.
 std::string node_name(const Topology& t, NodeId n);
 std::ostream& operator<<(std::ostream& os, const Topology& t);
 /// The nodes on the routed path src -> dst, both ends included (for reports; not a hot path).
-/// For the port models, which do not route, it is {src, dst}.
+/// In a cluster the nodes are the SMP nodes of src and dst (one when they share it); in the
+/// fully-connected model, which does not route, it is {src, dst}.
 std::vector<NodeId> route_nodes(const Topology& t, Rank src, Rank dst);
 /// "a -> b" for a directed link of a routed model.
 std::string link_name(const Topology& t, LinkId l);

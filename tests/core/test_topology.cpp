@@ -162,3 +162,9 @@ TEST_CASE("describe names the model with its parameters") {
   CHECK(describe(Mesh(3, 4, true)) == "torus(3x4)");
   CHECK(describe(Ring(6)) == "ring(p=6)");
 }
+
+TEST_CASE("cluster: a transfer's route names the SMP nodes it joins") {
+  const Topology c = Cluster({1, 2, 3});
+  CHECK(path_names(c, 0, 4) == std::vector<std::string>{"node 0", "node 2"});
+  CHECK(path_names(c, 3, 5) == std::vector<std::string>{"node 2"});
+}
