@@ -68,10 +68,7 @@ void streamed(benchmark::State& state, const std::string& algorithm) {
   const auto& a = *schedules::find_algorithm(algorithm);
   const ScheduleHeader h = schedules::make_header(a, tree1024(), {});
   for (auto _ : state) {
-    verify::VerifyOptions options;
-    options.invariants = a.invariants(h);
-    options.claimed_phases = a.claimed_phases(h);
-    verify::Verifier v(h, h.topology, options);
+    verify::Verifier v(h, h.topology, a.claims(h));
     a.generate(h, v.sink());
     benchmark::DoNotOptimize(v.finish());
   }

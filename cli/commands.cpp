@@ -29,14 +29,10 @@ const schedules::Algorithm& require_algorithm(const std::string& name) {
   throw InputError("unknown algorithm '" + name + "' (known: " + names + ")");
 }
 
-/// The checks an algorithm registers for itself: invariants and its claimed phase count.
-verify::VerifyOptions options_for(const ScheduleHeader& header) {
-  verify::VerifyOptions options;
-  if (const auto* a = schedules::find_algorithm(header.algorithm)) {
-    options.invariants = a->invariants(header);
-    options.claimed_phases = a->claimed_phases(header);
-  }
-  return options;
+/// The checks a registered algorithm asks for: its invariants and claimed phase count.
+Claims claims_for(const ScheduleHeader& header) {
+  if (const auto* a = schedules::find_algorithm(header.algorithm)) return a->claims(header);
+  return {};
 }
 
 void print_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
@@ -119,7 +115,7 @@ int verify(const VerifyArgs& args, std::ostream& out) {
       [&](const ScheduleHeader& h) {
         header = h;
         try {
-          verifier.emplace(header, what_if ? *what_if : header.topology, options_for(header));
+          verifier.emplace(header, what_if ? *what_if : header.topology, claims_for(header));
         } catch (const InputError& e) {
           throw InputError(source + ": " + e.what());
         }
@@ -168,7 +164,7 @@ int survey(const std::vector<std::string>& topologies, std::ostream& out) {
       std::optional<verify::Report> report;
       try {
         header = schedules::make_header(algorithm, model, {});
-        verify::Verifier v(header, header.topology, options_for(header));
+        verify::Verifier v(header, header.topology, claims_for(header));
         algorithm.generate(header, v.sink());
         report = v.finish();
       } catch (const InputError& e) {

@@ -38,10 +38,7 @@ TEST_CASE("every registered algorithm keeps its claims on random machines") {
     properties::check(std::string(a.name) + " keeps its claims", [&a](const Topology& t) {
       const Collective c = *rc::gen::element(Collective::alltoall, Collective::allgather);
       const Schedule s = generate_or_discard(a, t, c);
-      verify::VerifyOptions options;
-      options.invariants = a.invariants(s.header);
-      options.claimed_phases = a.claimed_phases(s.header);
-      const verify::Report r = verify::verify(s, t, options);
+      const verify::Report r = verify::verify(s, t, a.claims(s.header));
       const bool claims_contention_free = a.contention_free_on(t);
       RC_CLASSIFY(claims_contention_free, "contention-free claimed");
       std::string broken;  // printed by RC_ASSERT's expansion when the property fails

@@ -32,7 +32,7 @@ bool is_fully_connected(const Topology& t) { return std::holds_alternative<Fully
 Algorithm direct(std::string_view name, std::string_view summary, std::string_view reference,
                  void (*emit)(const DirectOptions&, const PhaseSink&),
                  std::vector<Invariant> (*invariants)(const DirectOptions&),
-                 std::size_t (*phases)(Rank), bool (*contention_free_on)(const Topology&)) {
+                 PhaseClaim (*phases)(Rank), bool (*contention_free_on)(const Topology&)) {
   return {name,
           summary,
           reference,
@@ -41,9 +41,10 @@ Algorithm direct(std::string_view name, std::string_view summary, std::string_vi
             emit(DirectOptions::from(h, name), out);
           },
           [=](const Parameters& p) { return direct_collective(p, name); },
-          [=](const ScheduleHeader& h) { return phases(h.ranks()); },
           [=](const ScheduleHeader& h) {
-            return invariants ? invariants(DirectOptions::from(h, name)) : std::vector<Invariant>{};
+            return Claims{
+                invariants ? invariants(DirectOptions::from(h, name)) : std::vector<Invariant>{},
+                phases(h.ranks())};
           },
           contention_free_on};
 }
@@ -53,16 +54,16 @@ const std::vector<Algorithm>& table() {
       direct(
           "factor", "p rounds over the 1-factors of the complete graph with self-loops",
           "Sanders & Traeff, Section 2, Lemma 1, Fig. 1", factor, factor_invariants,
-          [](Rank p) -> std::size_t { return p; },
+          [](Rank p) { return PhaseClaim::exactly(p, "p rounds, Lemma 1"); },
           [](const Topology& t) { return is_fully_connected(t) || single_processor_nodes(t); }),
       direct(
           "shift", "step j: rank i sends to (i + j) mod p (MPICH order)",
           "MPICH pairwise alltoall; Faraj & Yuan, Section 6", shift, shift_invariants,
-          [](Rank p) -> std::size_t { return p; }, is_fully_connected),
+          [](Rank p) { return PhaseClaim::exactly(p, "p steps"); }, is_fully_connected),
       direct(
           "pairwise-xor", "step j: ranks i and i xor j exchange (p a power of two)",
           "Grama et al., Algorithm 4.10", pairwise_xor, pairwise_xor_invariants,
-          [](Rank p) -> std::size_t { return p; },
+          [](Rank p) { return PhaseClaim::exactly(p, "p steps"); },
           [](const Topology& t) {
             return is_fully_connected(t) || single_processor_nodes(t) ||
                    std::holds_alternative<Hypercube>(t);
@@ -70,7 +71,7 @@ const std::vector<Algorithm>& table() {
       direct(
           "linear", "every rank posts all its sends at once: one phase (LAM)",
           "LAM/MPI basic linear; Faraj & Yuan, Section 6", linear, nullptr,
-          [](Rank) -> std::size_t { return 1; },
+          [](Rank) { return PhaseClaim::exactly(1, "one phase"); },
           [](const Topology& t) {
             const auto* f = std::get_if<FullyConnected>(&t);
             return f && f->ports + 1 >= f->ranks;

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/invariant.hpp"
+#include "core/claims.hpp"
 #include "core/schedule.hpp"
 
 namespace phasecheck::schedules {
@@ -22,10 +22,8 @@ struct Algorithm {
   std::function<void(const ScheduleHeader&, const PhaseSink&)> generate;
   /// The collective the parameters ask for; throws InputError on unknown parameters.
   std::function<Collective(const Parameters&)> collective;
-  /// The number of phases the algorithm claims for this instance.
-  std::function<std::size_t(const ScheduleHeader&)> claimed_phases;
-  /// Predicates over the data-flow state that must hold after every phase.
-  std::function<std::vector<Invariant>(const ScheduleHeader&)> invariants;
+  /// Its invariants and claimed phase count for this instance (core/claims.hpp).
+  std::function<Claims(const ScheduleHeader&)> claims;
   /// The models on which the algorithm claims every phase is contention-free.
   std::function<bool(const Topology&)> contention_free_on;
 };

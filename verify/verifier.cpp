@@ -8,10 +8,10 @@
 
 namespace phasecheck::verify {
 
-Verifier::Verifier(const ScheduleHeader& header, const Topology& model, VerifyOptions options)
+Verifier::Verifier(const ScheduleHeader& header, const Topology& model, Claims claims)
     : header_(header),
       model_(model),
-      options_(std::move(options)),
+      claims_(std::move(claims)),
       delivery_(header.collective, header.ranks()),
       contention_(model) {
   if (ranks(model) != header.ranks())
@@ -47,7 +47,7 @@ void Verifier::consume(const Phase& phase) {
   counts_.c2 += largest;
 
   const Boundary boundary{index, phase.label()};
-  for (const Invariant& inv : options_.invariants) {
+  for (const Invariant& inv : claims_.invariants) {
     const auto broken = inv.check(boundary, delivery_);
     if (!broken) continue;
     if (invariant_failures_++ == 0)
@@ -70,11 +70,11 @@ Report Verifier::finish() const {
 
   r.checks.push_back(delivery_.finish());
   r.checks.push_back(contention_.finish());
-  if (!options_.invariants.empty()) {
+  if (!claims_.invariants.empty()) {
     CheckResult inv{"invariants", Verdict::pass, {}, invariant_first_};
     if (invariant_failures_ == 0) {
-      inv.summary = std::to_string(options_.invariants.size()) +
-                    (options_.invariants.size() == 1 ? " invariant holds" : " invariants hold") +
+      inv.summary = std::to_string(claims_.invariants.size()) +
+                    (claims_.invariants.size() == 1 ? " invariant holds" : " invariants hold") +
                     " after every phase";
     } else {
       inv.verdict = Verdict::fail;
@@ -82,25 +82,28 @@ Report Verifier::finish() const {
     }
     r.checks.push_back(std::move(inv));
   }
-  if (options_.claimed_phases) {
-    CheckResult claim{"claims", Verdict::pass, {}, {}};
-    const std::string both = std::to_string(counts_.phases) +
-                             (counts_.phases == 1 ? " phase" : " phases") +
-                             "; the algorithm claims " + std::to_string(*options_.claimed_phases);
-    claim.summary = both;
-    if (counts_.phases != *options_.claimed_phases) {
-      claim.verdict = Verdict::fail;
-      claim.counterexample =
-          Counterexample{{}, {}, 0, {}, "phase count", "the schedule has " + both};
+  if (claims_.phases) {
+    const PhaseClaim& claim = *claims_.phases;
+    CheckResult c{"claims", Verdict::pass, {}, {}};
+    const std::string range =
+        claim.at_least == claim.at_most
+            ? std::to_string(claim.at_least)
+            : "between " + std::to_string(claim.at_least) + " and " + std::to_string(claim.at_most);
+    c.summary = std::to_string(counts_.phases) + (counts_.phases == 1 ? " phase" : " phases") +
+                "; the algorithm claims " + range + " (" + claim.source + ")";
+    if (!claim.holds(counts_.phases)) {
+      c.verdict = Verdict::fail;
+      c.counterexample =
+          Counterexample{{}, {}, 0, {}, "phase count", "the schedule has " + c.summary};
     }
-    r.checks.push_back(std::move(claim));
+    r.checks.push_back(std::move(c));
   }
   r.checks.push_back(check_bounds(counts_, r.bound_c1, r.bound_c2));
   return r;
 }
 
-Report verify(const Schedule& schedule, const Topology& model, VerifyOptions options) {
-  Verifier v(schedule.header, model, std::move(options));
+Report verify(const Schedule& schedule, const Topology& model, Claims claims) {
+  Verifier v(schedule.header, model, std::move(claims));
   for (const Phase& p : schedule.phases) v.consume(p);
   return v.finish();
 }

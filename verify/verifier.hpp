@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/invariant.hpp"
+#include "core/claims.hpp"
 #include "core/schedule.hpp"
 #include "verify/contention.hpp"
 #include "verify/delivery.hpp"
@@ -16,19 +16,12 @@
 
 namespace phasecheck::verify {
 
-struct VerifyOptions {
-  /// Predicates registered by the algorithm (core/invariant.hpp), evaluated after every phase.
-  std::vector<Invariant> invariants;
-  /// The phase count the algorithm claims for this instance; checked when present.
-  std::optional<std::size_t> claimed_phases;
-};
-
 class Verifier {
  public:
   /// Judges a schedule described by `header` on `model` (by default header.topology; another
   /// model is a what-if). Throws InputError when the model's rank count differs. `model` must
   /// outlive the verifier.
-  Verifier(const ScheduleHeader& header, const Topology& model, VerifyOptions options = {});
+  Verifier(const ScheduleHeader& header, const Topology& model, Claims claims = {});
 
   /// Checks the next phase. Throws InputError if a transfer names a rank or block that does not
   /// exist, or carries no block.
@@ -47,7 +40,7 @@ class Verifier {
 
   const ScheduleHeader& header_;
   const Topology& model_;
-  VerifyOptions options_;
+  Claims claims_;
   DeliveryChecker delivery_;
   ContentionChecker contention_;
   Counts counts_;
@@ -56,6 +49,6 @@ class Verifier {
 };
 
 /// Convenience for whole tables held in memory.
-Report verify(const Schedule& schedule, const Topology& model, VerifyOptions options = {});
+Report verify(const Schedule& schedule, const Topology& model, Claims claims = {});
 
 }  // namespace phasecheck::verify

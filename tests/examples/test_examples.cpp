@@ -43,10 +43,7 @@ TEST_CASE("examples: checked-in schedules are byte-identical to regenerated ones
                     file << " differs from what " << a.name << " generates now");
 
       const Schedule s = io::parse_schedule(text.str(), file.string());
-      verify::VerifyOptions options;
-      options.invariants = a.invariants(s.header);
-      options.claimed_phases = a.claimed_phases(s.header);
-      const verify::Report r = verify::verify(s, s.header.topology, options);
+      const verify::Report r = verify::verify(s, s.header.topology, a.claims(s.header));
       for (const auto& c : r.checks) {
         if (c.name == "bounds" || (c.name == "contention" && !a.contention_free_on(topology)))
           continue;

@@ -13,10 +13,7 @@ namespace {
 Report verify_registered(const schedules::Algorithm& a, const Topology& model,
                          Parameters params = {}) {
   const ScheduleHeader h = schedules::make_header(a, model, std::move(params));
-  VerifyOptions options;
-  options.invariants = a.invariants(h);
-  options.claimed_phases = a.claimed_phases(h);
-  Verifier v(h, h.topology, options);
+  Verifier v(h, h.topology, a.claims(h));
   a.generate(h, v.sink());
   return v.finish();
 }
@@ -103,9 +100,7 @@ TEST_CASE("factor: a round skipped is caught by the invariant at that round") {
   // A broken variant of factor: round 2 is left out. The invariant names round 2's first pair.
   const auto& a = algorithm("factor");
   const ScheduleHeader h = schedules::make_header(a, FullyConnected(5, 1), {});
-  VerifyOptions options;
-  options.invariants = a.invariants(h);
-  Verifier v(h, h.topology, options);
+  Verifier v(h, h.topology, a.claims(h));
   std::size_t round = 0;
   a.generate(h, [&](const Phase& p) {
     if (round++ == 2)

@@ -34,8 +34,8 @@ TEST_CASE("verifier: counts C1 and C2 and tells direct from forwarding schedules
 
 TEST_CASE("verifier: an invariant is evaluated after every phase and names the phase") {
   const ScheduleHeader h = testing::header(FullyConnected(3, 1));
-  VerifyOptions options;
-  options.invariants.push_back(
+  Claims claims;
+  claims.invariants.push_back(
       {"after phase t, rank 0's message to rank t+1 is delivered",
        [](const Boundary& at, const DataView& state) -> std::optional<std::string> {
          const Rank d = static_cast<Rank>(at.phase + 1);
@@ -44,7 +44,7 @@ TEST_CASE("verifier: an invariant is evaluated after every phase and names the p
                   ")";
          return std::nullopt;
        }});
-  Verifier v(h, h.topology, options);
+  Verifier v(h, h.topology, claims);
   v.consume(phase("first", {{0, 1}, {1, 2}, {2, 0}}));
   v.consume(phase("second", {{1, 0}, {2, 1}}));  // 0 -> 2 forgotten
   const Report r = v.finish();
@@ -59,15 +59,15 @@ TEST_CASE("verifier: an invariant is evaluated after every phase and names the p
 
 TEST_CASE("verifier: a claimed phase count that is not met fails the claims check") {
   const ScheduleHeader h = testing::header(FullyConnected(2, 1));
-  VerifyOptions options;
-  options.claimed_phases = 1;
-  Verifier v(h, h.topology, options);
+  Claims claims;
+  claims.phases = PhaseClaim::exactly(1, "a test");
+  Verifier v(h, h.topology, claims);
   v.consume(phase("a", {{0, 1}}));
   v.consume(phase("b", {{1, 0}}));
   const Report r = v.finish();
-  const CheckResult& claims = check(r, "claims");
-  CHECK(claims.verdict == Verdict::fail);
-  CHECK(claims.summary == "2 phases; the algorithm claims 1");
+  const CheckResult& result = check(r, "claims");
+  CHECK(result.verdict == Verdict::fail);
+  CHECK(result.summary == "2 phases; the algorithm claims 1 (a test)");
 }
 
 TEST_CASE("verifier: misuse and malformed phases throw InputError") {

@@ -1,0 +1,37 @@
+#pragma once
+/// What an algorithm claims about its own schedules, beyond correctness: the number of phases,
+/// exactly or within a range (a theorem's upper bound, say). The verifier checks the claim.
+
+#include <cstddef>
+#include <string>
+
+namespace phasecheck {
+
+struct PhaseClaim {
+  std::size_t at_least = 0;
+  std::size_t at_most = 0;
+  std::string source;  ///< where the claim comes from: "p rounds (Lemma 1)", "Theorem 1"
+
+  static PhaseClaim exactly(std::size_t n, std::string source) { return {n, n, std::move(source)}; }
+  bool holds(std::size_t phases) const { return at_least <= phases && phases <= at_most; }
+  friend bool operator==(const PhaseClaim&, const PhaseClaim&) = default;
+};
+
+}  // namespace phasecheck
+
+#include <optional>
+#include <vector>
+
+#include "core/invariant.hpp"
+
+namespace phasecheck {
+
+/// Everything an algorithm asks the verifier to hold it to, beyond delivery and contention.
+struct Claims {
+  /// Predicates over the data-flow state, evaluated after every phase.
+  std::vector<Invariant> invariants;
+  /// The phase count the algorithm claims for this instance.
+  std::optional<PhaseClaim> phases;
+};
+
+}  // namespace phasecheck
