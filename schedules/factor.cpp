@@ -9,13 +9,9 @@
 // contention-free on the single-ported cluster of single-processor nodes and on any k-port machine.
 
 #include "schedules/direct.hpp"
+#include "schedules/one_factors.hpp"
 
 namespace phasecheck::schedules {
-namespace {
-
-Rank v_i(Rank i, Rank u, Rank p) { return static_cast<Rank>((i + p - u) % p); }
-
-}  // namespace
 
 void factor(const DirectOptions& options, const PhaseSink& out) {
   const Rank p = options.ranks;
@@ -25,7 +21,7 @@ void factor(const DirectOptions& options, const PhaseSink& out) {
     round.clear();
     round.set_label("round " + std::to_string(i));
     for (Rank u = 0; u < p; ++u) {  // step: exchange(u, v_i(u)), both halves
-      const Rank v = v_i(i, u, p);
+      const Rank v = lemma1_partner(i, u, p);
       round.add(u, v, direct_block(options.collective, u, v));
     }
     out(round);
@@ -35,7 +31,7 @@ void factor(const DirectOptions& options, const PhaseSink& out) {
 std::vector<Invariant> factor_invariants(const DirectOptions& options) {
   const Rank p = options.ranks;
   return {partners_delivered("Lemma 1: after round i every pair of the 1-factor G_i has exchanged",
-                             p, [p](Rank i, Rank u) { return v_i(i % p, u, p); })};
+                             p, [p](Rank i, Rank u) { return lemma1_partner(i % p, u, p); })};
 }
 
 }  // namespace phasecheck::schedules

@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "schedules/direct.hpp"
+#include "schedules/hierarchical_factor.hpp"
 
 namespace phasecheck::schedules {
 
@@ -46,7 +47,7 @@ Algorithm direct(std::string_view name, std::string_view summary, std::string_vi
                 invariants ? invariants(DirectOptions::from(h, name)) : std::vector<Invariant>{},
                 phases(h.ranks())};
           },
-          contention_free_on};
+          [=](const ScheduleHeader&, const Topology& model) { return contention_free_on(model); }};
 }
 
 const std::vector<Algorithm>& table() {
@@ -76,6 +77,23 @@ const std::vector<Algorithm>& table() {
             const auto* f = std::get_if<FullyConnected>(&t);
             return f && f->ports + 1 >= f->ranks;
           }),
+      {"hierarchical-factor",
+       "Sanders-Traeff ClusteredAllToAll: phases retire the smallest nodes, rounds over 1-factors",
+       "Sanders & Traeff, Section 3, Fig. 2, Theorem 1",
+       "collective=alltoall|allgather, compact=true|false",
+       [](const ScheduleHeader& h, const PhaseSink& out) {
+         hierarchical_factor(HierarchicalFactorOptions::from(h), out);
+       },
+       [](const Parameters& p) {
+         p.expect_only({"collective", "compact"}, "hierarchical-factor");
+         p.get_bool("compact", false);
+         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall", "allgather"}));
+       },
+       [](const ScheduleHeader& h) {
+         return hierarchical_factor_claims(HierarchicalFactorOptions::from(h));
+       },
+       // Contention-free on the cluster it was made for (one operation per node and step).
+       [](const ScheduleHeader& h, const Topology& model) { return model == h.topology; }},
   };
   return rows;
 }

@@ -24,8 +24,9 @@ struct Algorithm {
   std::function<Collective(const Parameters&)> collective;
   /// Its invariants and claimed phase count for this instance (core/claims.hpp).
   std::function<Claims(const ScheduleHeader&)> claims;
-  /// The models on which the algorithm claims every phase is contention-free.
-  std::function<bool(const Topology&)> contention_free_on;
+  /// Whether the algorithm claims that its schedule for `header` is contention-free on `model`
+  /// (the machine it was made for, or a what-if).
+  std::function<bool(const ScheduleHeader& header, const Topology& model)> contention_free_on;
 };
 
 std::span<const Algorithm> algorithms();

@@ -77,6 +77,10 @@ struct Report {
   std::uint64_t bound_c2 = 0;
   std::vector<CheckResult> checks;
   Verdict verdict() const;
+  /// The failed checks that break what a registered algorithm promises: every check but the
+  /// bounds (a gap is information, not a broken promise), and contention only when the algorithm
+  /// claims contention-freedom on the model. "name: summary; ..." or empty.
+  std::string broken_claims(bool contention_free_claimed) const;
   friend bool operator==(const Report&, const Report&) = default;
 };
 

@@ -130,6 +130,17 @@ Verdict Report::verdict() const {
   return v;
 }
 
+std::string Report::broken_claims(bool contention_free_claimed) const {
+  std::string broken;
+  for (const CheckResult& c : checks) {
+    if (c.verdict == Verdict::pass || c.name == "bounds") continue;
+    if (c.name == "contention" && !contention_free_claimed) continue;
+    broken += c.name + ": " + c.summary +
+              (c.counterexample ? " / " + c.counterexample->explanation : "") + "; ";
+  }
+  return broken;
+}
+
 std::ostream& operator<<(std::ostream& os, Verdict v) { return os << to_string(v); }
 
 std::ostream& operator<<(std::ostream& os, const Counterexample& c) {
