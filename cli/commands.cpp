@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "cli/table.hpp"
 #include "core/error.hpp"
 #include "io/json.hpp"
 #include "io/report.hpp"
@@ -35,21 +36,6 @@ Claims claims_for(const ScheduleHeader& header) {
   return {};
 }
 
-void print_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
-  std::vector<std::size_t> width;
-  for (const auto& row : rows)
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      if (width.size() <= i) width.push_back(0);
-      width[i] = std::max(width[i], row[i].size());
-    }
-  for (const auto& row : rows) {
-    std::string line;
-    for (std::size_t i = 0; i < row.size(); ++i)
-      line += row[i] + (i + 1 < row.size() ? std::string(width[i] - row[i].size() + 2, ' ') : "");
-    out << line << "\n";
-  }
-}
-
 /// Writes through a temporary file so that a failure never leaves half a schedule behind.
 template <class Write>
 void write_file(const std::string& path, Write&& write) {
@@ -72,11 +58,11 @@ void write_file(const std::string& path, Write&& write) {
 }  // namespace
 
 int list_algorithms(std::ostream& out) {
-  std::vector<std::vector<std::string>> rows{{"algorithm", "parameters", "summary", "reference"}};
+  Table table({"algorithm", "parameters", "summary", "reference"});
   for (const auto& a : schedules::algorithms())
-    rows.push_back({std::string(a.name), std::string(a.parameters), std::string(a.summary),
-                    std::string(a.reference)});
-  print_table(out, rows);
+    table.add({std::string(a.name), std::string(a.parameters), std::string(a.summary),
+               std::string(a.reference)});
+  table.print(out);
   return 0;
 }
 
@@ -136,22 +122,20 @@ int bounds(const BoundsArgs& args, std::ostream& out) {
   const auto all = verify::lower_bounds(model, collective);
   out << "lower bounds for " << collective << " on " << describe(model) << " (" << ranks(model)
       << " ranks)\n";
-  std::vector<std::vector<std::string>> rows;
+  Table table({"  bound", "applies to", "argument"});
   for (const auto& b : all)
-    rows.push_back({"  " + std::string(to_string(b.metric)) + " >= " + std::to_string(b.value),
-                    b.direct_only ? "direct" : "any", b.argument});
-  print_table(out, rows);
-  const auto [c1, c2] = verify::best_bounds(all, true);
+    table.add({"  " + std::string(to_string(b.metric)) + " >= " + std::to_string(b.value),
+               b.direct_only ? "direct" : "any", b.argument});
+  table.print(out);
+  const auto direct = verify::best_bounds(all, true).first;
   const auto [f1, f2] = verify::best_bounds(all, false);
-  out << "direct schedules need at least " << c1 << " phases with communication; with forwarding "
-      << "C1 >= " << f1 << " and C2 >= " << f2 << "\n";
-  (void)c2;
+  out << "direct schedules need at least " << direct << " phases with communication; with "
+      << "forwarding C1 >= " << f1 << " and C2 >= " << f2 << "\n";
   return 0;
 }
 
 int survey(const std::vector<std::string>& topologies, std::ostream& out) {
-  std::vector<std::vector<std::string>> rows{
-      {"example", "model", "algorithm", "verdict", "phases", "bound", "gap", "claims"}};
+  Table table({"example", "model", "algorithm", "verdict", "phases", "bound", "gap", "claims"});
   bool broken = false;
   for (const std::string& path : topologies) {
     const Topology model = io::read_topology_file(path);
@@ -169,7 +153,7 @@ int survey(const std::vector<std::string>& topologies, std::ostream& out) {
         report = v.finish();
       } catch (const InputError& e) {
         row.insert(row.end(), {"n/a", "", "", "", e.what()});
-        rows.push_back(std::move(row));
+        table.add(std::move(row));
         continue;
       }
       const bool claimed = algorithm.contention_free_on(header, model);
@@ -185,10 +169,10 @@ int survey(const std::vector<std::string>& topologies, std::ostream& out) {
           {verdict, std::to_string(report->counts.phases), std::to_string(report->bound_c1),
            valid ? std::to_string(report->counts.c1 - report->bound_c1) : "-",
            std::string(ok ? "kept" : "BROKEN") + (claimed ? " (contention-free claimed)" : "")});
-      rows.push_back(std::move(row));
+      table.add(std::move(row));
     }
   }
-  print_table(out, rows);
+  table.print(out);
   out << "\nphases = phases in the table; bound = lower bound on phases with communication for a "
          "direct schedule; gap = phases with communication - bound (valid schedules only)\n";
   if (broken) out << "\nSome algorithm broke one of its claims (marked BROKEN).\n";

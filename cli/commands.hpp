@@ -38,4 +38,12 @@ int bounds(const BoundsArgs& args, std::ostream& out);
 /// invariants, phase count, or contention on a model it claims to be contention-free on).
 int survey(const std::vector<std::string>& topologies, std::ostream& out);
 
+struct WhatIfArgs {
+  std::string family;              ///< "hierarchical-factor"
+  std::vector<std::string> sizes;  ///< node-size vectors, "8,8,4,1"
+  std::string sizes_file;          ///< one vector per line, '#' comments
+};
+/// A research table for a family of instances; exit 1 if any instance fails a check.
+int whatif(const WhatIfArgs& args, std::ostream& out);
+
 }  // namespace phasecheck::cli

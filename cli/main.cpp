@@ -48,6 +48,12 @@ int main(int argc, char** argv) {
       "survey", "Generate and verify every algorithm on each topology; print a table");
   survey->add_option("topologies", survey_files, "Topology JSON files")->required();
 
+  cli::WhatIfArgs what;
+  auto* whatif = app.add_subcommand("whatif", "Research tables for a family of instances");
+  whatif->add_option("family", what.family, "hierarchical-factor")->required();
+  whatif->add_option("--sizes", what.sizes, "Node sizes of a cluster, e.g. 8,8,4,1 (repeatable)");
+  whatif->add_option("--sizes-file", what.sizes_file, "File with one size vector per line");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -61,6 +67,7 @@ int main(int argc, char** argv) {
     if (*verify) return cli::verify(ver, std::cout);
     if (*bounds) return cli::bounds(bnd, std::cout);
     if (*survey) return cli::survey(survey_files, std::cout);
+    if (*whatif) return cli::whatif(what, std::cout);
   } catch (const phasecheck::InputError& e) {
     std::cerr << "phasecheck: error: " << e.what() << "\n";
     return 2;

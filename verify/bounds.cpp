@@ -28,10 +28,11 @@ u64 pair_distance_sum(u64 n, bool wraps) {
 
 Bound dissemination(u64 p, u64 fanout, const std::string& why) {
   return {Metric::c1, fanout == 0 ? 0 : ceil_log(fanout + 1, p),
-          "each phase a holder passes a block to at most " + std::to_string(fanout) + " " + why +
-              ", so its holders grow at most " + std::to_string(fanout + 1) +
-              "-fold per phase: ceil(log_" + std::to_string(fanout + 1) + " " + std::to_string(p) +
-              ")",
+          "a rank sends at most " + std::to_string(fanout) +
+              (fanout == 1 ? " transfer" : " transfers") + " per phase (" + why +
+              "), so the ranks holding anything of rank o grow at most " +
+              std::to_string(fanout + 1) + "-fold per phase: ceil(log_" +
+              std::to_string(fanout + 1) + " " + std::to_string(p) + ")",
           false};
 }
 
@@ -61,7 +62,7 @@ void routed(std::vector<Bound>& out, Collective c, u64 p, u64 links, u64 alltoal
   out.push_back(receive(p, min_in_degree,
                         "a rank with " + std::to_string(min_in_degree) +
                             (min_in_degree == 1 ? " in-link" : " in-links")));
-  out.push_back(dissemination(p, max_out_degree, "neighbours over its out-links"));
+  out.push_back(dissemination(p, max_out_degree, "one per out-link"));
 }
 
 }  // namespace
@@ -105,7 +106,7 @@ std::vector<Bound> lower_bounds(const Topology& model, Collective c) {
                          " messages cross it each way, one per phase",
                      true});
     }
-    out.push_back(dissemination(p, 1, "machine over its single link"));
+    out.push_back(dissemination(p, 1, "one link per machine"));
   } else if (const auto* cluster = std::get_if<Cluster>(&model)) {
     u64 largest = 0, exchanges = 0, before = 0;
     for (u64 n : cluster->node_sizes()) {
@@ -128,11 +129,11 @@ std::vector<Bound> lower_bounds(const Topology& model, Collective c) {
                          std::to_string(nodes / 2) + " of the " + std::to_string(nodes) + " nodes" +
                          (nodes % 2 ? " (one node always idles or works alone)" : ""),
                      true});
-    out.push_back(dissemination(p, 1, "processor (one operation per node)"));
+    out.push_back(dissemination(p, 1, "one operation per node"));
   } else if (const auto* fc = std::get_if<FullyConnected>(&model)) {
     const u64 k = std::min<u64>(fc->ports, p - 1);
     out.push_back(receive(p, k, "every rank"));
-    out.push_back(dissemination(p, k, "ranks (k ports)"));
+    out.push_back(dissemination(p, k, "k ports"));
   } else if (const auto* cube = std::get_if<Hypercube>(&model)) {
     const u64 d = cube->dimension;
     routed(out, c, p, p * d, p * d * (p / 2), d, d);
