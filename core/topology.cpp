@@ -192,10 +192,19 @@ std::string describe(const Topology& t) {
                              << ", switches=" << x.switches().size() << ")";
                         },
                         [&](const Cluster& x) {
-                          os << "cluster(sizes=";
-                          for (std::size_t i = 0; i < x.node_sizes().size(); ++i)
-                            os << (i ? "," : "") << x.node_sizes()[i];
-                          os << ")";
+                          // Long size vectors are summarised, so that a report's first line stays
+                          // short.
+                          const auto& sizes = x.node_sizes();
+                          if (sizes.size() <= 12) {
+                            os << "cluster(sizes=";
+                            for (std::size_t i = 0; i < sizes.size(); ++i)
+                              os << (i ? "," : "") << sizes[i];
+                            os << ")";
+                          } else {
+                            const auto [lo, hi] = std::minmax_element(sizes.begin(), sizes.end());
+                            os << "cluster(nodes=" << sizes.size() << ", ranks=" << x.ranks()
+                               << ", sizes " << *lo << "-" << *hi << ")";
+                          }
                         },
                         [&](const FullyConnected& x) {
                           os << "fully-connected(p=" << x.ranks << ", k=" << x.ports << ")";

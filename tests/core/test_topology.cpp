@@ -168,3 +168,9 @@ TEST_CASE("cluster: a transfer's route names the SMP nodes it joins") {
   CHECK(path_names(c, 0, 4) == std::vector<std::string>{"node 0", "node 2"});
   CHECK(path_names(c, 3, 5) == std::vector<std::string>{"node 2"});
 }
+
+TEST_CASE("describe summarises a long list of node sizes") {
+  std::vector<Rank> sizes;
+  for (Rank s = 1; s <= 16; ++s) sizes.push_back(s);
+  CHECK(describe(Cluster(sizes)) == "cluster(nodes=16, ranks=136, sizes 1-16)");
+}
