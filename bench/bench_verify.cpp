@@ -167,7 +167,11 @@ void hierarchical_factor_64_nodes(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(hierarchical_factor_64_nodes)->Arg(0)->Arg(1)->ArgName("compact")->Unit(benchmark::kMillisecond);
+BENCHMARK(hierarchical_factor_64_nodes)
+    ->Arg(0)
+    ->Arg(1)
+    ->ArgName("compact")
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(contention, shift_tree1024, std::string("shift"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(contention, pairwise_xor_tree1024, std::string("pairwise-xor"))
     ->Unit(benchmark::kMillisecond);

@@ -19,6 +19,7 @@ struct PhaseClaim {
 
 }  // namespace phasecheck
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -26,12 +27,21 @@ struct PhaseClaim {
 
 namespace phasecheck {
 
+struct CostFormula {
+  std::string name;  ///< "Eq. 4.7: (t_s + t_w m p/2)(p - 1)"
+  std::function<double(double ts, double tw, double m)> time;
+};
+
 /// Everything an algorithm asks the verifier to hold it to, beyond delivery and contention.
 struct Claims {
   /// Predicates over the data-flow state, evaluated after every phase.
   std::vector<Invariant> invariants;
   /// The phase count the algorithm claims for this instance.
   std::optional<PhaseClaim> phases;
+  /// The paper's closed forms for the time of this instance under the linear cost model
+  /// T = sum over phases of (t_s + t_w m x largest transfer in blocks), shown next to the
+  /// schedule's own figure by `phasecheck cost`.
+  std::vector<CostFormula> cost;
 };
 
 }  // namespace phasecheck

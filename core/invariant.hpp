@@ -26,6 +26,8 @@ class DataView {
   /// What `origin` has for `dest` has reached `dest`: block [origin,dest] for alltoall, block
   /// [origin] at dest for allgather. A rank's own data counts as delivered to itself.
   virtual bool delivered(Rank origin, Rank dest) const = 0;
+  /// How many other ranks' data has reached `dest` (deliveries, not counting its own).
+  virtual Rank delivered_count(Rank dest) const = 0;
 };
 
 /// Where the checker stands: just after phase `phase` (0-based), whose label is `label`.

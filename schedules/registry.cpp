@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "schedules/direct.hpp"
+#include "schedules/grama.hpp"
 #include "schedules/hierarchical_factor.hpp"
 
 namespace phasecheck::schedules {
@@ -94,6 +95,59 @@ const std::vector<Algorithm>& table() {
        },
        // Contention-free on the cluster it was made for (one operation per node and step).
        [](const ScheduleHeader& h, const Topology& model) { return model == h.topology; }},
+      {"ring", "p - 1 steps of consolidated messages to the next node, shrinking by one block",
+       "Grama et al., Section 4.5.1, Fig. 4.18, Eq. 4.7",
+       "collective=alltoall|allgather, bidirectional=true|false",
+       [](const ScheduleHeader& h, const PhaseSink& out) { ring(RingOptions::from(h), out); },
+       [](const Parameters& p) {
+         p.expect_only({"collective", "bidirectional"}, "ring");
+         p.get_bool("bidirectional", false);
+         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall", "allgather"}));
+       },
+       [](const ScheduleHeader& h) { return ring_claims(RingOptions::from(h)); },
+       // Neighbours only: free on a ring; a node sends one transfer per direction and step.
+       [](const ScheduleHeader& h, const Topology& model) {
+         const auto* f = std::get_if<FullyConnected>(&model);
+         return std::holds_alternative<Ring>(model) ||
+                (f && f->ports >= (RingOptions::from(h).bidirectional ? 2u : 1u));
+       }},
+      {"mesh", "row phase then column phase, each the ring algorithm with clustered messages",
+       "Grama et al., Section 4.5.2, Fig. 4.19, Eq. 4.8", "collective=alltoall|allgather",
+       [](const ScheduleHeader& h, const PhaseSink& out) { mesh(MeshOptions::from(h), out); },
+       [](const Parameters& p) { return direct_collective(p, "mesh"); },
+       [](const ScheduleHeader& h) { return mesh_claims(MeshOptions::from(h)); },
+       // Neighbours along rows and columns: free on the mesh it was made for.
+       [](const ScheduleHeader& h, const Topology& model) {
+         return std::holds_alternative<Mesh>(model) && model == h.topology;
+       }},
+      {"hypercube-exchange", "log p steps exchanging p/2 blocks across one dimension each",
+       "Grama et al., Section 4.5.3, Fig. 4.20, Eq. 4.9", "collective=alltoall|allgather",
+       [](const ScheduleHeader& h, const PhaseSink& out) {
+         hypercube_exchange(HypercubeOptions::from(h, "hypercube-exchange"), out);
+       },
+       [](const Parameters& p) { return direct_collective(p, "hypercube-exchange"); },
+       [](const ScheduleHeader& h) {
+         return hypercube_exchange_claims(HypercubeOptions::from(h, "hypercube-exchange"));
+       },
+       // Perfect matchings of neighbours: free on the hypercube, one port, single-processor nodes.
+       [](const ScheduleHeader&, const Topology& model) {
+         return std::holds_alternative<Hypercube>(model) || is_fully_connected(model) ||
+                single_processor_nodes(model);
+       }},
+      {"hypercube-pairwise", "Algorithm 4.10: p - 1 steps, node i exchanges with i xor j directly",
+       "Grama et al., Section 4.5.3, Algorithm 4.10, Eq. 4.10", "collective=alltoall|allgather",
+       [](const ScheduleHeader& h, const PhaseSink& out) {
+         hypercube_pairwise(HypercubeOptions::from(h, "hypercube-pairwise"), out);
+       },
+       [](const Parameters& p) { return direct_collective(p, "hypercube-pairwise"); },
+       [](const ScheduleHeader& h) {
+         return hypercube_pairwise_claims(HypercubeOptions::from(h, "hypercube-pairwise"));
+       },
+       // E-cube routing keeps every step congestion-free (the book's claim, proven per instance).
+       [](const ScheduleHeader&, const Topology& model) {
+         return std::holds_alternative<Hypercube>(model) || is_fully_connected(model) ||
+                single_processor_nodes(model);
+       }},
   };
   return rows;
 }

@@ -15,7 +15,10 @@ std::string phase_name(std::size_t index) { return "phase " + std::to_string(ind
 }  // namespace
 
 DeliveryChecker::DeliveryChecker(Collective collective, Rank ranks)
-    : collective_(collective), ranks_(ranks), arrival_(std::size_t{ranks} * ranks, 0) {}
+    : collective_(collective),
+      ranks_(ranks),
+      arrival_(std::size_t{ranks} * ranks, 0),
+      received_(ranks, 0) {}
 
 bool DeliveryChecker::held_before(Rank r, Block b, std::uint32_t now) const {
   if (r == b.origin) return true;
@@ -27,8 +30,8 @@ bool DeliveryChecker::held_before(Rank r, Block b, std::uint32_t now) const {
     const std::uint32_t a = arrival_[key(b.origin, b.dest)];
     return a != 0 && a < now;
   }
-  const auto it = relay_.find(key(b.origin, b.dest) * ranks_ + r);
-  return it != relay_.end() && it->second < now;
+  const std::uint32_t a = relay_.find(key(b.origin, b.dest) * ranks_ + r);
+  return a != 0 && a < now;
 }
 
 bool DeliveryChecker::holds(Rank r, Block b) const { return held_before(r, b, now_ + 1); }
@@ -74,6 +77,7 @@ void DeliveryChecker::consume(std::size_t index, const Phase& phase) {
       const std::uint32_t before = t.dst == b.origin ? 1 : arrival_[k];
       if (before == 0) {
         arrival_[k] = now_;
+        ++received_[t.dst];
         continue;
       }
       // Duplicate: name both arrivals when both are in this phase.

@@ -10,11 +10,11 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 #include "core/invariant.hpp"
 #include "core/schedule.hpp"
+#include "verify/relay_map.hpp"
 #include "verify/report.hpp"
 
 namespace phasecheck::verify {
@@ -30,6 +30,7 @@ class DeliveryChecker final : public DataView {
 
   bool holds(Rank r, Block b) const override;
   bool delivered(Rank origin, Rank dest) const override;
+  Rank delivered_count(Rank dest) const override { return received_[dest]; }
 
  private:
   std::uint64_t key(Rank origin, Rank dest) const { return std::uint64_t{origin} * ranks_ + dest; }
@@ -41,7 +42,8 @@ class DeliveryChecker final : public DataView {
   Rank ranks_;
   std::uint32_t now_ = 0;               // phase index + 1 of the phase being applied
   std::vector<std::uint32_t> arrival_;  // by key(origin, dest): phase + 1, 0 = not yet
-  std::unordered_map<std::uint64_t, std::uint32_t> relay_;  // alltoall copies at other ranks
+  detail::RelayMap relay_;              // alltoall copies at intermediate ranks
+  std::vector<Rank> received_;          // per destination: distinct deliveries so far
   std::uint64_t violations_ = 0;
   std::optional<Counterexample> first_;
 };
