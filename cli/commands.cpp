@@ -1,9 +1,7 @@
 #include "cli/commands.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <optional>
@@ -11,6 +9,7 @@
 
 #include "cli/table.hpp"
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "io/json.hpp"
 #include "io/report.hpp"
 #include "schedules/registry.hpp"
@@ -36,25 +35,6 @@ Claims claims_for(const ScheduleHeader& header) {
   return {};
 }
 
-/// Writes through a temporary file so that a failure never leaves half a schedule behind.
-template <class Write>
-void write_file(const std::string& path, Write&& write) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f) throw InputError(path + ": cannot write the file");
-    try {
-      write(f);
-    } catch (...) {
-      f.close();
-      std::remove(tmp.c_str());
-      throw;
-    }
-    if (!f.flush()) throw InputError(path + ": write failed");
-  }
-  std::filesystem::rename(tmp, path);
-}
-
 }  // namespace
 
 int list_algorithms(std::ostream& out) {
@@ -78,7 +58,7 @@ int generate(const GenerateArgs& args, std::ostream& out) {
   if (args.output.empty() || args.output == "-")
     emit(out);
   else
-    write_file(args.output, emit);
+    write_file_atomically(args.output, emit);
   return 0;
 }
 
@@ -112,7 +92,7 @@ int verify(const VerifyArgs& args, std::ostream& out) {
   if (args.output.empty())
     out << text;
   else
-    write_file(args.output, [&](std::ostream& os) { os << text; });
+    write_file_atomically(args.output, [&](std::ostream& os) { os << text; });
   return report.verdict() == Verdict::pass ? 0 : 1;
 }
 

@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/table.hpp"
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "schedules/hierarchical_factor.hpp"
 #include "schedules/registry.hpp"
 #include "verify/verifier.hpp"
@@ -65,8 +66,8 @@ int whatif_hierarchical(const WhatIfArgs& args, std::ostream& out) {
   std::vector<std::pair<std::string, std::vector<Rank>>> instances;
   for (const std::string& s : args.sizes) instances.push_back({s, parse_sizes(s, "--sizes " + s)});
   if (!args.sizes_file.empty()) {
-    std::ifstream in(args.sizes_file);
-    if (!in) throw InputError(args.sizes_file + ": cannot open the file");
+    std::ifstream in;
+    open_input(in, args.sizes_file);
     std::string line;
     for (std::size_t number = 1; std::getline(in, line); ++number) {
       if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);

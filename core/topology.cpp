@@ -88,6 +88,10 @@ Tree::Tree(std::vector<std::string> machines, std::vector<std::string> switches,
           std::make_pair(boost::record_predecessors(parent_.data(), boost::on_tree_edge()),
                          boost::record_distances(distance.data(), boost::on_tree_edge())))));
   depth_.assign(distance.begin(), distance.end());
+  if (const auto deepest = *std::max_element(distance.begin(), distance.end());
+      deepest > kMaxTreeDepth)
+    throw InputError("tree: " + std::to_string(deepest) + " levels below '" + node_name(root) +
+                     "'; at most " + std::to_string(kMaxTreeDepth) + " are supported");
 
   // Machines below each node: accumulate from the deepest nodes up.
   std::vector<NodeId> order(n);

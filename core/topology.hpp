@@ -30,6 +30,9 @@ inline constexpr Rank kMaxRanks = 8192;
 /// Switches in a tree, and any other count a file may give, are capped to keep hostile files from
 /// allocating without bound.
 inline constexpr std::uint32_t kMaxSwitches = 1u << 20;
+/// Levels below a tree's root. A route has at most twice this many hops, which bounds the work per
+/// transfer of the contention check (a chain of a million switches would make it hang).
+inline constexpr std::uint32_t kMaxTreeDepth = 1024;
 
 /// Switched Ethernet as in Faraj–Yuan: machines are leaves, switches inner nodes, every link full
 /// duplex (two directed links). Rank i is machines()[i]. Nodes: machines 0..M-1, then switches.

@@ -1,7 +1,9 @@
 #include "io/json_common.hpp"
 
 #include <algorithm>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -70,7 +72,43 @@ const Json::array_t& Field::array() const {
 
 std::string Field::string() const {
   if (!value.is_string()) fail("expected a string, got " + type_name(value));
-  return value.get<std::string>();
+  std::string s = value.get<std::string>();
+  if (s.find('\0') != std::string::npos) fail("a string with a NUL character (\\u0000)");
+  return s;
+}
+
+Json parse_document(std::string_view text, std::string_view source) {
+  // Keys of the objects being parsed, innermost last; arrays push an empty set to keep the
+  // stack aligned with the nesting.
+  std::vector<std::set<std::string, std::less<>>> keys;
+  const Json::parser_callback_t guard = [&](int depth, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+      case Json::parse_event_t::array_start:
+        if (static_cast<std::size_t>(depth) >= kMaxDepth)
+          throw InputError(std::string(source) + ": nested deeper than " +
+                           std::to_string(kMaxDepth) + " levels");
+        keys.emplace_back();
+        break;
+      case Json::parse_event_t::object_end:
+      case Json::parse_event_t::array_end:
+        keys.pop_back();
+        break;
+      case Json::parse_event_t::key:
+        if (!keys.back().insert(parsed.get<std::string>()).second)
+          throw InputError(std::string(source) + ": the key \"" + parsed.get<std::string>() +
+                           "\" appears twice in one object");
+        break;
+      case Json::parse_event_t::value:
+        break;
+    }
+    return true;
+  };
+  try {
+    return Json::parse(text, guard);
+  } catch (const Json::parse_error& e) {
+    throw_syntax_error(source, e);
+  }
 }
 
 std::uint64_t Field::uint(std::uint64_t max) const {

@@ -11,12 +11,27 @@ namespace phasecheck::io::detail {
 
 using Json = nlohmann::json;
 
+/// How deep a topology or header value may nest: far deeper than any valid one, far shallower
+/// than what would exhaust the stack.
+inline constexpr std::size_t kMaxDepth = 64;
+
+/// Parses a whole JSON document that is at most kMaxDepth deep and has no object with the same
+/// key twice (JSON allows it, but "last one wins" silently hides an edit gone wrong).
+Json parse_document(std::string_view text, std::string_view source);
+
 /// "file.json:3:14: <what>" from a nlohmann parse error (which knows line and column).
 [[noreturn]] void throw_syntax_error(std::string_view source, const nlohmann::json::exception& e);
 /// "file.json: <path>: <what>".
 [[noreturn]] void throw_at(std::string_view source, std::string_view path, const std::string& what);
 
 std::string type_name(const Json& j);
+
+/// Serializes `j`; bytes that are not UTF-8 (a file name, a label from an API caller) become
+/// U+FFFD instead of an exception, so writing a report or a schedule never fails on them.
+template <class J>
+std::string dump(const J& j, int indent = -1) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 /// A JSON value seen through its source and path, with typed, checked accessors.
 struct Field {

@@ -149,7 +149,7 @@ std::string json(const Report& r, std::string_view source) {
                       {"counterexample", c.counterexample ? counterexample_json(*c.counterexample)
                                                           : OJson(nullptr)}});
   j["checks"] = checks;
-  return j.dump(2) + "\n";
+  return detail::dump(j, 2) + "\n";
 }
 
 std::string xml_escape(std::string_view s) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "io/json.hpp"
 #include "io/json_common.hpp"
 
@@ -17,9 +18,10 @@ namespace {
 
 using detail::Json;
 
-constexpr std::size_t kMaxHeaderDepth = 64;
-constexpr const char* kHeaderKeys[] = {"format", "algorithm", "collective",
-                                       "ranks",  "topology",  "parameters"};
+constexpr const char* kRequiredKeys[] = {"format", "algorithm", "collective", "ranks",
+                                         "topology"};
+constexpr const char* kHeaderKeys[] = {"format",   "algorithm", "collective",
+                                       "ranks",    "topology",  "parameters"};
 
 /// The SAX consumer. The parser (nlohmann's) calls one method per JSON event; this class keeps
 /// a small state machine for the phase table and builds ordinary JSON values for the header.
@@ -261,14 +263,18 @@ class ScheduleSax {
     if (k == "phases") {
       if (seen_phases_) fail("", "\"phases\" is given twice");
       seen_phases_ = true;
-      // Stream when the whole header came first; otherwise buffer until the end.
-      if (header_values_.size() == std::size(kHeaderKeys)) build_header();
+      // Stream when the required header came first; otherwise buffer until the end.
+      if (std::all_of(std::begin(kRequiredKeys), std::end(kRequiredKeys),
+                      [&](const char* r) { return header_values_.contains(r); }))
+        build_header();
       state_ = State::expect_phases;
       return true;
     }
     if (std::find(std::begin(kHeaderKeys), std::end(kHeaderKeys), k) == std::end(kHeaderKeys))
       fail("", "unknown key \"" + k + "\"");
     if (header_values_.contains(k)) fail("", "\"" + k + "\" is given twice");
+    if (header_built_)  // the phases are already being checked against the header without it
+      fail("", "\"" + k + "\" comes after \"phases\"; write the header keys before the phases");
     capture_name_ = k;
     capture_stack_.clear();
     state_ = State::capture;
@@ -285,12 +291,12 @@ class ScheduleSax {
     if (top.is_array())
       top.push_back(std::move(v));
     else
-      top[capture_key_] = std::move(v);
+      *new_member(top) = std::move(v);
     return true;
   }
   bool open(Json container) {
-    if (capture_stack_.size() >= kMaxHeaderDepth)
-      fail(capture_name_, "nested deeper than " + std::to_string(kMaxHeaderDepth) + " levels");
+    if (capture_stack_.size() >= detail::kMaxDepth)
+      fail(capture_name_, "nested deeper than " + std::to_string(detail::kMaxDepth) + " levels");
     Json* slot;
     if (capture_stack_.empty()) {
       slot = &header_values_[capture_name_];
@@ -298,11 +304,17 @@ class ScheduleSax {
       top.push_back(nullptr);
       slot = &top.back();
     } else {
-      slot = &top[capture_key_];
+      slot = new_member(top);
     }
     *slot = std::move(container);
     capture_stack_.push_back(slot);
     return true;
+  }
+  /// The slot for capture_key_ in `object`; a key given twice is an error, as in topology files.
+  Json* new_member(Json& object) {
+    if (object.contains(capture_key_))
+      fail(capture_name_, "the key \"" + capture_key_ + "\" appears twice in one object");
+    return &object[capture_key_];
   }
   bool close() {
     capture_stack_.pop_back();
@@ -313,9 +325,8 @@ class ScheduleSax {
   void build_header() {
     const Json& h = header_values_;
     const detail::Field top{h, source_, ""};
-    for (const char* k : kHeaderKeys)
-      if (std::string_view(k) != "parameters" && !h.contains(k))
-        fail("", std::string("missing \"") + k + "\"");
+    for (const char* k : kRequiredKeys)
+      if (!h.contains(k)) fail("", std::string("missing \"") + k + "\"");
     const std::string format = top.at("format").string();
     if (format != kScheduleFormat)
       top.at("format").fail("unsupported format \"" + format + "\" (this phasecheck reads " +
@@ -339,7 +350,7 @@ class ScheduleSax {
         if (value.is_string())
           header_.parameters.set(key, value.get<std::string>());
         else if (value.is_number() || value.is_boolean())
-          header_.parameters.set(key, value.dump());
+          header_.parameters.set(key, detail::dump(value));
         else
           params.at(key).fail("expected a string, number or boolean");
       }
@@ -440,7 +451,10 @@ void read_schedule(std::istream& in, std::string_view source,
                    const std::function<void(const ScheduleHeader&)>& on_header,
                    const PhaseSink& on_phase) {
   ScheduleSax sax(source, on_header, on_phase);
-  Json::sax_parse(in, &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
+  read_guarded(std::string(source), [&] {
+    Json::sax_parse(in, &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
+    if (in.bad()) throw InputError(std::string(source) + ": read error");
+  });
 }
 
 void read_schedule_file(const std::string& path,
@@ -449,8 +463,7 @@ void read_schedule_file(const std::string& path,
   std::ifstream in;
   std::vector<char> buffer(1 << 20);
   in.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-  in.open(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open the file");
+  open_input(in, path);
   read_schedule(in, path, on_header, on_phase);
 }
 
@@ -486,18 +499,18 @@ ScheduleWriter::ScheduleWriter(std::ostream& out, const ScheduleHeader& header)
   for (const auto& [k, v] : header.parameters.entries()) params[k] = v;
   out_ << "{\n"
        << "  \"format\": \"" << kScheduleFormat << "\",\n"
-       << "  \"algorithm\": " << Json(header.algorithm).dump() << ",\n"
+       << "  \"algorithm\": " << detail::dump(Json(header.algorithm)) << ",\n"
        << "  \"collective\": \"" << to_string(header.collective) << "\",\n"
        << "  \"ranks\": " << header.ranks() << ",\n"
-       << "  \"parameters\": " << params.dump() << ",\n"
-       << "  \"topology\": " << detail::topology_to_json_value(header.topology).dump() << ",\n"
+       << "  \"parameters\": " << detail::dump(params) << ",\n"
+       << "  \"topology\": " << detail::dump(detail::topology_to_json_value(header.topology)) << ",\n"
        << "  \"phases\": [";
 }
 
 void ScheduleWriter::phase(const Phase& phase) {
   buffer_.clear();
   buffer_ += phases_++ == 0 ? "\n" : ",\n";
-  buffer_ += "    {\"label\": " + Json(phase.label()).dump() + ", \"transfers\": [";
+  buffer_ += "    {\"label\": " + detail::dump(Json(phase.label())) + ", \"transfers\": [";
   char num[16];
   const auto append = [&](std::uint32_t v) {
     const auto end = std::to_chars(num, num + sizeof num, v).ptr;

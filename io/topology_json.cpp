@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "io/json.hpp"
 #include "io/json_common.hpp"
 
@@ -121,23 +122,21 @@ nlohmann::ordered_json topology_to_json_value(const Topology& t) {
 }  // namespace detail
 
 Topology parse_topology(std::string_view text, std::string_view source) {
-  detail::Json j;
-  try {
-    j = detail::Json::parse(text);
-  } catch (const detail::Json::parse_error& e) {
-    detail::throw_syntax_error(source, e);
-  }
+  const detail::Json j = detail::parse_document(text, source);
   return detail::topology_from_json({j, source, ""});
 }
 
 Topology read_topology_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open the file");
+  std::ifstream in;
+  open_input(in, path);
   std::ostringstream text;
-  text << in.rdbuf();
+  read_guarded(path, [&] {
+    text << in.rdbuf();
+    if (in.bad()) throw InputError(path + ": read error");
+  });
   return parse_topology(text.str(), path);
 }
 
-std::string topology_to_json(const Topology& t) { return detail::topology_to_json_value(t).dump(); }
+std::string topology_to_json(const Topology& t) { return detail::dump(detail::topology_to_json_value(t)); }
 
 }  // namespace phasecheck::io

@@ -209,9 +209,9 @@ Claims hierarchical_factor_claims(const HierarchicalFactorOptions& options) {
         if (P != state->ended + 1) return "phase " + std::to_string(P) + " ends twice";
         state->ended = P;
         const Rank before = P == 1 ? 0 : distinct[P - 2], done = distinct[P - 1];
-        const auto& sizes = c.node_sizes();
+        const auto& n = c.node_sizes();
         const auto precedes = [&](std::uint32_t U, std::uint32_t V) {
-          return sizes[U] < sizes[V] || (sizes[U] == sizes[V] && U < V);
+          return n[U] < n[V] || (n[U] == n[V] && U < V);
         };
         const auto missing = [&](Rank from, Rank to) -> std::optional<std::string> {
           if (data.delivered(from, to)) return std::nullopt;
@@ -220,12 +220,12 @@ Claims hierarchical_factor_claims(const HierarchicalFactorOptions& options) {
                  std::to_string(c.node_of(from)) + ") to rank " + std::to_string(to) + " (node " +
                  std::to_string(c.node_of(to)) + ") has not been delivered";
         };
-        for (std::uint32_t U = 0; U < sizes.size(); ++U)
-          for (Rank l = before; l < std::min(done, sizes[U]); ++l) {
+        for (std::uint32_t U = 0; U < n.size(); ++U)
+          for (Rank l = before; l < std::min(done, n[U]); ++l) {
             const Rank u = c.first_rank(U) + l;
-            for (std::uint32_t V = 0; V < sizes.size(); ++V) {
+            for (std::uint32_t V = 0; V < n.size(); ++V) {
               if (V == U ? !intra : !precedes(U, V)) continue;
-              for (Rank v = c.first_rank(V); v < c.first_rank(V) + sizes[V]; ++v) {
+              for (Rank v = c.first_rank(V); v < c.first_rank(V) + n[V]; ++v) {
                 if (v == u) continue;
                 if (auto m = missing(u, v)) return m;
                 if (V != U)
@@ -237,7 +237,8 @@ Claims hierarchical_factor_claims(const HierarchicalFactorOptions& options) {
       }};
   return {{std::move(invariant)},
           PhaseClaim{n_max * (p - 1), n_max * p,
-                     "Theorem 1: max node size x (p - 1) up to max node size x p steps"}};
+                     "Theorem 1: max node size x (p - 1) up to max node size x p steps"},
+          {}};
 }
 
 bool inefficient_step(const Cluster& cluster, const Phase& step) {

@@ -76,13 +76,13 @@ Claims mesh_claims(const MeshOptions& o) {
       [r, c, collective = o.collective](const Boundary& at,
                                         const DataView& data) -> std::optional<std::string> {
         if (!at.label.ends_with("end of row phase")) return std::nullopt;
-        for (Rank o = 0; o < r * c; ++o)
+        for (Rank from = 0; from < r * c; ++from)
           for (Rank d = 0; d < r * c; ++d) {
-            const Rank there = (o / c) * c + d % c;  // origin's row, destination's column
-            const Block b = direct_block(collective, o, d);
+            const Rank there = (from / c) * c + d % c;  // origin's row, destination's column
+            const Block b = direct_block(collective, from, d);
             if (!data.holds(there, b))
               return "block " + to_string(b) + " is not at rank " + std::to_string(there) +
-                     " (row " + std::to_string(o / c) + ", column " + std::to_string(d % c) + ")";
+                     " (row " + std::to_string(from / c) + ", column " + std::to_string(d % c) + ")";
           }
         return std::nullopt;
       }};

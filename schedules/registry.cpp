@@ -46,7 +46,8 @@ Algorithm direct(std::string_view name, std::string_view summary, std::string_vi
           [=](const ScheduleHeader& h) {
             return Claims{
                 invariants ? invariants(DirectOptions::from(h, name)) : std::vector<Invariant>{},
-                phases(h.ranks())};
+                phases(h.ranks()),
+                {}};
           },
           [=](const ScheduleHeader&, const Topology& model) { return contention_free_on(model); }};
 }

@@ -34,10 +34,21 @@ bool DeliveryChecker::held_before(Rank r, Block b, std::uint32_t now) const {
   return a != 0 && a < now;
 }
 
-bool DeliveryChecker::holds(Rank r, Block b) const { return held_before(r, b, now_ + 1); }
+// The DataView queries come from invariants, which may ask about any rank an algorithm's formula
+// yields for a schedule file of a different size; outside the schedule the answer is "no".
+bool DeliveryChecker::holds(Rank r, Block b) const {
+  const bool dest_ok = b.dest < ranks_ || (collective_ == Collective::allgather && b.dest == kEveryRank);
+  if (r >= ranks_ || b.origin >= ranks_ || !dest_ok) return false;
+  return held_before(r, b, now_ + 1);
+}
 
 bool DeliveryChecker::delivered(Rank origin, Rank dest) const {
+  if (origin >= ranks_ || dest >= ranks_) return false;
   return origin == dest || arrival_[key(origin, dest)] != 0;
+}
+
+Rank DeliveryChecker::delivered_count(Rank dest) const {
+  return dest < ranks_ ? received_[dest] : 0;
 }
 
 void DeliveryChecker::fail(Counterexample c) {

@@ -79,6 +79,22 @@ TEST_CASE("tree: invalid graphs are rejected with the reason") {
                        "tree: machine 'b' has 2 links; machines must be leaves", InputError);
 }
 
+TEST_CASE("tree: a chain deeper than kMaxTreeDepth is refused; one at the limit is accepted") {
+  const auto chain = [](std::uint32_t switches) {
+    std::vector<std::string> names;
+    std::vector<Tree::NamedLink> links{{"a", "s0"}, {"b", "s" + std::to_string(switches - 1)}};
+    for (std::uint32_t i = 0; i < switches; ++i) {
+      names.push_back("s" + std::to_string(i));
+      if (i > 0) links.push_back({names[i - 1], names[i]});
+    }
+    return Tree({"a", "b"}, names, links);
+  };
+  // Rooted at s0: s_i is i levels down and b one more, so kMaxTreeDepth switches reach the limit.
+  CHECK(chain(kMaxTreeDepth).ranks() == 2);
+  CHECK_THROWS_WITH_AS(chain(kMaxTreeDepth + 1), "tree: 1025 levels below 's0'; at most 1024 are supported",
+                       InputError);
+}
+
 TEST_CASE("tree: awkward but valid shapes") {
   SUBCASE("one machine, nothing else") { CHECK(Tree({"m"}, {}, {}).ranks() == 1); }
   SUBCASE("two machines on one cable") {

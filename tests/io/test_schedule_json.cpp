@@ -85,6 +85,29 @@ TEST_CASE("schedule JSON: phases stream when the header comes first") {
   CHECK(events == std::vector<std::string>{"header", "a"});
 }
 
+TEST_CASE("schedule JSON: phases stream without the optional parameters; later header keys fail") {
+  const std::string no_params = R"({"format": "phasecheck.schedule/1", "algorithm": "x",
+      "collective": "alltoall", "ranks": 2, "topology": {"kind": "ring", "ranks": 2},
+      "phases": [{"label": "a", "transfers": [{"src": 0, "dst": 1}]}])";
+  std::istringstream in(no_params + "}");
+  std::vector<std::string> events;
+  io::read_schedule(
+      in, "s.json", [&](const ScheduleHeader&) { events.push_back("header"); },
+      [&](const Phase& p) { events.push_back(p.label()); });
+  CHECK(events == std::vector<std::string>{"header", "a"});
+  // The phases were checked against a header without them: parameters now would come too late.
+  CHECK(error_of(no_params + R"(, "parameters": {"collective": "alltoall"}})") ==
+        "s.json: \"parameters\" comes after \"phases\"; write the header keys before the phases");
+}
+
+TEST_CASE("schedule JSON: a key twice in a header object is refused") {
+  CHECK(error_of(R"({"format": "phasecheck.schedule/1", "algorithm": "x", "collective": "alltoall",
+      "ranks": 3, "topology": {"kind": "ring", "ranks": 3, "ranks": 4}, "phases": []})") ==
+        "s.json: topology: the key \"ranks\" appears twice in one object");
+  CHECK(error_of(R"({"format": "phasecheck.schedule/1", "parameters": {"a": "1", "a": "2"}})") ==
+        "s.json: parameters: the key \"a\" appears twice in one object");
+}
+
 TEST_CASE("schedule JSON: any key order is accepted; phases wait for the header") {
   const Schedule s =
       io::parse_schedule(R"({"phases": [{"transfers": [{"src": 2, "dst": 0}], "label": "x"}],

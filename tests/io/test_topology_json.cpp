@@ -65,7 +65,24 @@ TEST_CASE("topology JSON: bad input names the file and the problem") {
         "t.json: machines[1]: expected a string, got a number");
 }
 
+TEST_CASE("topology JSON: hostile files: repeated keys, NUL characters, deep nesting") {
+  CHECK(error_of(R"({"kind": "ring", "ranks": 6, "ranks": 7})") ==
+        "t.json: the key \"ranks\" appears twice in one object");
+  CHECK(error_of(R"({"kind": "tree", "machines": [{"a": 1, "a": 2}], "links": []})") ==
+        "t.json: the key \"a\" appears twice in one object");
+  // The same key in two different objects is fine; the second object is just wrong here.
+  CHECK(error_of(R"({"kind": "ring", "ranks": 3, "x": {"kind": 1}})") ==
+        "t.json: unknown key \"x\"");
+  CHECK(error_of(R"({"kind": "ring\u0000", "ranks": 6})") ==
+        "t.json: kind: a string with a NUL character (\\u0000)");
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  CHECK(error_of(R"({"kind": "ring", "ranks": )" + deep + "}") ==
+        "t.json: nested deeper than 64 levels");
+}
+
 TEST_CASE("topology JSON: missing files are reported, not crashed on") {
   CHECK_THROWS_WITH_AS(io::read_topology_file("/nonexistent/t.json"),
-                       "/nonexistent/t.json: cannot open the file", InputError);
+                       "/nonexistent/t.json: cannot open the file (No such file or directory)",
+                       InputError);
+  CHECK_THROWS_WITH_AS(io::read_topology_file("/"), "/: is a directory, not a file", InputError);
 }

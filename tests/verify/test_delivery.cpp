@@ -81,6 +81,7 @@ TEST_CASE("delivery: forwarding through an intermediate rank") {
     CHECK(r.counterexample->explanation ==
           "rank 1 sends block [0,2] in phase 0 but does not hold it yet (it arrives there in this "
           "same phase; it can be forwarded from the next phase on)");
+    REQUIRE(r.counterexample->transfers.size() == 1);
     CHECK(r.counterexample->transfers[0] == OffendingTransfer{1, 2, {{1, 2}, {0, 2}}, {}});
   }
   SUBCASE("sent to the wrong intermediate rank, it is held by nobody useful") {
