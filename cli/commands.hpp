@@ -27,6 +27,17 @@ struct VerifyArgs {
 };
 int verify(const VerifyArgs& args, std::ostream& out);
 
+struct CostArgs {
+  std::string schedule;  ///< schedule file, or "-" for standard input
+  std::string topology;  ///< optional what-if model
+  double ts = 0, tw = 0, m = 1;
+  std::string report = "text";  ///< text | json
+  std::string output;
+};
+/// The schedule's time under the linear cost model next to the algorithm's closed forms and the
+/// model's bound. Exit 1 when the schedule fails a check or does not match its own equations.
+int cost(const CostArgs& args, std::ostream& out);
+
 struct BoundsArgs {
   std::string topology;
   std::string collective = "alltoall";

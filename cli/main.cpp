@@ -37,6 +37,20 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json", "junit"}));
   verify->add_option("-o,--output", ver.output, "Write the report to this file");
 
+  cli::CostArgs cst;
+  auto* cost = app.add_subcommand(
+      "cost",
+      "Time of a schedule under the linear model t_s + t_w m x per phase, next to the "
+      "algorithm's closed forms (Grama et al. Eq. 4.7-4.10) and the model's bound");
+  cost->add_option("schedule", cst.schedule, "Schedule JSON file (- for standard input)")
+      ->required();
+  cost->add_option("--ts", cst.ts, "Start-up time per message, seconds (e.g. 10e-6)")->required();
+  cost->add_option("--tw", cst.tw, "Transfer time per word, seconds (e.g. 1e-9)")->required();
+  cost->add_option("--m", cst.m, "Words per block (the message size m)")->required();
+  cost->add_option("--topology", cst.topology, "Judge on this model instead of the schedule's own");
+  cost->add_option("--report", cst.report, "Report format")->check(CLI::IsMember({"text", "json"}));
+  cost->add_option("-o,--output", cst.output, "Write the report to this file");
+
   cli::BoundsArgs bnd;
   auto* bounds = app.add_subcommand("bounds", "Print the lower bounds of a machine model");
   bounds->add_option("--topology", bnd.topology, "Topology JSON file")->required();
@@ -65,6 +79,7 @@ int main(int argc, char** argv) {
     if (*algorithms) return cli::list_algorithms(std::cout);
     if (*generate) return cli::generate(gen, std::cout);
     if (*verify) return cli::verify(ver, std::cout);
+    if (*cost) return cli::cost(cst, std::cout);
     if (*bounds) return cli::bounds(bnd, std::cout);
     if (*survey) return cli::survey(survey_files, std::cout);
     if (*whatif) return cli::whatif(what, std::cout);

@@ -28,8 +28,13 @@ struct PhaseClaim {
 namespace phasecheck {
 
 struct CostFormula {
+  enum class Kind {
+    equation,     ///< the paper's time for this algorithm's schedule: the table must match it
+    lower_bound,  ///< the paper's bound for any schedule: the table must not beat it
+  };
   std::string name;  ///< "Eq. 4.7: (t_s + t_w m p/2)(p - 1)"
   std::function<double(double ts, double tw, double m)> time;
+  Kind kind = Kind::equation;
 };
 
 /// Everything an algorithm asks the verifier to hold it to, beyond delivery and contention.

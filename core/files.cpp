@@ -12,7 +12,8 @@ namespace phasecheck {
 
 void open_input(std::ifstream& in, const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": is a directory, not a file");
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path + ": is a directory, not a file");
   in.open(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open the file (" + std::strerror(errno) + ")");
 }
@@ -20,7 +21,8 @@ void open_input(std::ifstream& in, const std::string& path) {
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& write) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": is a directory, not a file");
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path + ": is a directory, not a file");
   const std::string tmp = path + ".tmp";
   {
     std::ofstream f(tmp, std::ios::binary);

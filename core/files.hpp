@@ -13,7 +13,8 @@ namespace phasecheck {
 void open_input(std::ifstream& in, const std::string& path);
 
 /// Writes `path` through `path.tmp` and a rename, so that a failure never leaves half a file.
-void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
+void write_file_atomically(const std::string& path,
+                           const std::function<void(std::ostream&)>& write);
 
 /// Runs `read`, turning a stream failure (such as EIO in the middle of a file) into an InputError.
 void read_guarded(const std::string& source, const std::function<void()>& read);

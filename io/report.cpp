@@ -1,6 +1,8 @@
 #include "io/report.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -209,7 +211,80 @@ std::string junit(const Report& r, std::string_view source) {
   return os.str();
 }
 
+std::string seconds(double t) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", t);
+  return buf;
+}
+
+std::string cost_text(const verify::CostReport& c, const Report& r, std::string_view source) {
+  std::ostringstream os;
+  os << upper(r.verdict()) << "  " << r.algorithm << " (" << r.collective << ") on " << r.topology
+     << ": T = " << seconds(c.seconds) << " s  [" << source << "]\n"
+     << "  linear model: t_s = " << seconds(c.model.ts) << " s, t_w = " << seconds(c.model.tw)
+     << " s per word, m = " << seconds(c.model.m) << " words per block\n\n";
+  std::vector<std::array<std::string, 5>> rows{{"", "time (s)", "T / row", "", "formula"}};
+  for (const verify::CostRow& row : c.rows) {
+    const bool schedule = row.kind == verify::CostRow::Kind::schedule;
+    std::string verdict;
+    if (row.kind == verify::CostRow::Kind::model_bound &&
+        !(r.passed("delivery") && r.passed("contention")))
+      verdict = "n/a";  // bounds are for valid schedules
+    else if (!schedule)
+      verdict = row.holds ? (row.kind == verify::CostRow::Kind::equation ? "equal" : "kept")
+                          : (row.kind == verify::CostRow::Kind::equation ? "DIFFERS" : "BEATEN");
+    rows.push_back({to_string(row.kind), seconds(row.seconds),
+                    schedule || row.seconds == 0 ? "" : seconds(c.seconds / row.seconds), verdict,
+                    row.name});
+  }
+  std::array<std::size_t, 5> width{};
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  for (const auto& row : rows) {
+    os << " ";
+    for (std::size_t i = 0; i < row.size(); ++i)
+      os << " " << row[i]
+         << (i + 1 < row.size() ? std::string(width[i] - row[i].size() + 1, ' ') : "");
+    os << "\n";
+  }
+  if (!c.consistent())
+    os << "\nThe table does not cost what the algorithm's own formulas say (DIFFERS: the equation "
+          "and the table disagree; BEATEN: the table is below a lower bound, so the schedule or "
+          "the bound is wrong).\n";
+  if (r.verdict() != Verdict::pass)
+    os << "\nThe schedule is not valid on this model:\n" << text(r, source);
+  return os.str();
+}
+
+std::string cost_json(const verify::CostReport& c, const Report& r, std::string_view source) {
+  OJson j;
+  j["verdict"] = std::string(to_string(r.verdict()));
+  j["consistent"] = c.consistent();
+  j["schedule"] = std::string(source);
+  j["algorithm"] = r.algorithm;
+  j["collective"] = std::string(to_string(r.collective));
+  j["topology"] = r.topology;
+  j["model"] = {{"ts", c.model.ts}, {"tw", c.model.tw}, {"m", c.model.m}};
+  j["C1"] = r.counts.c1;
+  j["C2"] = r.counts.c2;
+  j["seconds"] = c.seconds;
+  OJson rows = OJson::array();
+  for (const verify::CostRow& row : c.rows)
+    rows.push_back({{"kind", to_string(row.kind)},
+                    {"formula", row.name},
+                    {"seconds", row.seconds},
+                    {"holds", row.holds}});
+  j["rows"] = rows;
+  return detail::dump(j, 2) + "\n";
+}
+
 }  // namespace
+
+std::string render_cost(const verify::CostReport& cost, const Report& report,
+                        std::string_view source, ReportFormat format) {
+  return format == ReportFormat::json ? cost_json(cost, report, source)
+                                      : cost_text(cost, report, source);
+}
 
 ReportFormat parse_report_format(std::string_view name) {
   if (name == "text") return ReportFormat::text;

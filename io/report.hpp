@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "verify/cost.hpp"
 #include "verify/report.hpp"
 
 namespace phasecheck::io {
@@ -15,5 +16,9 @@ ReportFormat parse_report_format(std::string_view name);
 
 /// `source` names the schedule (a file path, or "generated").
 std::string render(const verify::Report& report, std::string_view source, ReportFormat format);
+
+/// The cost rows of `phasecheck cost` (text or json) for the verified `report`.
+std::string render_cost(const verify::CostReport& cost, const verify::Report& report,
+                        std::string_view source, ReportFormat format);
 
 }  // namespace phasecheck::io

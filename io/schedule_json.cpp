@@ -18,10 +18,9 @@ namespace {
 
 using detail::Json;
 
-constexpr const char* kRequiredKeys[] = {"format", "algorithm", "collective", "ranks",
-                                         "topology"};
-constexpr const char* kHeaderKeys[] = {"format",   "algorithm", "collective",
-                                       "ranks",    "topology",  "parameters"};
+constexpr const char* kRequiredKeys[] = {"format", "algorithm", "collective", "ranks", "topology"};
+constexpr const char* kHeaderKeys[] = {"format", "algorithm", "collective",
+                                       "ranks",  "topology",  "parameters"};
 
 /// The SAX consumer. The parser (nlohmann's) calls one method per JSON event; this class keeps
 /// a small state machine for the phase table and builds ordinary JSON values for the header.
@@ -503,7 +502,8 @@ ScheduleWriter::ScheduleWriter(std::ostream& out, const ScheduleHeader& header)
        << "  \"collective\": \"" << to_string(header.collective) << "\",\n"
        << "  \"ranks\": " << header.ranks() << ",\n"
        << "  \"parameters\": " << detail::dump(params) << ",\n"
-       << "  \"topology\": " << detail::dump(detail::topology_to_json_value(header.topology)) << ",\n"
+       << "  \"topology\": " << detail::dump(detail::topology_to_json_value(header.topology))
+       << ",\n"
        << "  \"phases\": [";
 }
 

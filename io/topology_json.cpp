@@ -137,6 +137,8 @@ Topology read_topology_file(const std::string& path) {
   return parse_topology(text.str(), path);
 }
 
-std::string topology_to_json(const Topology& t) { return detail::dump(detail::topology_to_json_value(t)); }
+std::string topology_to_json(const Topology& t) {
+  return detail::dump(detail::topology_to_json_value(t));
+}
 
 }  // namespace phasecheck::io

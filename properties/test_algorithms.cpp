@@ -10,6 +10,7 @@
 #include "generators.hpp"
 #include "io/json.hpp"
 #include "schedules/registry.hpp"
+#include "verify/cost.hpp"
 #include "verify/verifier.hpp"
 
 namespace phasecheck {
@@ -38,7 +39,8 @@ TEST_CASE("every registered algorithm keeps its claims on random machines") {
     properties::check(std::string(a.name) + " keeps its claims", [&a](const Topology& t) {
       const Collective c = *rc::gen::element(Collective::alltoall, Collective::allgather);
       const Schedule s = generate_or_discard(a, t, c);
-      const verify::Report r = verify::verify(s, t, a.claims(s.header));
+      const Claims claims = a.claims(s.header);
+      const verify::Report r = verify::verify(s, t, claims);
       const bool claims_contention_free = a.contention_free_on(s.header, t);
       RC_CLASSIFY(claims_contention_free, "contention-free claimed");
       // Printed by RC_ASSERT's expansion when the property fails.
@@ -47,17 +49,22 @@ TEST_CASE("every registered algorithm keeps its claims on random machines") {
       // A schedule that delivers everything without contention can never beat a lower bound:
       // the bounds (a formula per model) and the checkers (a simulation) agree. Judged on the
       // two simulations alone, not on the verdict, which already includes the bounds check.
-      const auto passed = [&r](std::string_view check) {
-        for (const verify::CheckResult& result : r.checks)
-          if (result.name == check) return result.verdict == verify::Verdict::pass;
-        RC_FAIL("the report has no " + std::string(check) + " check");
-      };
-      const bool valid = passed("delivery") && passed("contention");
+      const bool valid = r.passed("delivery") && r.passed("contention");
       RC_CLASSIFY(valid, "delivers without contention");
       if (valid) {
         RC_ASSERT(r.counts.c1 >= r.bound_c1);
         RC_ASSERT(r.counts.c2 >= r.bound_c2);
       }
+      // The table costs what the paper's equations say, for any t_s, t_w and m, and never less
+      // than the paper's bounds or the model's.
+      const verify::LinearCost model{*rc::gen::inRange(0, 1000) * 1e-7,
+                                     *rc::gen::inRange(0, 1000) * 1e-10,
+                                     double(*rc::gen::inRange(1, 1 << 16))};
+      const verify::CostReport cost = verify::cost(r, claims, model);
+      std::string failed_rows;  // printed by RC_ASSERT's expansion
+      for (const verify::CostRow& row : cost.rows)
+        if (!row.holds) failed_rows += row.name + "; ";
+      RC_ASSERT(failed_rows == std::string());
     });
   }
 }

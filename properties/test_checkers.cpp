@@ -74,8 +74,9 @@ std::vector<Phase> near_valid_schedule(Collective c, Rank p) {
   for (int junk = few(); junk > 0; --junk) {
     const Rank s = *rc::gen::inRange<Rank>(0, p), d = *rc::gen::inRange<Rank>(0, p);
     const Rank bo = *rc::gen::inRange<Rank>(0, p), bd = *rc::gen::inRange<Rank>(0, p);
-    out[phase()].add(s, d, std::vector<Block>{c == Collective::alltoall ? Block{bo, bd}
-                                                                          : Block{bo, kEveryRank}});
+    out[phase()].add(
+        s, d,
+        std::vector<Block>{c == Collective::alltoall ? Block{bo, bd} : Block{bo, kEveryRank}});
   }
   for (int drop = few(); drop > 0; --drop) {
     Phase& victim = out[phase()];

@@ -42,7 +42,8 @@ Invariant partners_delivered(std::string name, Rank ranks, Partner partner) {
       [ranks, partner](const Boundary& at, const DataView& state) -> std::optional<std::string> {
         for (Rank i = 0; i < ranks; ++i) {
           const Rank j = partner(static_cast<Rank>(at.phase), i);
-          if (j >= ranks) continue;  // a phase beyond the algorithm's own; the phase claim reports it
+          if (j >= ranks)
+            continue;  // a phase beyond the algorithm's own; the phase claim reports it
           if (!state.delivered(i, j))
             return "the message from rank " + std::to_string(i) + " to rank " + std::to_string(j) +
                    " has not been delivered";

@@ -56,7 +56,7 @@ Claims hypercube_exchange_claims(const HypercubeOptions& o) {
       "after step s every block sits on a node that agrees with its destination in the s lowest "
       "dimensions",
       [p, d, collective = o.collective](const Boundary& at,
-                                     const DataView& data) -> std::optional<std::string> {
+                                        const DataView& data) -> std::optional<std::string> {
         if (at.phase >= d) return std::nullopt;  // beyond step log p; the phase claim reports it
         const Rank mask = (Rank{2} << at.phase) - 1;
         for (Rank origin = 0; origin < p; ++origin)
@@ -70,9 +70,14 @@ Claims hypercube_exchange_claims(const HypercubeOptions& o) {
         return std::nullopt;
       }};
   Claims claims{{std::move(low_bits)}, PhaseClaim::exactly(d, "log p steps"), {}};
-  claims.cost.push_back(
-      {"Eq. 4.9: (t_s + t_w m p/2) log p",
-       [p, d](double ts, double tw, double m) { return (ts + tw * m * p / 2) * d; }});
+  if (o.collective == Collective::alltoall) {
+    claims.cost.push_back(
+        {"Eq. 4.9: (t_s + t_w m p/2) log p",
+         [p, d](double ts, double tw, double m) { return (ts + tw * m * p / 2) * d; }});
+    claims.cost.push_back({"Section 4.5.3 traffic bound, one port per node: t_w m (p - 1)",
+                           [p](double, double tw, double m) { return tw * m * (p - 1); },
+                           CostFormula::Kind::lower_bound});
+  }
   return claims;
 }
 

@@ -29,8 +29,9 @@ Claims hypercube_pairwise_claims(const HypercubeOptions& o) {
                 {}};
   claims.cost.push_back({"Eq. 4.10: (t_s + t_w m)(p - 1)",
                          [p](double ts, double tw, double m) { return (ts + tw * m) * (p - 1); }});
-  claims.cost.push_back({"Section 4.5.3 traffic bound: t_w m (p - 1)",
-                         [p](double, double tw, double m) { return tw * m * (p - 1); }});
+  claims.cost.push_back({"Section 4.5.3 traffic bound, one port per node: t_w m (p - 1)",
+                         [p](double, double tw, double m) { return tw * m * (p - 1); },
+                         CostFormula::Kind::lower_bound});
   return claims;
 }
 

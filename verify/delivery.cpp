@@ -37,7 +37,8 @@ bool DeliveryChecker::held_before(Rank r, Block b, std::uint32_t now) const {
 // The DataView queries come from invariants, which may ask about any rank an algorithm's formula
 // yields for a schedule file of a different size; outside the schedule the answer is "no".
 bool DeliveryChecker::holds(Rank r, Block b) const {
-  const bool dest_ok = b.dest < ranks_ || (collective_ == Collective::allgather && b.dest == kEveryRank);
+  const bool dest_ok =
+      b.dest < ranks_ || (collective_ == Collective::allgather && b.dest == kEveryRank);
   if (r >= ranks_ || b.origin >= ranks_ || !dest_ok) return false;
   return held_before(r, b, now_ + 1);
 }

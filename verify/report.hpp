@@ -7,6 +7,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/schedule.hpp"
@@ -77,6 +78,8 @@ struct Report {
   std::uint64_t bound_c2 = 0;
   std::vector<CheckResult> checks;
   Verdict verdict() const;
+  /// Whether the check called `name` ran and passed ("delivery", "contention", ...).
+  bool passed(std::string_view name) const;
   /// The failed checks that break what a registered algorithm promises: every check but the
   /// bounds (a gap is information, not a broken promise), and contention only when the algorithm
   /// claims contention-freedom on the model. "name: summary; ..." or empty.

@@ -130,6 +130,12 @@ Verdict Report::verdict() const {
   return v;
 }
 
+bool Report::passed(std::string_view name) const {
+  for (const CheckResult& c : checks)
+    if (c.name == name) return c.verdict == Verdict::pass;
+  return false;
+}
+
 std::string Report::broken_claims(bool contention_free_claimed) const {
   std::string broken;
   for (const CheckResult& c : checks) {

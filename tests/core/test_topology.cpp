@@ -91,8 +91,8 @@ TEST_CASE("tree: a chain deeper than kMaxTreeDepth is refused; one at the limit 
   };
   // Rooted at s0: s_i is i levels down and b one more, so kMaxTreeDepth switches reach the limit.
   CHECK(chain(kMaxTreeDepth).ranks() == 2);
-  CHECK_THROWS_WITH_AS(chain(kMaxTreeDepth + 1), "tree: 1025 levels below 's0'; at most 1024 are supported",
-                       InputError);
+  CHECK_THROWS_WITH_AS(chain(kMaxTreeDepth + 1),
+                       "tree: 1025 levels below 's0'; at most 1024 are supported", InputError);
 }
 
 TEST_CASE("tree: awkward but valid shapes") {
