@@ -4,8 +4,8 @@
 /// arrivals take effect at the end of the phase. Postcondition: every block is at every rank that
 /// needs it (alltoall: [o,d] at d; allgather: [o] everywhere), having arrived there exactly once.
 ///
-/// State: one 32-bit arrival phase per (origin, destination) pair, plus a hash map for copies
-/// left at intermediate ranks of forwarding schedules. Cost O(blocks moved).
+/// State: one 32-bit arrival phase per (origin, destination) pair, plus the copies left at
+/// intermediate ranks of forwarding schedules (relay_map.hpp). Cost O(blocks moved).
 
 #include <cstdint>
 #include <memory>
@@ -37,13 +37,16 @@ class DeliveryChecker final : public DataView {
   /// Phase + 1 in which the block became available at `r` (0: never); own blocks count as 0+.
   bool held_before(Rank r, Block b, std::uint32_t now) const;
   void fail(Counterexample c);
+  /// For the first counterexample only: `b` reaches `r` in the phase being applied (linear).
+  bool arrives_in_this_phase(Rank r, Block b) const;
 
   Collective collective_;
   Rank ranks_;
   std::uint32_t now_ = 0;               // phase index + 1 of the phase being applied
   std::vector<std::uint32_t> arrival_;  // by key(origin, dest): phase + 1, 0 = not yet
-  detail::RelayMap relay_;              // alltoall copies at intermediate ranks
-  std::vector<Rank> received_;          // per destination: distinct deliveries so far
+  detail::RelayCopies relay_;           // alltoall copies at intermediate ranks, earlier phases
+  std::vector<std::pair<std::uint64_t, Rank>> pending_;  // this phase's copies: (block, rank)
+  std::vector<Rank> received_;  // per destination: distinct deliveries so far
   std::uint64_t violations_ = 0;
   std::optional<Counterexample> first_;
 };

@@ -1,63 +1,105 @@
 #pragma once
 // Internal to the delivery checker: where copies of alltoall blocks sit at intermediate ranks of a
-// forwarding schedule. An open-addressing hash map from (block, rank) to the phase of arrival,
-// 12 bytes a slot, because forwarding schedules leave millions of such copies (hypercube
-// exchange: about p^2 log p / 2) and a node-based std::unordered_map costs four times as much.
+// forwarding schedule. Forwarding schedules leave many such copies (hypercube exchange: about
+// p^2 log p / 2, 100 million at p = 4096), so the layout matters:
+//  - per block, the latest intermediate holder in a dense array (4 bytes a block, allocated on
+//    the first copy): the copy a schedule forwards next and an invariant asks about is almost
+//    always the latest, and a scan in block order reads this array sequentially;
+//  - every older copy appended to a log of (block, rank) keys, 8 bytes each, turned into an
+//    open-addressing hash set the first time a question is not about the latest holder (a
+//    schedule forwarding from an old copy, or a check about to fail). Well-behaved store-and-
+//    forward schedules never ask, and pay for sequential appends only.
+// Copies are only ever added; the checker adds a phase's copies after the phase, so membership
+// alone says "arrived in an earlier phase".
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace phasecheck::verify::detail {
 
-class RelayMap {
+class RelayCopies {
  public:
-  /// The phase stored for `key`, or 0 when absent. Keys are never ~0.
-  std::uint32_t find(std::uint64_t key) const {
-    if (keys_.empty()) return 0;
-    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
-      if (keys_[i] == key) return values_[i];
-      if (keys_[i] == kEmpty) return 0;
-    }
+  explicit RelayCopies(std::uint32_t ranks) : ranks_(ranks) {}
+
+  /// Rank `r` holds a copy of block number `block` (origin * p + dest).
+  bool contains(std::uint64_t block, std::uint32_t r) const {
+    if (latest_.empty()) return false;
+    if (latest_[block] == r) return true;
+    if (latest_[block] == kNone) return false;
+    if (!indexed_) index();
+    return older_contains(block * ranks_ + r);
   }
-  /// Stores `value` unless `key` is present (the earliest arrival is kept).
-  void try_emplace(std::uint64_t key, std::uint32_t value) {
-    if ((size_ + 1) * 2 > keys_.size()) grow();
-    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
-      if (keys_[i] == key) return;
-      if (keys_[i] == kEmpty) {
-        keys_[i] = key;
-        values_[i] = value;
-        ++size_;
-        return;
+  /// Records a copy of `block` at `r` (a no-op if it is already there).
+  void add(std::uint64_t block, std::uint32_t r) {
+    if (latest_.empty()) latest_.assign(std::uint64_t{ranks_} * ranks_, kNone);
+    std::uint32_t& latest = latest_[block];
+    if (latest == r) return;
+    if (latest != kNone) {
+      if (!indexed_) {
+        log_.push_back(block * ranks_ + latest);  // duplicates are dropped when indexing
+      } else {
+        if (older_contains(block * ranks_ + r)) return;
+        older_insert(block * ranks_ + latest);
       }
     }
+    latest = r;
   }
-  std::size_t size() const { return size_; }
 
  private:
+  /// Moves the log into the hash set; from then on copies go straight to the set.
+  void index() const {
+    for (const std::uint64_t k : log_) older_insert(k);
+    log_ = {};
+    indexed_ = true;
+  }
+
+  static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
   static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+
   std::size_t slot(std::uint64_t key) const {
     key ^= key >> 33;  // a murmur-style finaliser: keys are dense integers
     key *= 0xff51afd7ed558ccdULL;
     key ^= key >> 33;
     return static_cast<std::size_t>(key) & mask_;
   }
-  void grow() {
+  bool older_contains(std::uint64_t key) const {
+    if (keys_.empty()) return false;
+    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
+      if (keys_[i] == key) return true;
+      if (keys_[i] == kEmpty) return false;
+    }
+  }
+  void older_insert(std::uint64_t key) const {
+    if ((size_ + 1) * 10 > keys_.size() * 7) grow();  // load factor at most 0.7
+    for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
+      if (keys_[i] == key) return;
+      if (keys_[i] == kEmpty) {
+        keys_[i] = key;
+        ++size_;
+        return;
+      }
+    }
+  }
+  void grow() const {
     std::vector<std::uint64_t> keys = std::move(keys_);
-    std::vector<std::uint32_t> values = std::move(values_);
     const std::size_t capacity = keys.empty() ? 1024 : keys.size() * 2;
     keys_.assign(capacity, kEmpty);
-    values_.assign(capacity, 0);
     mask_ = capacity - 1;
     size_ = 0;
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      if (keys[i] != kEmpty) try_emplace(keys[i], values[i]);
+    for (const std::uint64_t k : keys)
+      if (k != kEmpty) older_insert(k);
   }
 
-  std::vector<std::uint64_t> keys_;
-  std::vector<std::uint32_t> values_;
-  std::size_t mask_ = 0;
-  std::size_t size_ = 0;
+  std::uint32_t ranks_;
+  std::vector<std::uint32_t> latest_;  // by block: the latest intermediate holder, or kNone
+  // The older copies, as a log or as a set: the same answers either way, so the switch from one
+  // to the other may happen in a const query.
+  mutable std::vector<std::uint64_t> log_;  // before indexing: block * ranks + rank
+  mutable bool indexed_ = false;
+  mutable std::vector<std::uint64_t> keys_;  // after indexing
+  mutable std::size_t mask_ = 0;
+  mutable std::size_t size_ = 0;
 };
 
 }  // namespace phasecheck::verify::detail

@@ -145,3 +145,41 @@ TEST_CASE("delivery: the data view answers holds and delivered between phases") 
   CHECK(d.delivered(0, 2));
   CHECK(d.delivered(1, 1));
 }
+
+TEST_CASE("delivery: a block forwarded on from an older copy, not the latest") {
+  // [0,4] travels 0 -> 1 -> 2 -> 3; then 1, which kept its copy from phase a, sends it to 4.
+  // Rank 1's copy is no longer the latest, so the checker must remember older copies too.
+  DeliveryChecker d(Collective::alltoall, 5);
+  d.consume(0, phase("a", {{0, 1, {{0, 4}}}}));
+  d.consume(1, phase("b", {{1, 2, {{0, 4}}}}));
+  d.consume(2, phase("c", {{2, 3, {{0, 4}}}}));
+  CHECK(d.holds(1, {0, 4}));
+  CHECK(d.holds(2, {0, 4}));
+  CHECK(d.holds(3, {0, 4}));
+  CHECK_FALSE(d.holds(4, {0, 4}));
+  d.consume(3, phase("d", {{1, 4, {{0, 4}}}, {2, 1, {{0, 4}}}}));  // 2 -> 1: a copy again
+  CHECK(d.delivered(0, 4));
+  CHECK(d.holds(1, {0, 4}));
+  const auto r = d.finish();
+  CHECK(r.summary == "19 of 20 deliveries never happen");
+  CHECK(r.verdict == Verdict::fail);
+  CHECK_FALSE(r.counterexample->phase);  // no invalid transfer, only missing deliveries
+}
+
+TEST_CASE("delivery: a block forwarded in the phase it arrives is named as such") {
+  const auto r = run(Collective::alltoall, 3, {phase("a", {{0, 1, {{0, 2}}}, {1, 2, {{0, 2}}}})});
+  REQUIRE(r.counterexample);
+  CHECK(r.counterexample->explanation ==
+        "rank 1 sends block [0,2] in phase 0 but does not hold it yet (it arrives there in this "
+        "same phase; it can be forwarded from the next phase on)");
+}
+
+TEST_CASE("delivery: the data view answers no for ranks and blocks outside the schedule") {
+  DeliveryChecker d(Collective::alltoall, 3);
+  CHECK_FALSE(d.holds(7, {0, 1}));
+  CHECK_FALSE(d.holds(0, {7, 1}));
+  CHECK_FALSE(d.holds(0, {0, kEveryRank}));
+  CHECK_FALSE(d.delivered(0, 3));
+  CHECK_FALSE(d.delivered(3, 3));
+  CHECK(d.delivered_count(3) == 0);
+}
