@@ -42,6 +42,16 @@ const CheckResult& check(const Report& r, std::string_view name) {
   return *it;
 }
 
+/// The check `name` failed, and its counterexample is at `phase` with `explanation`.
+void expect_counterexample(const Report& r, std::string_view name, std::size_t phase,
+                           const std::string& explanation) {
+  const CheckResult& c = check(r, name);
+  CHECK(c.verdict == Verdict::fail);
+  REQUIRE(c.counterexample);
+  CHECK(c.counterexample->phase == phase);
+  CHECK(c.counterexample->explanation == explanation);
+}
+
 std::string failed(const Report& r) {
   std::string s;
   for (const auto& c : r.checks)
@@ -84,12 +94,8 @@ TEST_CASE("ring: a forwarded block sent before it arrives is caught by delivery"
   std::vector<Phase> phases = generate("ring", Ring(5)).phases;
   std::swap(phases[0], phases[1]);
   const Report r = verify_as("ring", Ring(5), phases);
-  const CheckResult& delivery = check(r, "delivery");
-  CHECK(delivery.verdict == Verdict::fail);
-  REQUIRE(delivery.counterexample);
-  CHECK(delivery.counterexample->phase == 0);
-  CHECK(delivery.counterexample->explanation ==
-        "rank 0 sends block [4,1] in phase 0 but does not hold it");
+  expect_counterexample(r, "delivery", 0,
+                        "rank 0 sends block [4,1] in phase 0 but does not hold it");
 }
 
 TEST_CASE("ring: blocks sent to the wrong intermediate node are caught, and by the invariant") {
@@ -98,18 +104,12 @@ TEST_CASE("ring: blocks sent to the wrong intermediate node are caught, and by t
   std::vector<Phase> phases = generate("ring", Ring(5)).phases;
   phases[0] = with_transfer(phases[0], 0, 0, 2);
   const Report r = verify_as("ring", Ring(5), phases);
-  const CheckResult& delivery = check(r, "delivery");
-  CHECK(delivery.verdict == Verdict::fail);
-  REQUIRE(delivery.counterexample);
-  CHECK(delivery.counterexample->phase == 1);
-  CHECK(delivery.counterexample->explanation ==
-        "rank 1 sends block [0,2] in phase 1 but does not hold it");
-  const CheckResult& invariants = check(r, "invariants");
-  REQUIRE(invariants.counterexample);
-  CHECK(invariants.counterexample->phase == 0);
-  CHECK(invariants.counterexample->explanation ==
-        "after step s every node has received exactly s blocks destined to it fails after phase "
-        "0: node 1 has received 0 blocks after step 1, not 1");
+  expect_counterexample(r, "delivery", 1,
+                        "rank 1 sends block [0,2] in phase 1 but does not hold it");
+  expect_counterexample(
+      r, "invariants", 0,
+      "after step s every node has received exactly s blocks destined to it fails after phase "
+      "0: node 1 has received 0 blocks after step 1, not 1");
 }
 
 TEST_CASE("ring: bidirectional takes floor(p/2) steps and stays contention-free on the ring") {
@@ -140,13 +140,10 @@ TEST_CASE("mesh: the row-phase invariant fires at the row phase's end, even with
   std::vector<Phase> phases = generate("mesh", Mesh(3, 3, false)).phases;
   phases[1] = Phase("nothing");
   const Report r = verify_as("mesh", Mesh(3, 3, false), phases);
-  const CheckResult& invariants = check(r, "invariants");
-  CHECK(invariants.verdict == Verdict::fail);
-  REQUIRE(invariants.counterexample);
-  CHECK(invariants.counterexample->phase == 1);
-  CHECK(invariants.counterexample->explanation ==
-        "after the row phase every block is in its destination column fails after phase 1: "
-        "block [0,2] is not at rank 2 (row 0, column 2)");
+  expect_counterexample(
+      r, "invariants", 1,
+      "after the row phase every block is in its destination column fails after phase 1: "
+      "block [0,2] is not at rank 2 (row 0, column 2)");
 }
 
 TEST_CASE("hypercube-exchange: log p steps of p/2 blocks across one dimension (Fig. 4.20)") {
@@ -173,12 +170,10 @@ TEST_CASE("hypercube-exchange: the low-bits invariant names a block left behind"
     step2.add(phases[1][i].src, phases[1][i].dst, phases[1].blocks(phases[1][i]));
   phases[1] = step2;
   const Report r = verify_as("hypercube-exchange", Hypercube(3), phases);
-  const CheckResult& invariants = check(r, "invariants");
-  REQUIRE(invariants.counterexample);
-  CHECK(invariants.counterexample->phase == 1);
-  CHECK(invariants.counterexample->explanation ==
-        "after step s every block sits on a node that agrees with its destination in the s lowest "
-        "dimensions fails after phase 1: block [0,2] is not at node 2 after step 2");
+  expect_counterexample(
+      r, "invariants", 1,
+      "after step s every block sits on a node that agrees with its destination in the s lowest "
+      "dimensions fails after phase 1: block [0,2] is not at node 2 after step 2");
   CHECK(check(r, "delivery").verdict == Verdict::fail);
 }
 
