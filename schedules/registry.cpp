@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "schedules/direct.hpp"
+#include "schedules/faraj_yuan.hpp"
 #include "schedules/grama.hpp"
 #include "schedules/hierarchical_factor.hpp"
 
@@ -149,6 +150,20 @@ const std::vector<Algorithm>& table() {
          return std::holds_alternative<Hypercube>(model) || is_fully_connected(model) ||
                 single_processor_nodes(model);
        }},
+      {"faraj-yuan",
+       "|M0| (|M| - |M0|) contention-free phases on any tree of switches: the bottleneck load",
+       "Faraj & Yuan, Section 4, Fig. 4", "collective=alltoall|allgather, root=SWITCH",
+       [](const ScheduleHeader& h, const PhaseSink& out) {
+         const FarajYuanOptions o = FarajYuanOptions::from(h);
+         faraj_yuan(faraj_yuan_plan(std::get<Tree>(h.topology), o.root), o.collective, out);
+       },
+       [](const Parameters& p) {
+         p.expect_only({"collective", "root"}, "faraj-yuan");
+         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall", "allgather"}));
+       },
+       [](const ScheduleHeader& h) { return faraj_yuan_claims(h); },
+       // Lemmas 3 and 4 and the Theorem: contention-free on the tree it was made for.
+       [](const ScheduleHeader& h, const Topology& model) { return model == h.topology; }},
   };
   return rows;
 }

@@ -79,7 +79,7 @@ TEST_CASE("tree: invalid graphs are rejected with the reason") {
                        "tree: machine 'b' has 2 links; machines must be leaves", InputError);
 }
 
-TEST_CASE("tree: a chain deeper than kMaxTreeDepth is refused; one at the limit is accepted") {
+TEST_CASE("tree: a chain deeper than kMaxTreeDepth is refused, one at the limit is accepted") {
   const auto chain = [](std::uint32_t switches) {
     std::vector<std::string> names;
     std::vector<Tree::NamedLink> links{{"a", "s0"}, {"b", "s" + std::to_string(switches - 1)}};

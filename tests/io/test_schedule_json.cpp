@@ -85,7 +85,7 @@ TEST_CASE("schedule JSON: phases stream when the header comes first") {
   CHECK(events == std::vector<std::string>{"header", "a"});
 }
 
-TEST_CASE("schedule JSON: phases stream without the optional parameters; later header keys fail") {
+TEST_CASE("schedule JSON: phases stream without the optional parameters, and later header keys fail") {
   const std::string no_params = R"({"format": "phasecheck.schedule/1", "algorithm": "x",
       "collective": "alltoall", "ranks": 2, "topology": {"kind": "ring", "ranks": 2},
       "phases": [{"label": "a", "transfers": [{"src": 0, "dst": 1}]}])";
@@ -108,7 +108,7 @@ TEST_CASE("schedule JSON: a key twice in a header object is refused") {
         "s.json: parameters: the key \"a\" appears twice in one object");
 }
 
-TEST_CASE("schedule JSON: any key order is accepted; phases wait for the header") {
+TEST_CASE("schedule JSON: any key order is accepted, phases wait for the header") {
   const Schedule s =
       io::parse_schedule(R"({"phases": [{"transfers": [{"src": 2, "dst": 0}], "label": "x"}],
       "topology": {"kind": "ring", "ranks": 3}, "ranks": 3, "collective": "allgather",

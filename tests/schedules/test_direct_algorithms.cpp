@@ -34,12 +34,20 @@ const schedules::Algorithm& algorithm(std::string_view name) {
 }  // namespace
 
 TEST_CASE("every registered algorithm keeps its claims, for awkward sizes") {
-  // p in {1, 2, 3, 4, 7, 8, 16, 31} on one- and p-port machines and on single-processor nodes.
+  // p in {1, 2, 3, 4, 7, 8, 16, 31} on one- and p-port machines, single-processor nodes and one
+  // switch.
   for (const auto& a : schedules::algorithms()) {
     std::size_t applied = 0;
     for (Rank p : {1u, 2u, 3u, 4u, 7u, 8u, 16u, 31u}) {
+      std::vector<std::string> names;
+      std::vector<Tree::NamedLink> links;
+      for (Rank r = 0; r < p; ++r) {
+        names.push_back("n" + std::to_string(r));
+        links.push_back({names.back(), "s"});
+      }
       const std::vector<Topology> models = {FullyConnected(p, 1), FullyConnected(p, p),
-                                            Cluster(std::vector<Rank>(p, 1))};
+                                            Cluster(std::vector<Rank>(p, 1)),
+                                            Tree(names, {"s"}, links)};  // a single switch
       for (const Topology& model : models) {
         for (const char* collective : {"alltoall", "allgather"}) {
           Parameters params;
@@ -76,7 +84,7 @@ TEST_CASE("pairwise-xor is contention-free on hypercubes with e-cube routing, d 
   }
 }
 
-TEST_CASE("shift meets the k-port bound p - 1 exactly; factor misses it by one for odd p") {
+TEST_CASE("shift meets the k-port bound p - 1 exactly, factor misses it by one for odd p") {
   const Report shift = verify_registered(algorithm("shift"), FullyConnected(7, 1));
   CHECK(shift.counts.c1 == 6);
   CHECK(shift.bound_c1 == 6);
