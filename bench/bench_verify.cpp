@@ -187,8 +187,45 @@ void grama_on_hypercube(benchmark::State& state, const std::string& algorithm) {
       benchmark::Counter(static_cast<double>(blocks), benchmark::Counter::kIsRate);
 }
 
+/// Issue 5's cases: faraj-yuan on two-level trees (a root switch over `leaves` switches of
+/// `per_leaf` machines), generated and streamed through every check.
+void faraj_yuan_two_level(benchmark::State& state) {
+  const auto leaves = static_cast<std::uint32_t>(state.range(0));
+  const auto per_leaf = static_cast<std::uint32_t>(state.range(1));
+  std::vector<std::string> machines, switches{"root"};
+  std::vector<Tree::NamedLink> links;
+  for (std::uint32_t s = 0; s < leaves; ++s) {
+    switches.push_back("s" + std::to_string(s));
+    links.push_back({switches.back(), "root"});
+    for (std::uint32_t m = 0; m < per_leaf; ++m) {
+      machines.push_back("n" + std::to_string(machines.size()));
+      links.push_back({machines.back(), switches.back()});
+    }
+  }
+  const auto& a = *schedules::find_algorithm("faraj-yuan");
+  const ScheduleHeader h = schedules::make_header(a, Tree(machines, switches, links), {});
+  std::size_t phases = 0;
+  for (auto _ : state) {
+    verify::Verifier v(h, h.topology, a.claims(h));
+    a.generate(h, v.sink());
+    const verify::Report r = v.finish();
+    if (r.verdict() != verify::Verdict::pass) state.SkipWithError("the schedule does not verify");
+    phases = r.counts.phases;
+  }
+  const double p = double(machines.size());
+  state.counters["phases"] = double(phases);
+  state.counters["messages_per_s"] =
+      benchmark::Counter(double(state.iterations()) * p * (p - 1), benchmark::Counter::kIsRate);
+}
+
 }  // namespace
 
+BENCHMARK(faraj_yuan_two_level)
+    ->Args({32, 32})
+    ->Args({64, 64})
+    ->ArgNames({"leaves", "per_leaf"})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 BENCHMARK_CAPTURE(grama_on_hypercube, hypercube_pairwise, std::string("hypercube-pairwise"))
     ->Arg(10)
     ->Arg(12)

@@ -1,6 +1,7 @@
 #include "cli/commands.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -12,6 +13,7 @@
 #include "core/files.hpp"
 #include "io/json.hpp"
 #include "io/report.hpp"
+#include "schedules/faraj_yuan.hpp"
 #include "schedules/registry.hpp"
 #include "verify/bounds.hpp"
 #include "verify/cost.hpp"
@@ -34,6 +36,46 @@ const schedules::Algorithm& require_algorithm(const std::string& name) {
 Claims claims_for(const ScheduleHeader& header) {
   if (const auto* a = schedules::find_algorithm(header.algorithm)) return a->claims(header);
   return {};
+}
+
+std::string number(double v) {
+  std::ostringstream os;
+  os << std::setprecision(4) << v;
+  return os.str();
+}
+
+/// Faraj & Yuan, Section 3: the bottleneck link, its load |Mu| x |Mv|, the peak aggregate
+/// throughput bound |M| (|M| - 1) B / (|Mu| |Mv|), and the root and phases of Section 4.
+void tree_report(const Tree& tree, double bandwidth, std::ostream& out) {
+  if (tree.ranks() < 2) return;
+  Tree::Cut worst{};
+  std::uint64_t load = 0;
+  for (const Tree::Cut& c : tree.cuts())
+    if (std::uint64_t{c.machines_a} * c.machines_b > load) {
+      load = std::uint64_t{c.machines_a} * c.machines_b;
+      worst = c;
+    }
+  const double M = tree.ranks(), factor = M * (M - 1) / double(load);
+  out << "\nbottleneck link " << tree.node_name(worst.a) << " - " << tree.node_name(worst.b)
+      << ": |Mu| x |Mv| = " << worst.machines_a << " x " << worst.machines_b << " = " << load
+      << " messages each way\n"
+      << "peak aggregate throughput <= |M| (|M| - 1) B / (|Mu| |Mv|) = " << number(factor) << " B";
+  if (bandwidth > 0)
+    out << " = " << number(factor * bandwidth) << " bytes/s for B = " << number(bandwidth)
+        << " bytes/s";
+  out << "\n";
+  const schedules::FarajYuanPlan plan = schedules::faraj_yuan_plan(tree);
+  out << "faraj-yuan: root " << (plan.root ? tree.node_name(*plan.root) : std::string("(none)"))
+      << ", subtrees of";
+  for (std::size_t i = 0; i < plan.t.size();) {  // sizes run-length coded: "16, 8, 8 x 1"
+    std::size_t same = i;
+    while (same < plan.t.size() && plan.t[same].size() == plan.t[i].size()) ++same;
+    out << (i ? ", " : " ");
+    if (same - i > 1) out << same - i << " x ";
+    out << plan.t[i].size();
+    i = same;
+  }
+  out << " machines: " << plan.phases() << " phases = |M0| (|M| - |M0|), the bottleneck load\n";
 }
 
 }  // namespace
@@ -126,6 +168,8 @@ int cost(const CostArgs& args, std::ostream& out) {
 }
 
 int bounds(const BoundsArgs& args, std::ostream& out) {
+  if (args.bandwidth < 0 || !std::isfinite(args.bandwidth))
+    throw InputError("--bandwidth must be a positive number of bytes per second");
   const Topology model = io::read_topology_file(args.topology);
   const Collective collective = parse_collective(args.collective);
   const auto all = verify::lower_bounds(model, collective);
@@ -140,6 +184,7 @@ int bounds(const BoundsArgs& args, std::ostream& out) {
   const auto [f1, f2] = verify::best_bounds(all, false);
   out << "direct schedules need at least " << direct << " phases with communication; with "
       << "forwarding C1 >= " << f1 << " and C2 >= " << f2 << "\n";
+  if (const auto* tree = std::get_if<Tree>(&model)) tree_report(*tree, args.bandwidth, out);
   return 0;
 }
 

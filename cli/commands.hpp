@@ -41,6 +41,7 @@ int cost(const CostArgs& args, std::ostream& out);
 struct BoundsArgs {
   std::string topology;
   std::string collective = "alltoall";
+  double bandwidth = 0;  ///< link bandwidth B in bytes/s for a tree's throughput bound; 0: symbolic
 };
 int bounds(const BoundsArgs& args, std::ostream& out);
 

@@ -56,6 +56,8 @@ int main(int argc, char** argv) {
   bounds->add_option("--topology", bnd.topology, "Topology JSON file")->required();
   bounds->add_option("--collective", bnd.collective, "alltoall or allgather")
       ->check(CLI::IsMember({"alltoall", "allgather"}));
+  bounds->add_option("--bandwidth", bnd.bandwidth,
+                     "Link bandwidth B in bytes/s: a tree's peak aggregate throughput bound");
 
   std::vector<std::string> survey_files;
   auto* survey = app.add_subcommand(
