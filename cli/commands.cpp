@@ -13,10 +13,12 @@
 #include "core/files.hpp"
 #include "io/json.hpp"
 #include "io/report.hpp"
+#include "programs/synchronization.hpp"
 #include "schedules/faraj_yuan.hpp"
 #include "schedules/registry.hpp"
 #include "verify/bounds.hpp"
 #include "verify/cost.hpp"
+#include "verify/synchronization_check.hpp"
 #include "verify/verifier.hpp"
 
 namespace phasecheck::cli {
@@ -154,6 +156,53 @@ int verify(const VerifyArgs& args, std::ostream& out) {
   const Verified v = read_and_verify(args.schedule, args.topology);
   emit(io::render(v.report, v.source, format), args.output, out);
   return v.report.verdict() == Verdict::pass ? 0 : 1;
+}
+
+int sync(const SyncArgs& args, std::ostream& out) {
+  // The dependence graph needs the whole table (at most kMaxSyncRanks ranks): read it once.
+  const Schedule table = io::read_schedule_file(args.schedule);
+  const Topology model =
+      args.topology.empty() ? table.header.topology : io::read_topology_file(args.topology);
+  Verified v{args.schedule, table.header, claims_for(table.header), {}};
+  try {
+    v.report = verify::verify(table, model, v.claims);
+  } catch (const InputError& e) {
+    throw InputError(args.schedule + ": " + e.what());
+  }
+  const programs::SyncPlan plan = programs::pairwise_synchronization(table, model);
+  std::vector<std::pair<verify::TransferRef, verify::TransferRef>> syncs;
+  for (const auto& [a, b] : plan.kept) {
+    const programs::Message &x = plan.messages[a], &y = plan.messages[b];
+    syncs.push_back({{x.phase, x.transfer}, {y.phase, y.transfer}});
+  }
+  const verify::CheckResult check = verify::check_synchronization(table, model, syncs);
+  const bool ok = v.report.verdict() == Verdict::pass && check.verdict == Verdict::pass;
+  out << (ok ? "PASS" : "FAIL") << "  pair-wise synchronization of " << v.report.algorithm << " ("
+      << v.report.collective << ") on " << v.report.topology << "  [" << v.source << "]\n"
+      << "  " << plan.messages.size() << " messages in " << v.report.counts.phases << " phases\n"
+      << "  " << plan.contending_pairs
+      << " contending pairs (messages in different phases sharing a link): the naive "
+         "synchronizations\n"
+      << "  " << plan.dependence_edges << " dependence edges (each message to the next user of "
+      << "each of its links)\n"
+      << "  " << plan.kept.size() << " synchronization messages after transitive reduction ("
+      << plan.by_program_order << " more orderings come free with each rank's program order)\n"
+      << "  " << (v.report.verdict() == Verdict::pass ? "pass" : "FAIL") << "  table            "
+      << (v.report.verdict() == Verdict::pass ? "verifies (delivery, contention, claims, bounds)"
+                                              : "does not verify: run phasecheck verify")
+      << "\n  " << (check.verdict == Verdict::pass ? "pass" : "FAIL") << "  " << check.name << "  "
+      << check.summary << "\n";
+  if (check.counterexample) out << "\n" << *check.counterexample << "\n";
+  if (args.list) {
+    out << "\nsynchronization messages (after -> sender waits before):\n";
+    for (const auto& [a, b] : plan.kept) {
+      const programs::Message &x = plan.messages[a], &y = plan.messages[b];
+      out << "  " << x.src << " -> " << y.src << "  after " << x.src << " -> " << x.dst
+          << " (phase " << x.phase << "), before " << y.src << " -> " << y.dst << " (phase "
+          << y.phase << ")\n";
+    }
+  }
+  return ok ? 0 : 1;
 }
 
 int cost(const CostArgs& args, std::ostream& out) {

@@ -38,6 +38,16 @@ struct CostArgs {
 /// model's bound. Exit 1 when the schedule fails a check or does not match its own equations.
 int cost(const CostArgs& args, std::ostream& out);
 
+struct SyncArgs {
+  std::string schedule;  ///< schedule file
+  std::string topology;  ///< optional what-if model
+  bool list = false;     ///< print every synchronization message
+};
+/// Pair-wise synchronization (Faraj & Yuan, Section 5): counts before and after the transitive
+/// reduction, and the check that the kept ones order every contending pair. Exit 1 when the
+/// table does not verify or a pair is left unordered.
+int sync(const SyncArgs& args, std::ostream& out);
+
 struct BoundsArgs {
   std::string topology;
   std::string collective = "alltoall";

@@ -51,6 +51,13 @@ int main(int argc, char** argv) {
   cost->add_option("--report", cst.report, "Report format")->check(CLI::IsMember({"text", "json"}));
   cost->add_option("-o,--output", cst.output, "Write the report to this file");
 
+  cli::SyncArgs syn;
+  auto* sync = app.add_subcommand(
+      "sync", "Pair-wise synchronization of a schedule (Faraj & Yuan, Section 5), reduced and checked");
+  sync->add_option("schedule", syn.schedule, "Schedule JSON file")->required();
+  sync->add_option("--topology", syn.topology, "Judge on this model instead of the schedule's own");
+  sync->add_flag("--list", syn.list, "Print every synchronization message");
+
   cli::BoundsArgs bnd;
   auto* bounds = app.add_subcommand("bounds", "Print the lower bounds of a machine model");
   bounds->add_option("--topology", bnd.topology, "Topology JSON file")->required();
@@ -81,6 +88,7 @@ int main(int argc, char** argv) {
     if (*algorithms) return cli::list_algorithms(std::cout);
     if (*generate) return cli::generate(gen, std::cout);
     if (*verify) return cli::verify(ver, std::cout);
+    if (*sync) return cli::sync(syn, std::cout);
     if (*cost) return cli::cost(cst, std::cout);
     if (*bounds) return cli::bounds(bnd, std::cout);
     if (*survey) return cli::survey(survey_files, std::cout);
