@@ -12,7 +12,10 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "io/json.hpp"
+#include "io/programs_json.hpp"
 #include "io/report.hpp"
+#include "programs/program.hpp"
+#include "programs/replay.hpp"
 #include "programs/synchronization.hpp"
 #include "schedules/faraj_yuan.hpp"
 #include "schedules/registry.hpp"
@@ -183,7 +186,8 @@ int sync(const SyncArgs& args, std::ostream& out) {
       << "  " << plan.contending_pairs
       << " contending pairs (messages in different phases sharing a link): the naive "
          "synchronizations\n"
-      << "  " << plan.dependence_edges << " dependence edges (each message to the next user of "
+      << "  " << plan.dependence_edges
+      << " dependence edges (each message to the next later users of "
       << "each of its links)\n"
       << "  " << plan.kept.size() << " synchronization messages after transitive reduction ("
       << plan.by_program_order << " more orderings come free with each rank's program order)\n"
@@ -202,6 +206,41 @@ int sync(const SyncArgs& args, std::ostream& out) {
           << y.phase << ")\n";
     }
   }
+  return ok ? 0 : 1;
+}
+
+int program(const ProgramArgs& args, std::ostream& out) {
+  const programs::Separation separation = programs::parse_separation(args.sync);
+  const Schedule table = io::read_schedule_file(args.schedule);
+  const Topology& model = table.header.topology;
+  const verify::Report report = verify::verify(table, model, claims_for(table.header));
+  std::optional<programs::SyncPlan> plan;
+  if (separation == programs::Separation::pairwise)
+    plan = programs::pairwise_synchronization(table, model);
+  const auto progs = programs::rank_programs(table, separation, plan ? &*plan : nullptr);
+  for (Rank r : args.ranks)
+    if (r >= table.header.ranks())
+      throw InputError("--rank " + std::to_string(r) + ": the schedule has " +
+                       std::to_string(table.header.ranks()) + " ranks");
+  const verify::CheckResult check = programs::replay(table, model, progs);
+  const bool ok = report.verdict() == Verdict::pass && check.verdict == Verdict::pass;
+  if (!args.output.empty())
+    write_file_atomically(args.output, [&](std::ostream& os) {
+      os << io::programs_to_json(progs, table.header, args.schedule, separation);
+    });
+  std::size_t ops = 0;
+  for (const auto& prog : progs) ops += prog.ops.size();
+  out << (ok ? "PASS" : "FAIL") << "  per-rank programs of " << report.algorithm << " ("
+      << report.collective << ") on " << report.topology << ", " << to_string(separation)
+      << " synchronization  [" << args.schedule << "]\n"
+      << "  " << progs.size() << " programs, " << ops << " operations";
+  if (plan) out << ", " << plan->kept.size() << " synchronization messages";
+  out << "\n  " << (report.verdict() == Verdict::pass ? "pass" : "FAIL") << "  table   "
+      << (report.verdict() == Verdict::pass ? "verifies" : "does not verify: run phasecheck verify")
+      << "\n  " << (check.verdict == Verdict::pass ? "pass" : "FAIL") << "  replay  "
+      << check.summary << "\n";
+  if (check.counterexample) out << "\n" << *check.counterexample << "\n";
+  for (Rank r : args.ranks) out << "\n" << programs::listing(progs[r]);
   return ok ? 0 : 1;
 }
 

@@ -48,6 +48,16 @@ struct SyncArgs {
 /// table does not verify or a pair is left unordered.
 int sync(const SyncArgs& args, std::ostream& out);
 
+struct ProgramArgs {
+  std::string schedule;           ///< schedule file
+  std::vector<unsigned> ranks;    ///< ranks whose listing to print
+  std::string sync = "pairwise";  ///< none | barrier | pairwise
+  std::string output;             ///< JSON file for all programs; empty: none
+};
+/// Per-rank programs of a verified table, replayed together; exit 1 when the table does not
+/// verify or the replay finds a deadlock, a missing message or contending messages overlapping.
+int program(const ProgramArgs& args, std::ostream& out);
+
 struct BoundsArgs {
   std::string topology;
   std::string collective = "alltoall";

@@ -53,10 +53,22 @@ int main(int argc, char** argv) {
 
   cli::SyncArgs syn;
   auto* sync = app.add_subcommand(
-      "sync", "Pair-wise synchronization of a schedule (Faraj & Yuan, Section 5), reduced and checked");
+      "sync",
+      "Pair-wise synchronization of a schedule (Faraj & Yuan, Section 5), reduced and checked");
   sync->add_option("schedule", syn.schedule, "Schedule JSON file")->required();
   sync->add_option("--topology", syn.topology, "Judge on this model instead of the schedule's own");
   sync->add_flag("--list", syn.list, "Print every synchronization message");
+
+  cli::ProgramArgs prg;
+  auto* program = app.add_subcommand(
+      "program",
+      "Per-rank programs of a schedule (sends, receives, synchronizations), replayed "
+      "together to prove they realize it without deadlock or contention");
+  program->add_option("schedule", prg.schedule, "Schedule JSON file")->required();
+  program->add_option("--rank", prg.ranks, "Print this rank's program (repeatable)");
+  program->add_option("--sync", prg.sync, "Phase separation")
+      ->check(CLI::IsMember({"none", "barrier", "pairwise"}));
+  program->add_option("-o,--output", prg.output, "Write every rank's program as JSON to this file");
 
   cli::BoundsArgs bnd;
   auto* bounds = app.add_subcommand("bounds", "Print the lower bounds of a machine model");
@@ -88,6 +100,7 @@ int main(int argc, char** argv) {
     if (*algorithms) return cli::list_algorithms(std::cout);
     if (*generate) return cli::generate(gen, std::cout);
     if (*verify) return cli::verify(ver, std::cout);
+    if (*program) return cli::program(prg, std::cout);
     if (*sync) return cli::sync(syn, std::cout);
     if (*cost) return cli::cost(cst, std::cout);
     if (*bounds) return cli::bounds(bnd, std::cout);

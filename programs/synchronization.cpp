@@ -66,7 +66,8 @@ SyncPlan pairwise_synchronization(const Schedule& schedule, const Topology& mode
   for (std::uint32_t ph = 0; ph < schedule.phases.size(); ++ph) {
     const auto transfers = schedule.phases[ph].transfers();
     for (std::uint32_t i = 0; i < transfers.size(); ++i)
-      if (!transfers[i].local()) plan.messages.push_back({ph, transfers[i].src, transfers[i].dst, i});
+      if (!transfers[i].local())
+        plan.messages.push_back({ph, transfers[i].src, transfers[i].dst, i});
   }
   const auto n = static_cast<std::uint32_t>(plan.messages.size());
 
@@ -76,8 +77,10 @@ SyncPlan pairwise_synchronization(const Schedule& schedule, const Topology& mode
     const bool routed = for_each_link(model, plan.messages[m].src, plan.messages[m].dst,
                                       [&](LinkId l) { users[l].push_back(m); });
     if (!routed)
-      throw InputError("pair-wise synchronization needs a routed model (tree, hypercube, mesh or "
-                       "ring), not " + describe(model));
+      throw InputError(
+          "pair-wise synchronization needs a routed model (tree, hypercube, mesh or "
+          "ring), not " +
+          describe(model));
   }
   std::set<std::pair<std::uint32_t, std::uint32_t>> pairs, chain;
   for (const auto& [link, list] : users)
@@ -85,12 +88,16 @@ SyncPlan pairwise_synchronization(const Schedule& schedule, const Topology& mode
       for (std::size_t j = i + 1; j < list.size(); ++j)
         if (plan.messages[list[i]].phase < plan.messages[list[j]].phase)
           pairs.insert({list[i], list[j]});
-      // The next user in a later phase (users in the same phase would be contention itself).
-      for (std::size_t j = i + 1; j < list.size(); ++j)
-        if (plan.messages[list[j]].phase > plan.messages[list[i]].phase) {
-          chain.insert({list[i], list[j]});
-          break;
-        }
+      // Every user in the next later phase that uses the link: with contention inside a phase
+      // there may be several, and each must wait (one edge to the first would order only it).
+      std::uint32_t next_phase = UINT32_MAX;
+      for (std::size_t j = i + 1; j < list.size(); ++j) {
+        const std::uint32_t ph = plan.messages[list[j]].phase;
+        if (ph <= plan.messages[list[i]].phase) continue;
+        if (next_phase == UINT32_MAX) next_phase = ph;
+        if (ph != next_phase) break;
+        chain.insert({list[i], list[j]});
+      }
     }
   plan.contending_pairs = pairs.size();
   plan.dependence_edges = chain.size();

@@ -38,8 +38,8 @@ struct SyncPlan {
   /// Distinct pairs (m1, m2) in different phases that share a directed link: what naive pair-wise
   /// synchronization would send (the count the paper reduces).
   std::uint64_t contending_pairs = 0;
-  /// The dependence graph: per link, each message to the next one using it (their closure is all
-  /// the contending pairs).
+  /// The dependence graph: per link, each message to the messages of the next later phase that
+  /// use it (their closure is all the contending pairs).
   std::uint64_t dependence_edges = 0;
   /// Edges of the transitive reduction that are program order anyway (no message needed).
   std::uint64_t by_program_order = 0;

@@ -66,6 +66,9 @@ inline rc::Gen<Topology> ring() {
   return rc::gen::map(rc::gen::inRange<Rank>(1, 13), [](Rank p) { return Topology(Ring(p)); });
 }
 
+/// The models that route messages along links (tree, ring, hypercube, mesh).
+inline rc::Gen<Topology> routed() { return rc::gen::oneOf(tree(), ring(), hypercube(), mesh()); }
+
 /// Any model; shrinks toward the simpler kinds listed first.
 inline rc::Gen<Topology> topology() {
   return rc::gen::oneOf(fully_connected(), cluster(), tree(), ring(), hypercube(), mesh());

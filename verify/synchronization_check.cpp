@@ -92,8 +92,10 @@ CheckResult check_synchronization(const Schedule& schedule, const Topology& mode
   std::map<LinkId, std::vector<std::uint32_t>> users;
   for (std::uint32_t m = 0; m < n; ++m)
     if (!route(model, transfer(m).src, transfer(m).dst, [&](LinkId l) { users[l].push_back(m); }))
-      throw InputError("synchronization is checked on routed models (tree, hypercube, mesh, "
-                       "ring), not " + describe(model));
+      throw InputError(
+          "synchronization is checked on routed models (tree, hypercube, mesh, "
+          "ring), not " +
+          describe(model));
   std::uint64_t pairs = 0, unordered = 0;
   std::optional<Counterexample> first;
   for (const auto& [link, list] : users)
@@ -112,10 +114,9 @@ CheckResult check_synchronization(const Schedule& schedule, const Topology& mode
         c.transfers = {{x.src, x.dst, {}, {}}, {y.src, y.dst, {}, {}}};
         c.resource = "link " + link_name(model, link);
         c.explanation = std::to_string(x.src) + " -> " + std::to_string(x.dst) + " (phase " +
-                        std::to_string(refs[a].phase) + ") and " + std::to_string(y.src) +
-                        " -> " + std::to_string(y.dst) + " (phase " +
-                        std::to_string(refs[b].phase) + ") share link " +
-                        link_name(model, link) +
+                        std::to_string(refs[a].phase) + ") and " + std::to_string(y.src) + " -> " +
+                        std::to_string(y.dst) + " (phase " + std::to_string(refs[b].phase) +
+                        ") share link " + link_name(model, link) +
                         ", but neither program order nor any synchronization makes the second "
                         "wait for the first";
         first = std::move(c);

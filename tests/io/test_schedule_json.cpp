@@ -85,7 +85,8 @@ TEST_CASE("schedule JSON: phases stream when the header comes first") {
   CHECK(events == std::vector<std::string>{"header", "a"});
 }
 
-TEST_CASE("schedule JSON: phases stream without the optional parameters, and later header keys fail") {
+TEST_CASE(
+    "schedule JSON: phases stream without the optional parameters, and later header keys fail") {
   const std::string no_params = R"({"format": "phasecheck.schedule/1", "algorithm": "x",
       "collective": "alltoall", "ranks": 2, "topology": {"kind": "ring", "ranks": 2},
       "phases": [{"label": "a", "transfers": [{"src": 0, "dst": 1}]}])";

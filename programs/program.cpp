@@ -1,0 +1,123 @@
+#include "programs/program.hpp"
+
+#include <map>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace phasecheck::programs {
+
+Separation parse_separation(std::string_view name) {
+  if (name == "none") return Separation::none;
+  if (name == "barrier") return Separation::barrier;
+  if (name == "pairwise") return Separation::pairwise;
+  throw InputError("unknown synchronization '" + std::string(name) +
+                   "' (expected none, barrier or pairwise)");
+}
+
+const char* to_string(Separation s) {
+  switch (s) {
+    case Separation::none:
+      return "none";
+    case Separation::barrier:
+      return "barrier";
+    default:
+      return "pairwise";
+  }
+}
+
+const char* to_string(Op::Kind k) {
+  switch (k) {
+    case Op::Kind::send:
+      return "send";
+    case Op::Kind::recv:
+      return "recv";
+    case Op::Kind::wait:
+      return "wait";
+    case Op::Kind::sync_send:
+      return "sync-send";
+    case Op::Kind::sync_recv:
+      return "sync-recv";
+    default:
+      return "barrier";
+  }
+}
+
+std::vector<RankProgram> rank_programs(const Schedule& schedule, Separation separation,
+                                       const SyncPlan* sync) {
+  if (separation == Separation::pairwise && sync == nullptr)
+    throw InputError("pairwise separation needs the synchronization plan");
+  const Rank p = schedule.header.ranks();
+  std::vector<RankProgram> programs(p);
+  for (Rank r = 0; r < p; ++r) programs[r].rank = r;
+
+  // Synchronizations by (phase of the message that waits, its sender) and by the phase of the
+  // message they follow.
+  std::map<std::pair<std::uint32_t, Rank>, std::vector<Op>> before, after;
+  if (separation == Separation::pairwise)
+    for (const auto& [a, b] : sync->kept) {
+      const Message &x = sync->messages[a], &y = sync->messages[b];
+      after[{x.phase, x.src}].push_back({Op::Kind::sync_send, y.src, x.phase, x.transfer, 0});
+      before[{y.phase, y.src}].push_back({Op::Kind::sync_recv, x.src, x.phase, x.transfer, 0});
+    }
+
+  std::vector<std::uint32_t> busy(p, UINT32_MAX);  // the last phase each rank posted in
+  for (std::uint32_t ph = 0; ph < schedule.phases.size(); ++ph) {
+    const Phase& phase = schedule.phases[ph];
+    const auto transfers = phase.transfers();
+    for (Rank r = 0; r < p; ++r)
+      if (auto it = before.find({ph, r}); it != before.end())
+        for (const Op& op : it->second) programs[r].ops.push_back(op);
+    for (std::uint32_t i = 0; i < transfers.size(); ++i) {
+      const Transfer& t = transfers[i];
+      if (t.local()) continue;  // a local copy: no operation
+      programs[t.dst].ops.push_back({Op::Kind::recv, t.src, ph, i, t.block_count});
+      busy[t.dst] = ph;
+    }
+    for (std::uint32_t i = 0; i < transfers.size(); ++i) {
+      const Transfer& t = transfers[i];
+      if (t.local()) continue;
+      programs[t.src].ops.push_back({Op::Kind::send, t.dst, ph, i, t.block_count});
+      busy[t.src] = ph;
+    }
+    for (Rank r = 0; r < p; ++r) {
+      if (busy[r] == ph) programs[r].ops.push_back({Op::Kind::wait, 0, ph, 0, 0});
+      if (auto it = after.find({ph, r}); it != after.end())
+        for (const Op& op : it->second) programs[r].ops.push_back(op);
+      if (separation == Separation::barrier)
+        programs[r].ops.push_back({Op::Kind::barrier, 0, ph, 0, 0});
+    }
+  }
+  return programs;
+}
+
+std::string listing(const RankProgram& program) {
+  std::ostringstream os;
+  os << "rank " << program.rank << ": " << program.ops.size() << " operations\n";
+  for (const Op& op : program.ops) {
+    os << "  phase " << op.phase << "  " << to_string(op.kind);
+    switch (op.kind) {
+      case Op::Kind::send:
+        os << " to " << op.peer << " (" << op.blocks << (op.blocks == 1 ? " block)" : " blocks)");
+        break;
+      case Op::Kind::recv:
+        os << " from " << op.peer << " (" << op.blocks << (op.blocks == 1 ? " block)" : " blocks)");
+        break;
+      case Op::Kind::sync_send:
+        os << " to " << op.peer << " (it may start its next contending message)";
+        break;
+      case Op::Kind::sync_recv:
+        os << " from " << op.peer << " (its phase-" << op.phase << " message is done)";
+        break;
+      case Op::Kind::wait:
+        os << " (all of this phase's sends and receives)";
+        break;
+      case Op::Kind::barrier:
+        break;
+    }
+    os << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace phasecheck::programs
