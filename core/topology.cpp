@@ -8,6 +8,7 @@
 #include <ostream>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include "core/error.hpp"
 
@@ -267,6 +268,22 @@ std::vector<NodeId> route_nodes(const Topology& t, Rank src, Rank dst) {
                  }},
       t);
   return nodes;
+}
+
+bool for_each_link(const Topology& t, Rank src, Rank dst,
+                   const std::function<void(LinkId)>& visit) {
+  return std::visit(
+      [&](const auto& m) {
+        using M = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<M, Tree> || std::is_same_v<M, Hypercube> ||
+                      std::is_same_v<M, Mesh> || std::is_same_v<M, Ring>) {
+          m.route(src, dst, visit);
+          return true;
+        } else {
+          return false;
+        }
+      },
+      t);
 }
 
 }  // namespace phasecheck

@@ -11,6 +11,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <utility>
@@ -231,6 +232,10 @@ std::ostream& operator<<(std::ostream& os, const Topology& t);
 /// In a cluster the nodes are the SMP nodes of src and dst (one when they share it); in the
 /// fully-connected model, which does not route, it is {src, dst}.
 std::vector<NodeId> route_nodes(const Topology& t, Rank src, Rank dst);
+/// Calls visit(LinkId) for each directed link of src -> dst on a routed model (tree, hypercube,
+/// mesh, ring) and returns true; returns false for models that do not route. Through a
+/// std::function: for checks over whole tables, not the contention checker's hot loop.
+bool for_each_link(const Topology& t, Rank src, Rank dst, const std::function<void(LinkId)>& visit);
 /// "a -> b" for a directed link of a routed model.
 std::string link_name(const Topology& t, LinkId l);
 

@@ -13,22 +13,6 @@
 
 namespace phasecheck::programs {
 
-bool for_each_link(const Topology& model, Rank src, Rank dst,
-                   const std::function<void(LinkId)>& visit) {
-  return std::visit(
-      [&](const auto& m) {
-        using M = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<M, Tree> || std::is_same_v<M, Hypercube> ||
-                      std::is_same_v<M, Mesh> || std::is_same_v<M, Ring>) {
-          m.route(src, dst, visit);
-          return true;
-        } else {
-          return false;
-        }
-      },
-      model);
-}
-
 std::vector<std::pair<std::uint32_t, std::uint32_t>> program_order(
     const std::vector<Message>& messages, Rank ranks) {
   // Per rank, the messages of its last phase with messages and of the phase before that.

@@ -56,8 +56,4 @@ inline constexpr Rank kMaxSyncRanks = 128;
 /// hypercube, mesh, ring). Throws InputError for other models or more than kMaxSyncRanks ranks.
 SyncPlan pairwise_synchronization(const Schedule& schedule, const Topology& model);
 
-/// Calls visit(LinkId) for each directed link of src -> dst; false when `model` does not route.
-bool for_each_link(const Topology& model, Rank src, Rank dst,
-                   const std::function<void(LinkId)>& visit);
-
 }  // namespace phasecheck::programs

@@ -10,22 +10,6 @@
 namespace phasecheck::verify {
 namespace {
 
-template <class Visit>
-bool route(const Topology& model, Rank src, Rank dst, Visit&& visit) {
-  return std::visit(
-      [&](const auto& m) {
-        using M = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<M, Tree> || std::is_same_v<M, Hypercube> ||
-                      std::is_same_v<M, Mesh> || std::is_same_v<M, Ring>) {
-          m.route(src, dst, visit);
-          return true;
-        } else {
-          return false;
-        }
-      },
-      model);
-}
-
 class Bits {
  public:
   explicit Bits(std::size_t n) : words_((n + 63) / 64, 0) {}
@@ -91,7 +75,8 @@ CheckResult check_synchronization(const Schedule& schedule, const Topology& mode
   // Every pair of messages on one directed link, in different phases, must be ordered.
   std::map<LinkId, std::vector<std::uint32_t>> users;
   for (std::uint32_t m = 0; m < n; ++m)
-    if (!route(model, transfer(m).src, transfer(m).dst, [&](LinkId l) { users[l].push_back(m); }))
+    if (!for_each_link(model, transfer(m).src, transfer(m).dst,
+                       [&](LinkId l) { users[l].push_back(m); }))
       throw InputError(
           "synchronization is checked on routed models (tree, hypercube, mesh, "
           "ring), not " +
