@@ -47,6 +47,9 @@ struct Claims {
   /// T = sum over phases of (t_s + t_w m x largest transfer in blocks), shown next to the
   /// schedule's own figure by `phasecheck cost`.
   std::vector<CostFormula> cost;
+  /// The C2 it claims (the sum over phases of the largest transfer, in blocks), exactly or as a
+  /// range: Bruck et al.'s C2 <= ceil((r - 1)/k) ceil(n/r) ceil(log_r n), say.
+  std::optional<PhaseClaim> c2;
 };
 
 }  // namespace phasecheck

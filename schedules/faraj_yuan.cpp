@@ -342,9 +342,9 @@ Claims faraj_yuan_claims(const ScheduleHeader& header) {
           if (auto m = all(0, 0, "Step 3")) return m;
         return std::nullopt;
       }};
-  return {{std::move(allocation)},
-          PhaseClaim::exactly(plan->phases(), "|M0| (|M| - |M0|) phases, the bottleneck load"),
-          {}};
+  return {.invariants = {std::move(allocation)},
+          .phases =
+              PhaseClaim::exactly(plan->phases(), "|M0| (|M| - |M0|) phases, the bottleneck load")};
 }
 
 }  // namespace phasecheck::schedules

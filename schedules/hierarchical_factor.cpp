@@ -235,10 +235,9 @@ Claims hierarchical_factor_claims(const HierarchicalFactorOptions& options) {
           }
         return std::nullopt;
       }};
-  return {{std::move(invariant)},
-          PhaseClaim{n_max * (p - 1), n_max * p,
-                     "Theorem 1: max node size x (p - 1) up to max node size x p steps"},
-          {}};
+  return {.invariants = {std::move(invariant)},
+          .phases = PhaseClaim{n_max * (p - 1), n_max * p,
+                               "Theorem 1: max node size x (p - 1) up to max node size x p steps"}};
 }
 
 bool inefficient_step(const Cluster& cluster, const Phase& step) {

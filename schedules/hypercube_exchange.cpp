@@ -69,7 +69,8 @@ Claims hypercube_exchange_claims(const HypercubeOptions& o) {
           }
         return std::nullopt;
       }};
-  Claims claims{{std::move(low_bits)}, PhaseClaim::exactly(d, "log p steps"), {}};
+  Claims claims{.invariants = {std::move(low_bits)},
+                .phases = PhaseClaim::exactly(d, "log p steps")};
   if (o.collective == Collective::alltoall) {
     claims.cost.push_back(
         {"Eq. 4.9: (t_s + t_w m p/2) log p",

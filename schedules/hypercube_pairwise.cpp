@@ -23,10 +23,10 @@ void hypercube_pairwise(const HypercubeOptions& o, const PhaseSink& out) {
 
 Claims hypercube_pairwise_claims(const HypercubeOptions& o) {
   const Rank p = Rank{1} << o.dimension;
-  Claims claims{{partners_delivered("after step j every node i has received M_{i xor j, i}", p,
-                                    [](Rank j, Rank i) { return i ^ (j + 1); })},
-                PhaseClaim::exactly(p - 1, "p - 1 steps"),
-                {}};
+  Claims claims{
+      .invariants = {partners_delivered("after step j every node i has received M_{i xor j, i}", p,
+                                        [](Rank j, Rank i) { return i ^ (j + 1); })},
+      .phases = PhaseClaim::exactly(p - 1, "p - 1 steps")};
   claims.cost.push_back({"Eq. 4.10: (t_s + t_w m)(p - 1)",
                          [p](double ts, double tw, double m) { return (ts + tw * m) * (p - 1); }});
   claims.cost.push_back({"Section 4.5.3 traffic bound, one port per node: t_w m (p - 1)",

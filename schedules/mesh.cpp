@@ -92,8 +92,8 @@ Claims mesh_claims(const MeshOptions& o) {
                           }
                         return std::nullopt;
                       }};
-  Claims claims{
-      {std::move(in_column)}, PhaseClaim::exactly(steps, "(cols - 1) + (rows - 1) steps"), {}};
+  Claims claims{.invariants = {std::move(in_column)},
+                .phases = PhaseClaim::exactly(steps, "(cols - 1) + (rows - 1) steps")};
   const double rd = r, cd = c;
   if (o.collective == Collective::alltoall)
     claims.cost.push_back(

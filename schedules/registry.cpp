@@ -45,10 +45,9 @@ Algorithm direct(std::string_view name, std::string_view summary, std::string_vi
           },
           [=](const Parameters& p) { return direct_collective(p, name); },
           [=](const ScheduleHeader& h) {
-            return Claims{
-                invariants ? invariants(DirectOptions::from(h, name)) : std::vector<Invariant>{},
-                phases(h.ranks()),
-                {}};
+            return Claims{.invariants = invariants ? invariants(DirectOptions::from(h, name))
+                                                   : std::vector<Invariant>{},
+                          .phases = phases(h.ranks())};
           },
           [=](const ScheduleHeader&, const Topology& model) { return contention_free_on(model); }};
 }

@@ -56,9 +56,9 @@ Claims ring_claims(const RingOptions& o) {
                    std::to_string(s) + ", not " + std::to_string(expected);
         return std::nullopt;
       }};
-  Claims c{{std::move(received)},
-           PhaseClaim::exactly(steps, o.bidirectional ? "floor(p/2) steps" : "p - 1 steps"),
-           {}};
+  Claims c{
+      .invariants = {std::move(received)},
+      .phases = PhaseClaim::exactly(steps, o.bidirectional ? "floor(p/2) steps" : "p - 1 steps")};
   // The book's figures are for the personalized exchange, every cluster the same way round.
   if (!o.bidirectional && o.collective == Collective::alltoall)
     c.cost = {{"Eq. 4.7: (t_s + t_w m p/2)(p - 1)",

@@ -157,6 +157,32 @@ std::vector<Bound> lower_bounds(const Topology& model, Collective c) {
   return out;
 }
 
+std::vector<Bound> compound_bounds(const Topology& model, Collective collective,
+                                   const Counts& counts) {
+  std::vector<Bound> out;
+  const auto* fc = std::get_if<FullyConnected>(&model);
+  if (!fc || collective != Collective::alltoall) return out;
+  const u64 n = fc->ranks, k = std::min<u64>(fc->ports, n - 1);
+  if (n < 2 || k == 0) return out;
+  // Theorem 2.5: the binomial spanning trees forced by C1 = log_{k+1} n carry n d k/(k+1)
+  // blocks each, n of them over n k ports.
+  u64 power = 1, d = 0;
+  while (power < n) power *= k + 1, ++d;
+  if (power == n && counts.c1 == d)
+    out.push_back({Metric::c2, n * d / (k + 1),
+                   "Theorem 2.5 (Bruck et al.): n = " + std::to_string(k + 1) + "^" +
+                       std::to_string(d) + " and C1 = " + std::to_string(d) +
+                       " = log_{k+1} n, so C2 >= n log_{k+1} n / (k + 1)",
+                   false});
+  // Theorem 2.6: C2 at its bound forces every block to travel directly.
+  if ((n - 1) % k == 0 && counts.c2 == (n - 1) / k)
+    out.push_back({Metric::c1, (n - 1) / k,
+                   "Theorem 2.6 (Bruck et al.): C2 = (n - 1)/k = " + std::to_string((n - 1) / k) +
+                       ", so C1 >= (n - 1)/k",
+                   false});
+  return out;
+}
+
 std::pair<std::uint64_t, std::uint64_t> best_bounds(const std::vector<Bound>& bounds, bool direct) {
   u64 c1 = 0, c2 = 0;
   for (const Bound& b : bounds) {

@@ -14,6 +14,13 @@ namespace phasecheck::verify {
 /// Every bound the model gives for the collective. O(links + nodes).
 std::vector<Bound> lower_bounds(const Topology& model, Collective collective);
 
+/// The compound bounds of Bruck et al., Section 2.3, for alltoall (index) on k-port machines: they
+/// apply only to schedules that meet one metric's bound exactly. Theorem 2.5: if n = (k + 1)^d
+/// and C1 = d, then C2 >= n d / (k + 1). Theorem 2.6: if (n - 1) / k is an integer and
+/// C2 = (n - 1) / k, then C1 >= (n - 1) / k. (Blocks are the unit: b = 1.)
+std::vector<Bound> compound_bounds(const Topology& model, Collective collective,
+                                   const Counts& counts);
+
 /// The strongest bound per metric that applies to a schedule with these counts. For a direct
 /// schedule C1 == C2, so each metric gets the larger of the two.
 std::pair<std::uint64_t, std::uint64_t> best_bounds(const std::vector<Bound>& bounds, bool direct);

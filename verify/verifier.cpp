@@ -66,6 +66,8 @@ Report Verifier::finish() const {
   r.counts = counts_;
   for (Bound& b : lower_bounds(model_, header_.collective))
     if (!b.direct_only || counts_.direct) r.bounds.push_back(std::move(b));
+  for (Bound& b : compound_bounds(model_, header_.collective, counts_))
+    r.bounds.push_back(std::move(b));
   std::tie(r.bound_c1, r.bound_c2) = best_bounds(r.bounds, counts_.direct);
 
   r.checks.push_back(delivery_.finish());
@@ -82,20 +84,24 @@ Report Verifier::finish() const {
     }
     r.checks.push_back(std::move(inv));
   }
-  if (claims_.phases) {
-    const PhaseClaim& claim = *claims_.phases;
+  if (claims_.phases || claims_.c2) {
     CheckResult c{"claims", Verdict::pass, {}, {}};
-    const std::string range =
-        claim.at_least == claim.at_most
-            ? std::to_string(claim.at_least)
-            : "between " + std::to_string(claim.at_least) + " and " + std::to_string(claim.at_most);
-    c.summary = std::to_string(counts_.phases) + (counts_.phases == 1 ? " phase" : " phases") +
-                "; the algorithm claims " + range + " (" + claim.source + ")";
-    if (!claim.holds(counts_.phases)) {
-      c.verdict = Verdict::fail;
-      c.counterexample =
-          Counterexample{{}, {}, 0, {}, "phase count", "the schedule has " + c.summary};
-    }
+    const auto judge = [&c](const PhaseClaim& claim, std::uint64_t value, const std::string& what) {
+      const std::string range = claim.at_least == claim.at_most
+                                    ? std::to_string(claim.at_least)
+                                    : "between " + std::to_string(claim.at_least) + " and " +
+                                          std::to_string(claim.at_most);
+      const std::string text = what + "; the algorithm claims " + range + " (" + claim.source + ")";
+      c.summary += (c.summary.empty() ? "" : "; ") + text;
+      if (!claim.holds(value) && c.verdict == Verdict::pass) {
+        c.verdict = Verdict::fail;
+        c.counterexample = Counterexample{{}, {}, 0, {}, "claim", "the schedule has " + text};
+      }
+    };
+    if (claims_.phases)
+      judge(*claims_.phases, counts_.phases,
+            std::to_string(counts_.phases) + (counts_.phases == 1 ? " phase" : " phases"));
+    if (claims_.c2) judge(*claims_.c2, counts_.c2, "C2 = " + std::to_string(counts_.c2));
     r.checks.push_back(std::move(c));
   }
   r.checks.push_back(check_bounds(counts_, r.bound_c1, r.bound_c2));
