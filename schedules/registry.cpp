@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "core/error.hpp"
+#include "schedules/bruck.hpp"
 #include "schedules/direct.hpp"
 #include "schedules/faraj_yuan.hpp"
 #include "schedules/grama.hpp"
@@ -163,6 +164,38 @@ const std::vector<Algorithm>& table() {
        [](const ScheduleHeader& h) { return faraj_yuan_claims(h); },
        // Lemmas 3 and 4 and the Theorem: contention-free on the tree it was made for.
        [](const ScheduleHeader& h, const Topology& model) { return model == h.topology; }},
+      {"bruck-index", "radix-r rotations, w = ceil(log_r n) subphases of r - 1 steps, k at a time",
+       "Bruck et al., Section 3, Appendix A", "radix=2..n, ports=K (alltoall)",
+       [](const ScheduleHeader& h, const PhaseSink& out) {
+         bruck_index(BruckIndexOptions::from(h), out);
+       },
+       [](const Parameters& p) {
+         p.expect_only({"collective", "radix", "ports"}, "bruck-index");
+         p.get_uint("radix", 2, 2, kMaxRanks);
+         p.get_uint("ports", 1, 1, kMaxRanks);
+         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall"}));
+       },
+       [](const ScheduleHeader& h) { return bruck_index_claims(BruckIndexOptions::from(h)); },
+       // A round sends and receives one message per step, at most k steps: k ports suffice.
+       [](const ScheduleHeader& h, const Topology& model) {
+         const auto* f = std::get_if<FullyConnected>(&model);
+         return f && f->ports >= std::min(BruckIndexOptions::from(h).ports, f->ranks);
+       }},
+      {"bruck-concat", "circulant offsets (k+1)^i for d - 1 rounds, then one partitioned round",
+       "Bruck et al., Section 4, Appendix B", "ports=K (allgather)",
+       [](const ScheduleHeader& h, const PhaseSink& out) {
+         bruck_concat(BruckConcatOptions::from(h), out);
+       },
+       [](const Parameters& p) {
+         p.expect_only({"collective", "ports"}, "bruck-concat");
+         p.get_uint("ports", 1, 1, kMaxRanks);
+         return parse_collective(p.get_choice("collective", "allgather", {"allgather"}));
+       },
+       [](const ScheduleHeader& h) { return bruck_concat_claims(BruckConcatOptions::from(h)); },
+       [](const ScheduleHeader& h, const Topology& model) {
+         const auto* f = std::get_if<FullyConnected>(&model);
+         return f && f->ports >= std::min(BruckConcatOptions::from(h).ports, f->ranks);
+       }},
   };
   return rows;
 }

@@ -47,6 +47,32 @@ TEST_CASE("examples: checked-in schedules are byte-identical to regenerated ones
       CHECK_MESSAGE(r.broken_claims(a.contention_free_on(s.header, topology)) == "", file);
       ++compared;
     }
+    // variants.txt: "NAME ALGORITHM [key=value ...]" per line, generating NAME.json.
+    const fs::path variants_file = dir.path() / "variants.txt";
+    if (fs::exists(variants_file)) {
+      std::ifstream variants(variants_file);
+      for (std::string line; std::getline(variants, line);) {
+        std::istringstream words(line);
+        std::string name, algorithm, setting;
+        if (!(words >> name >> algorithm) || name[0] == '#') continue;
+        std::vector<std::string> settings;
+        while (words >> setting) settings.push_back(setting);
+        const auto* a = schedules::find_algorithm(algorithm);
+        REQUIRE_MESSAGE(a != nullptr, variants_file << ": unknown algorithm " << algorithm);
+        const fs::path file = dir.path() / (name + ".json");
+        expected.insert(file);
+        std::ifstream in(file, std::ios::binary);
+        REQUIRE_MESSAGE(in, file << " is missing: run scripts/regenerate-examples");
+        std::ostringstream text;
+        text << in.rdbuf();
+        const Schedule s = schedules::generate(*a, topology, Parameters::parse(settings));
+        CHECK_MESSAGE(text.str() == io::schedule_to_json(s), file << " differs");
+        const verify::Report r = verify::verify(s, topology, a->claims(s.header));
+        CHECK_MESSAGE(r.broken_claims(a->contention_free_on(s.header, topology)) == "", file);
+        ++compared;
+      }
+      expected.insert(variants_file);
+    }
     for (const auto& f : fs::directory_iterator(dir.path()))
       if (f.path() != topology_file)
         CHECK_MESSAGE(expected.count(f.path()) == 1, f.path()

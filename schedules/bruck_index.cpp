@@ -1,0 +1,141 @@
+// The index algorithm of Bruck et al., Section 3 (Phases 1-3, the radix-r decomposition of Phase 2
+// in Section 3.2, the short last subphase of Appendix A, k-port grouping in Section 3.4).
+
+#include <algorithm>
+#include <string>
+
+#include "core/error.hpp"
+#include "schedules/bruck.hpp"
+
+namespace phasecheck::schedules {
+namespace {
+
+Rank default_ports(const ScheduleHeader& header) {
+  const auto* fc = std::get_if<FullyConnected>(&header.topology);
+  return fc ? fc->ports : 1;
+}
+
+std::uint64_t mod(std::int64_t a, std::uint64_t n) {
+  const auto r = a % static_cast<std::int64_t>(n);
+  return static_cast<std::uint64_t>(r < 0 ? r + static_cast<std::int64_t>(n) : r);
+}
+
+/// Steps of subphase x: r - 1, or for the last, ceil(n / r^(w-1)) - 1 (Appendix A, line 8).
+Rank steps_in(Rank n, Rank r, unsigned w, unsigned x, std::uint64_t dist) {
+  return x + 1 < w ? r - 1 : static_cast<Rank>((n + dist - 1) / dist - 1);
+}
+
+}  // namespace
+
+unsigned radix_digits(Rank n, Rank r) {
+  unsigned w = 0;
+  for (std::uint64_t reach = 1; reach < n; reach *= r) ++w;
+  return w;
+}
+
+std::uint64_t blocks_with_digit(Rank n, Rank r, std::uint64_t dist, Rank z) {
+  const std::uint64_t period = dist * r, full = n / period, rest = n % period;
+  const std::uint64_t start = z * dist;
+  return full * dist + (rest > start ? std::min(dist, rest - start) : 0);
+}
+
+BruckIndexOptions BruckIndexOptions::from(const ScheduleHeader& header) {
+  header.parameters.expect_only({"collective", "radix", "ports"}, "bruck-index");
+  if (header.collective != Collective::alltoall)
+    throw InputError(
+        "bruck-index is the index operation (alltoall); for allgather use "
+        "bruck-concat");
+  BruckIndexOptions o;
+  o.n = header.ranks();
+  o.radix =
+      static_cast<Rank>(header.parameters.get_uint("radix", 2, 2, std::max<std::uint64_t>(2, o.n)));
+  o.ports =
+      static_cast<Rank>(header.parameters.get_uint("ports", default_ports(header), 1, kMaxRanks));
+  return o;
+}
+
+void bruck_index(const BruckIndexOptions& o, const PhaseSink& out) {
+  const Rank n = o.n, r = o.radix, k = o.ports;
+  const unsigned w = radix_digits(n, r);
+  Phase round;
+  std::vector<Block> blocks;
+  std::uint64_t dist = 1;
+  for (unsigned x = 0; x < w; ++x, dist *= r) {
+    const Rank steps = steps_in(n, r, w, x, dist);
+    for (Rank first = 1; first <= steps; first += k) {
+      const Rank last = std::min<Rank>(steps, first + k - 1);
+      round.clear();
+      round.set_label("subphase " + std::to_string(x) + ", step" +
+                      (first == last ? " " + std::to_string(first)
+                                     : "s " + std::to_string(first) + "-" + std::to_string(last)) +
+                      (first + k > steps ? ", end of subphase " + std::to_string(x) : ""));
+      for (Rank i = 0; i < n; ++i)
+        for (Rank z = first; z <= last; ++z) {
+          // The block-ids j < n whose digit x is z: j = high * r^(x+1) + z * r^x + low.
+          blocks.clear();
+          for (std::uint64_t high = 0; high * dist * r + z * dist < n; ++high)
+            for (std::uint64_t low = 0; low < dist; ++low) {
+              const std::uint64_t j = high * dist * r + z * dist + low;
+              if (j >= n) break;
+              // Processor i holds block-id j of origin o = i - (j mod r^x): the lower digits of j
+              // have already moved it that far.
+              const auto origin = static_cast<Rank>(mod(std::int64_t(i) - std::int64_t(low), n));
+              blocks.push_back({origin, static_cast<Rank>((origin + j) % n)});
+            }
+          round.add(i, static_cast<Rank>((i + z * dist) % n), blocks);
+        }
+      out(round);
+    }
+  }
+}
+
+Claims bruck_index_claims(const BruckIndexOptions& o) {
+  const Rank n = o.n, r = o.radix, k = o.ports;
+  const unsigned w = radix_digits(n, r);
+  // The rounds and C2 the table must have, from the digit counts (not from the generator), and
+  // the round at which each subphase ends.
+  std::size_t rounds = 0;
+  std::uint64_t c2 = 0;
+  std::vector<std::size_t> subphase_end;  // the phase index of each subphase's last round
+  std::uint64_t dist = 1;
+  for (unsigned x = 0; x < w; ++x, dist *= r) {
+    const Rank steps = steps_in(n, r, w, x, dist);
+    for (Rank first = 1; first <= steps; first += k) {
+      std::uint64_t largest = 0;
+      for (Rank z = first; z <= std::min<Rank>(steps, first + k - 1); ++z)
+        largest = std::max(largest, blocks_with_digit(n, r, dist, z));
+      c2 += largest;
+      ++rounds;
+    }
+    subphase_end.push_back(rounds - 1);
+  }
+  Invariant placed{
+      "Section 3.2: after subphase x every block [o, d] sits at o + ((d - o) mod r^(x+1))",
+      [n, r, subphase_end](const Boundary& at, const DataView& data) -> std::optional<std::string> {
+        const auto it = std::find(subphase_end.begin(), subphase_end.end(), at.phase);
+        if (it == subphase_end.end()) return std::nullopt;
+        const auto x = static_cast<unsigned>(it - subphase_end.begin());
+        std::uint64_t weight = 1;  // r^x
+        for (unsigned i = 0; i < x; ++i) weight *= r;
+        // Only the blocks whose digit x is not 0 moved in this subphase (holdings only grow).
+        for (Rank origin = 0; origin < n; ++origin)
+          for (Rank j = 1; j < n; ++j) {
+            if ((j / weight) % r == 0) continue;
+            const auto there = static_cast<Rank>((origin + j % (weight * r)) % n);
+            const Block b{origin, static_cast<Rank>((origin + j) % n)};
+            if (!data.holds(there, b))
+              return "block " + to_string(b) + " (block-id " + std::to_string(j) +
+                     ") is not at processor " + std::to_string(there) + " after subphase " +
+                     std::to_string(x);
+          }
+        return std::nullopt;
+      }};
+  Claims claims{.invariants = {std::move(placed)},
+                .phases = PhaseClaim::exactly(
+                    rounds, "sum over the w subphases of ceil(steps / k) rounds (Section 3.4)")};
+  claims.c2 = PhaseClaim::exactly(
+      c2, "per round the largest step: the block-ids with that digit (Section 3.2)");
+  return claims;
+}
+
+}  // namespace phasecheck::schedules
