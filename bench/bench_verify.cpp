@@ -218,8 +218,34 @@ void faraj_yuan_two_level(benchmark::State& state) {
       benchmark::Counter(double(state.iterations()) * p * (p - 1), benchmark::Counter::kIsRate);
 }
 
+/// Issue 6's case: bruck-index with r = 2 on fully-connected(n, 1), generated and streamed
+/// through every check (each transfer carries about n/2 blocks: 24M block moves at n = 4096).
+void bruck_index_r2(benchmark::State& state) {
+  const auto n = static_cast<Rank>(state.range(0));
+  const auto& a = *schedules::find_algorithm("bruck-index");
+  Parameters params;
+  params.set("radix", "2");
+  const ScheduleHeader h = schedules::make_header(a, FullyConnected(n, 1), params);
+  std::uint64_t blocks = 0;
+  for (auto _ : state) {
+    verify::Verifier v(h, h.topology, a.claims(h));
+    a.generate(h, v.sink());
+    const verify::Report r = v.finish();
+    if (r.verdict() != verify::Verdict::pass) state.SkipWithError("the schedule does not verify");
+    blocks += r.counts.blocks;
+  }
+  state.counters["blocks_per_s"] =
+      benchmark::Counter(static_cast<double>(blocks), benchmark::Counter::kIsRate);
+}
+
 }  // namespace
 
+BENCHMARK(bruck_index_r2)
+    ->Arg(1024)
+    ->Arg(4096)
+    ->ArgName("n")
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 BENCHMARK(faraj_yuan_two_level)
     ->Args({32, 32})
     ->Args({64, 64})

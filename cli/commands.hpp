@@ -71,9 +71,12 @@ int bounds(const BoundsArgs& args, std::ostream& out);
 int survey(const std::vector<std::string>& topologies, std::ostream& out);
 
 struct WhatIfArgs {
-  std::string family;              ///< "hierarchical-factor"
+  std::string family;              ///< "hierarchical-factor" or "bruck-index"
   std::vector<std::string> sizes;  ///< node-size vectors, "8,8,4,1"
   std::string sizes_file;          ///< one vector per line, '#' comments
+  // bruck-index: the machine and the linear model.
+  unsigned ranks = 0, ports = 1;
+  double ts = 0, tw = 0, block = 1;  ///< seconds, seconds per byte, bytes per block
 };
 /// A research table for a family of instances; exit 1 if any instance fails a check.
 int whatif(const WhatIfArgs& args, std::ostream& out);

@@ -85,9 +85,14 @@ int main(int argc, char** argv) {
 
   cli::WhatIfArgs what;
   auto* whatif = app.add_subcommand("whatif", "Research tables for a family of instances");
-  whatif->add_option("family", what.family, "hierarchical-factor")->required();
+  whatif->add_option("family", what.family, "hierarchical-factor or bruck-index")->required();
   whatif->add_option("--sizes", what.sizes, "Node sizes of a cluster, e.g. 8,8,4,1 (repeatable)");
   whatif->add_option("--sizes-file", what.sizes_file, "File with one size vector per line");
+  whatif->add_option("--ranks", what.ranks, "bruck-index: processors n");
+  whatif->add_option("--ports", what.ports, "bruck-index: ports k");
+  whatif->add_option("--ts", what.ts, "bruck-index: start-up time, seconds");
+  whatif->add_option("--tw", what.tw, "bruck-index: transfer time per byte, seconds");
+  whatif->add_option("--block", what.block, "bruck-index: block size in bytes");
 
   try {
     app.parse(argc, argv);

@@ -137,8 +137,7 @@ TEST_CASE("Fig. 7 and Fig. 9: the circulant offsets S_i and the partitioned last
     const Schedule s = concat_schedule(5, 1);
     REQUIRE(s.phases.size() == 3);
     CHECK(sent_by(s.phases[0], 0) == std::vector<Sent>{{0, 1, {{0, kEveryRank}}}});
-    CHECK(sent_by(s.phases[1], 0) ==
-          std::vector<Sent>{{0, 2, {{0, kEveryRank}, {4, kEveryRank}}}});
+    CHECK(sent_by(s.phases[1], 0) == std::vector<Sent>{{0, 2, {{0, kEveryRank}, {4, kEveryRank}}}});
     CHECK(sent_by(s.phases[2], 0) == std::vector<Sent>{{0, 4, {{0, kEveryRank}}}});
     CHECK(verify_registered(s).verdict() == Verdict::pass);
   }
@@ -229,8 +228,7 @@ TEST_CASE("bruck: parameters in range, and the right collective") {
   }
   Parameters all;
   all.set("collective", "allgather");
-  CHECK_THROWS_AS(generate(*find_algorithm("bruck-index"), FullyConnected(5, 1), all),
-                  InputError);
+  CHECK_THROWS_AS(generate(*find_algorithm("bruck-index"), FullyConnected(5, 1), all), InputError);
   Parameters index;
   index.set("collective", "alltoall");
   CHECK_THROWS_AS(generate(*find_algorithm("bruck-concat"), FullyConnected(5, 1), index),
