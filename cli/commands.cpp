@@ -11,6 +11,7 @@
 #include "cli/table.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/networks.hpp"
 #include "io/json.hpp"
 #include "io/programs_json.hpp"
 #include "io/report.hpp"
@@ -20,6 +21,7 @@
 #include "schedules/faraj_yuan.hpp"
 #include "schedules/registry.hpp"
 #include "verify/bounds.hpp"
+#include "verify/congestion.hpp"
 #include "verify/cost.hpp"
 #include "verify/synchronization_check.hpp"
 #include "verify/verifier.hpp"
@@ -242,6 +244,63 @@ int program(const ProgramArgs& args, std::ostream& out) {
   if (check.counterexample) out << "\n" << *check.counterexample << "\n";
   for (Rank r : args.ranks) out << "\n" << programs::listing(progs[r]);
   return ok ? 0 : 1;
+}
+
+int congestion(const CongestionArgs& args, std::ostream& out) {
+  std::optional<Topology> what_if;
+  if (!args.topology.empty()) what_if = io::read_topology_file(args.topology);
+  ScheduleHeader header;
+  std::optional<verify::Verifier> verifier;
+  std::optional<verify::CongestionMeter> meter;
+  io::read_schedule_file(
+      args.schedule,
+      [&](const ScheduleHeader& h) {
+        header = h;
+        const Topology& model = what_if ? *what_if : header.topology;
+        try {
+          verifier.emplace(header, model, claims_for(header));
+          meter.emplace(model, args.phases);
+        } catch (const InputError& e) {
+          throw InputError(args.schedule + ": " + e.what());
+        }
+      },
+      [&](const Phase& p) {
+        verifier->consume(p);
+        meter->consume(p);
+      });
+  const verify::Report report = verifier->finish();
+  const Topology& model = what_if ? *what_if : header.topology;
+  const bool delivered = report.passed("delivery");
+  out << (delivered ? "" : "INVALID  ") << "congestion of " << report.algorithm << " ("
+      << report.collective << ") on " << report.topology << "  [" << args.schedule << "]\n"
+      << "  " << meter->phase_count()
+      << " phases; sum over phases of the busiest link's load: " << meter->sum_of_max()
+      << " blocks (the time proxy); mean per phase " << number(meter->mean_of_max()) << ", peak "
+      << meter->peak() << "\n"
+      << "  delivery: " << (delivered ? "every block exactly once" : "FAILS (phasecheck verify)")
+      << "\n";
+  if (args.phases) {
+    Table table({"  phase", "max load", "mean load", "busiest link"});
+    for (std::size_t i = 0; i < meter->loads().size(); ++i) {
+      const verify::PhaseLoad& l = meter->loads()[i];
+      table.add({"  " + std::to_string(i), std::to_string(l.max), number(l.mean),
+                 l.max ? link_name(model, l.busiest) : "-"});
+    }
+    out << "\n";
+    table.print(out);
+  }
+  return delivered ? 0 : 1;
+}
+
+int topology(const TopologyArgs& args, std::ostream& out) {
+  Graph g =
+      args.kind == "slimfly" ? slim_fly(args.q, args.concentration)
+      : args.kind == "dragonfly"
+          ? dragonfly(args.a, args.h, args.p)
+          : throw InputError("unknown network '" + args.kind + "' (known: slimfly, dragonfly)");
+  const std::string text = io::topology_to_pretty_json(Topology(std::move(g)));
+  emit(text, args.output, out);
+  return 0;
 }
 
 int cost(const CostArgs& args, std::ostream& out) {

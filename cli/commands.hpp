@@ -58,6 +58,23 @@ struct ProgramArgs {
 /// verify or the replay finds a deadlock, a missing message or contending messages overlapping.
 int program(const ProgramArgs& args, std::ostream& out);
 
+struct CongestionArgs {
+  std::string schedule;
+  std::string topology;  ///< optional what-if model (routed)
+  bool phases = false;   ///< print every phase's loads
+};
+/// Link loads per phase on a routed model and their sum of maxima; exit 1 if delivery fails.
+int congestion(const CongestionArgs& args, std::ostream& out);
+
+struct TopologyArgs {
+  std::string kind;                   ///< slimfly | dragonfly
+  unsigned q = 5, concentration = 0;  ///< slimfly
+  unsigned a = 4, h = 2, p = 2;       ///< dragonfly
+  std::string output;
+};
+/// Writes a generated network as a topology file (core/networks.hpp).
+int topology(const TopologyArgs& args, std::ostream& out);
+
 struct BoundsArgs {
   std::string topology;
   std::string collective = "alltoall";
@@ -77,6 +94,10 @@ struct WhatIfArgs {
   // bruck-index: the machine and the linear model.
   unsigned ranks = 0, ports = 1;
   double ts = 0, tw = 0, block = 1;  ///< seconds, seconds per byte, bytes per block
+  // congestion: a routed machine, the algorithms to compare, the seeds of randomized ones.
+  std::string topology;
+  std::string algorithms = "shift,randomized-sendrecv";
+  std::string seeds = "1..20";
 };
 /// A research table for a family of instances; exit 1 if any instance fails a check.
 int whatif(const WhatIfArgs& args, std::ostream& out);

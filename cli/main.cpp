@@ -70,6 +70,27 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"none", "barrier", "pairwise"}));
   program->add_option("-o,--output", prg.output, "Write every rank's program as JSON to this file");
 
+  cli::CongestionArgs con;
+  auto* congestion = app.add_subcommand(
+      "congestion", "Link loads per phase on a routed machine (graph, tree, ...) and their sum");
+  congestion->add_option("schedule", con.schedule, "Schedule JSON file")->required();
+  congestion->add_option("--topology", con.topology, "Measure on this model instead");
+  congestion->add_flag("--phases", con.phases, "Print every phase");
+
+  cli::TopologyArgs top;
+  auto* topology = app.add_subcommand(
+      "topology", "Write a generated network as a topology file: slimfly (MMS) or dragonfly");
+  topology->add_option("kind", top.kind, "slimfly or dragonfly")
+      ->required()
+      ->check(CLI::IsMember({"slimfly", "dragonfly"}));
+  topology->add_option("--q", top.q, "slimfly: the prime q (2q^2 routers)");
+  topology->add_option("--concentration", top.concentration,
+                       "slimfly: hosts per router (default ceil(degree/2))");
+  topology->add_option("--a", top.a, "dragonfly: routers per group");
+  topology->add_option("--h", top.h, "dragonfly: global links per router");
+  topology->add_option("--p", top.p, "dragonfly: hosts per router");
+  topology->add_option("-o,--output", top.output, "Output file (default: standard output)");
+
   cli::BoundsArgs bnd;
   auto* bounds = app.add_subcommand("bounds", "Print the lower bounds of a machine model");
   bounds->add_option("--topology", bnd.topology, "Topology JSON file")->required();
@@ -85,7 +106,8 @@ int main(int argc, char** argv) {
 
   cli::WhatIfArgs what;
   auto* whatif = app.add_subcommand("whatif", "Research tables for a family of instances");
-  whatif->add_option("family", what.family, "hierarchical-factor or bruck-index")->required();
+  whatif->add_option("family", what.family, "hierarchical-factor, bruck-index or congestion")
+      ->required();
   whatif->add_option("--sizes", what.sizes, "Node sizes of a cluster, e.g. 8,8,4,1 (repeatable)");
   whatif->add_option("--sizes-file", what.sizes_file, "File with one size vector per line");
   whatif->add_option("--ranks", what.ranks, "bruck-index: processors n");
@@ -93,6 +115,9 @@ int main(int argc, char** argv) {
   whatif->add_option("--ts", what.ts, "bruck-index: start-up time, seconds");
   whatif->add_option("--tw", what.tw, "bruck-index: transfer time per byte, seconds");
   whatif->add_option("--block", what.block, "bruck-index: block size in bytes");
+  whatif->add_option("--topology", what.topology, "congestion: the machine (a routed topology)");
+  whatif->add_option("--algorithms", what.algorithms, "congestion: algorithms, comma-separated");
+  whatif->add_option("--seeds", what.seeds, "congestion: seeds, 1..20 or 3,5,8");
 
   try {
     app.parse(argc, argv);
@@ -105,6 +130,8 @@ int main(int argc, char** argv) {
     if (*algorithms) return cli::list_algorithms(std::cout);
     if (*generate) return cli::generate(gen, std::cout);
     if (*verify) return cli::verify(ver, std::cout);
+    if (*congestion) return cli::congestion(con, std::cout);
+    if (*topology) return cli::topology(top, std::cout);
     if (*program) return cli::program(prg, std::cout);
     if (*sync) return cli::sync(syn, std::cout);
     if (*cost) return cli::cost(cst, std::cout);

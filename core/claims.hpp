@@ -3,6 +3,7 @@
 /// exactly or within a range (a theorem's upper bound, say). The verifier checks the claim.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace phasecheck {
@@ -50,6 +51,9 @@ struct Claims {
   /// The C2 it claims (the sum over phases of the largest transfer, in blocks), exactly or as a
   /// range: Bruck et al.'s C2 <= ceil((r - 1)/k) ceil(n/r) ceil(log_r n), say.
   std::optional<PhaseClaim> c2;
+  /// Requests a rank may have outstanding in a phase (what is in flight between two Waitalls):
+  /// its sends plus its receives, a local copy counting as both. Checked as "requests".
+  std::optional<std::uint32_t> max_requests;
 };
 
 }  // namespace phasecheck

@@ -174,53 +174,153 @@ Ring::Ring(Rank ranks_) : ranks(ranks_) {
                      std::to_string(ranks));
 }
 
+Graph::Graph(std::vector<std::string> routers, std::vector<NamedLink> links,
+             std::vector<Rank> hosts)
+    : routers_(std::move(routers)), links_(std::move(links)), hosts_(std::move(hosts)) {
+  const std::size_t R = routers_.size();
+  if (R == 0) throw InputError("graph: needs at least one router");
+  if (R > kMaxRouters)
+    throw InputError("graph: " + std::to_string(R) + " routers; at most " +
+                     std::to_string(kMaxRouters) + " are supported");
+  if (hosts_.size() != R)
+    throw InputError("graph: hosts gives " + std::to_string(hosts_.size()) + " counts for " +
+                     std::to_string(R) + " routers");
+  std::map<std::string, std::uint32_t, std::less<>> index;
+  for (std::uint32_t r = 0; r < R; ++r) {
+    if (routers_[r].empty()) throw InputError("graph: a router has an empty name");
+    if (!index.emplace(routers_[r], r).second)
+      throw InputError("graph: the router name '" + routers_[r] + "' is used twice");
+  }
+  std::uint64_t total = 0;
+  for (std::uint32_t r = 0; r < R; ++r) {
+    total += hosts_[r];
+    if (total > kMaxRanks)
+      throw InputError("graph: more than " + std::to_string(kMaxRanks) + " hosts in all");
+    for (Rank h = 0; h < hosts_[r]; ++h) router_of_.push_back(r);
+  }
+  if (total == 0) throw InputError("graph: no hosts");
+  using G = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+  G g(R);
+  std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
+  degree_.assign(R, 0);
+  std::vector<std::vector<std::pair<std::uint32_t, LinkId>>> out(R);  // (neighbour, link)
+  for (const auto& [a, b] : links_) {
+    const auto ia = index.find(a), ib = index.find(b);
+    if (ia == index.end() || ib == index.end())
+      throw InputError("graph: link [" + a + ", " + b + "] names the unknown router '" +
+                       (ia == index.end() ? a : b) + "'");
+    if (ia->second == ib->second) throw InputError("graph: link [" + a + ", " + b + "] is a loop");
+    if (!seen.insert(std::minmax(ia->second, ib->second)).second)
+      throw InputError("graph: link [" + a + ", " + b + "] is listed twice");
+    const auto e = static_cast<LinkId>(edges_.size());
+    edges_.push_back({ia->second, ib->second});
+    boost::add_edge(ia->second, ib->second, g);
+    ++degree_[ia->second];
+    ++degree_[ib->second];
+    out[ia->second].push_back({ib->second, 2 * ranks() + 2 * e});
+    out[ib->second].push_back({ia->second, 2 * ranks() + 2 * e + 1});
+  }
+  for (auto& o : out) std::sort(o.begin(), o.end());
+  // Distances to every router by breadth-first search (Boost.Graph); the next hop is the smallest
+  // neighbour one hop closer.
+  constexpr std::uint32_t kFar = UINT32_MAX;
+  dist_.assign(R * R, kFar);
+  next_.assign(R * R, 0);
+  hop_.assign(R * R, 0);
+  std::vector<std::size_t> d(R);
+  for (std::uint32_t to = 0; to < R; ++to) {
+    std::fill(d.begin(), d.end(), 0);
+    std::vector<boost::default_color_type> color(R);
+    boost::breadth_first_search(g, boost::vertex(to, g),
+                                boost::visitor(boost::make_bfs_visitor(boost::record_distances(
+                                                   d.data(), boost::on_tree_edge())))
+                                    .color_map(boost::make_iterator_property_map(
+                                        color.begin(), boost::get(boost::vertex_index, g))));
+    for (std::uint32_t at = 0; at < R; ++at)
+      if (at == to || d[at] > 0) dist_[to * R + at] = static_cast<std::uint32_t>(d[at]);
+    for (std::uint32_t at = 0; at < R; ++at) {
+      if (at == to || dist_[to * R + at] == kFar) continue;
+      for (const auto& [w, link] : out[at])
+        if (dist_[to * R + w] + 1 == dist_[to * R + at]) {
+          next_[to * R + at] = w;
+          hop_[to * R + at] = link;
+          break;
+        }
+    }
+  }
+  for (std::uint32_t a = 0; a < R; ++a)
+    for (std::uint32_t b = 0; b < R; ++b)
+      if (hosts_[a] > 0 && hosts_[b] > 0 && dist_[b * R + a] == kFar)
+        throw InputError("graph: not connected (router '" + routers_[a] + "' cannot reach '" +
+                         routers_[b] + "')");
+}
+
+std::pair<NodeId, NodeId> Graph::link_ends(LinkId l) const {
+  const Rank H = ranks();
+  if (l < 2 * H) {
+    const Rank h = l / 2;
+    const NodeId router = H + router_of_[h];
+    return l % 2 == 0 ? std::pair{h, router} : std::pair{router, h};
+  }
+  const auto& e = edges_[(l - 2 * H) / 2];
+  return l % 2 == 0 ? std::pair<NodeId, NodeId>{H + e[0], H + e[1]}
+                    : std::pair<NodeId, NodeId>{H + e[1], H + e[0]};
+}
+
+std::string Graph::node_name(NodeId n) const {
+  return n < ranks() ? "h" + std::to_string(n) : routers_[n - ranks()];
+}
+
 Rank ranks(const Topology& t) {
   return std::visit(
-      Overloaded{[](const Tree& x) { return x.ranks(); },
-                 [](const Cluster& x) { return x.ranks(); },
-                 [](const FullyConnected& x) { return x.ranks; },
-                 [](const Hypercube& x) { return x.ranks(); },
-                 [](const Mesh& x) { return x.ranks(); }, [](const Ring& x) { return x.ranks; }},
+      Overloaded{
+          [](const Tree& x) { return x.ranks(); }, [](const Cluster& x) { return x.ranks(); },
+          [](const FullyConnected& x) { return x.ranks; },
+          [](const Hypercube& x) { return x.ranks(); }, [](const Mesh& x) { return x.ranks(); },
+          [](const Ring& x) { return x.ranks; }, [](const Graph& x) { return x.ranks(); }},
       t);
 }
 
 std::string kind(const Topology& t) {
-  static constexpr const char* names[] = {"tree",      "cluster", "fully-connected",
-                                          "hypercube", "mesh",    "ring"};
+  static constexpr const char* names[] = {"tree", "cluster", "fully-connected", "hypercube", "mesh",
+                                          "ring", "graph"};
   return names[t.index()];
 }
 
 std::string describe(const Topology& t) {
   std::ostringstream os;
-  std::visit(Overloaded{[&](const Tree& x) {
-                          os << "tree(machines=" << x.ranks()
-                             << ", switches=" << x.switches().size() << ")";
-                        },
-                        [&](const Cluster& x) {
-                          // Long size vectors are summarised, so that a report's first line stays
-                          // short.
-                          const auto& sizes = x.node_sizes();
-                          if (sizes.size() <= 12) {
-                            os << "cluster(sizes=";
-                            for (std::size_t i = 0; i < sizes.size(); ++i)
-                              os << (i ? "," : "") << sizes[i];
-                            os << ")";
-                          } else {
-                            const auto [lo, hi] = std::minmax_element(sizes.begin(), sizes.end());
-                            os << "cluster(nodes=" << sizes.size() << ", ranks=" << x.ranks()
-                               << ", sizes " << *lo << "-" << *hi << ")";
-                          }
-                        },
-                        [&](const FullyConnected& x) {
-                          os << "fully-connected(p=" << x.ranks << ", k=" << x.ports << ")";
-                        },
-                        [&](const Hypercube& x) { os << "hypercube(d=" << x.dimension << ")"; },
-                        [&](const Mesh& x) {
-                          os << (x.wraparound ? "torus(" : "mesh(") << x.rows << "x" << x.cols
-                             << ")";
-                        },
-                        [&](const Ring& x) { os << "ring(p=" << x.ranks << ")"; }},
-             t);
+  std::visit(
+      Overloaded{[&](const Tree& x) {
+                   os << "tree(machines=" << x.ranks() << ", switches=" << x.switches().size()
+                      << ")";
+                 },
+                 [&](const Cluster& x) {
+                   // Long size vectors are summarised, so that a report's first line stays
+                   // short.
+                   const auto& sizes = x.node_sizes();
+                   if (sizes.size() <= 12) {
+                     os << "cluster(sizes=";
+                     for (std::size_t i = 0; i < sizes.size(); ++i)
+                       os << (i ? "," : "") << sizes[i];
+                     os << ")";
+                   } else {
+                     const auto [lo, hi] = std::minmax_element(sizes.begin(), sizes.end());
+                     os << "cluster(nodes=" << sizes.size() << ", ranks=" << x.ranks() << ", sizes "
+                        << *lo << "-" << *hi << ")";
+                   }
+                 },
+                 [&](const FullyConnected& x) {
+                   os << "fully-connected(p=" << x.ranks << ", k=" << x.ports << ")";
+                 },
+                 [&](const Hypercube& x) { os << "hypercube(d=" << x.dimension << ")"; },
+                 [&](const Mesh& x) {
+                   os << (x.wraparound ? "torus(" : "mesh(") << x.rows << "x" << x.cols << ")";
+                 },
+                 [&](const Ring& x) { os << "ring(p=" << x.ranks << ")"; },
+                 [&](const Graph& x) {
+                   os << "graph(routers=" << x.router_count() << ", hosts=" << x.ranks() << ")";
+                 }},
+      t);
   return os.str();
 }
 
@@ -228,6 +328,7 @@ std::ostream& operator<<(std::ostream& os, const Topology& t) { return os << des
 
 std::string node_name(const Topology& t, NodeId n) {
   if (const auto* tree = std::get_if<Tree>(&t)) return tree->node_name(n);
+  if (const auto* graph = std::get_if<Graph>(&t)) return graph->node_name(n);
   if (std::holds_alternative<Cluster>(t)) return "node " + std::to_string(n);
   return std::to_string(n);
 }
@@ -276,7 +377,8 @@ bool for_each_link(const Topology& t, Rank src, Rank dst,
       [&](const auto& m) {
         using M = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<M, Tree> || std::is_same_v<M, Hypercube> ||
-                      std::is_same_v<M, Mesh> || std::is_same_v<M, Ring>) {
+                      std::is_same_v<M, Mesh> || std::is_same_v<M, Ring> ||
+                      std::is_same_v<M, Graph>) {
           m.route(src, dst, visit);
           return true;
         } else {

@@ -217,7 +217,68 @@ struct Ring {
   friend bool operator==(const Ring&, const Ring&) = default;
 };
 
-using Topology = std::variant<Tree, Cluster, FullyConnected, Hypercube, Mesh, Ring>;
+/// Routers in a graph topology: the routing tables take 12 bytes per pair of routers.
+inline constexpr std::uint32_t kMaxRouters = 2048;
+
+/// A low-diameter network (Slim Fly, Dragonfly, or any connected graph): routers joined by
+/// full-duplex links, hosts attached to routers (the concentration), and minimal routing: the
+/// shortest router path, at every hop to the smallest-numbered router that is one hop closer
+/// (deterministic; no ECMP). Nodes: hosts 0..H-1 (host = rank, numbered router by router), then
+/// the routers. Links: 2h host -> router, 2h+1 router -> host; 2H + 2e and 2H + 2e + 1 the two
+/// directions of router link e as listed.
+class Graph {
+ public:
+  using NamedLink = std::array<std::string, 2>;
+  /// Throws InputError unless: 1 to kMaxRouters uniquely named routers; links join two distinct
+  /// known routers, each pair once; hosts[i] per router i, 1 to kMaxRanks in all; every router
+  /// with hosts reachable from every other.
+  Graph(std::vector<std::string> routers, std::vector<NamedLink> links, std::vector<Rank> hosts);
+
+  Rank ranks() const { return static_cast<Rank>(router_of_.size()); }
+  const std::vector<std::string>& routers() const { return routers_; }
+  const std::vector<NamedLink>& links() const { return links_; }
+  const std::vector<Rank>& hosts() const { return hosts_; }
+  std::uint32_t router_of(Rank host) const { return router_of_[host]; }
+  std::uint32_t router_count() const { return static_cast<std::uint32_t>(routers_.size()); }
+  /// Hops between two routers on the minimal route.
+  std::uint32_t distance(std::uint32_t a, std::uint32_t b) const {
+    return dist_[std::size_t{b} * router_count() + a];
+  }
+  /// The number of router neighbours of router r.
+  std::uint32_t degree(std::uint32_t r) const { return degree_[r]; }
+
+  LinkId link_id_count() const { return 2 * ranks() + 2 * static_cast<LinkId>(edges_.size()); }
+  std::pair<NodeId, NodeId> link_ends(LinkId l) const;
+  std::string node_name(NodeId n) const;
+
+  template <class Visit>
+  void route(Rank src, Rank dst, Visit&& visit) const {
+    visit(2 * src);
+    const std::size_t R = router_count();
+    std::uint32_t at = router_of_[src];
+    const std::uint32_t to = router_of_[dst];
+    while (at != to) {
+      visit(hop_[to * R + at]);
+      at = next_[to * R + at];
+    }
+    visit(2 * dst + 1);
+  }
+  friend bool operator==(const Graph& x, const Graph& y) {
+    return x.routers_ == y.routers_ && x.links_ == y.links_ && x.hosts_ == y.hosts_;
+  }
+
+ private:
+  std::vector<std::string> routers_;
+  std::vector<NamedLink> links_;
+  std::vector<Rank> hosts_;
+  std::vector<std::uint32_t> router_of_;             // per host
+  std::vector<std::array<std::uint32_t, 2>> edges_;  // per link: the two routers
+  std::vector<std::uint32_t> degree_;                // per router
+  std::vector<std::uint32_t> next_, dist_;           // [to * R + at]
+  std::vector<LinkId> hop_;                          // [to * R + at]: the link at -> next
+};
+
+using Topology = std::variant<Tree, Cluster, FullyConnected, Hypercube, Mesh, Ring, Graph>;
 
 Rank ranks(const Topology& t);
 /// The kind as written in topology files: "tree", "cluster", "fully-connected", ...

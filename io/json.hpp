@@ -22,6 +22,8 @@ Topology read_topology_file(const std::string& path);
 Topology parse_topology(std::string_view text, std::string_view source);
 /// One line of JSON, keys in the documented order.
 std::string topology_to_json(const Topology& t);
+/// The same, indented one space per level (for files a person reads).
+std::string topology_to_pretty_json(const Topology& t);
 
 /// Streams a schedule: on_header once, then on_phase for each phase in order.
 void read_schedule(std::istream& in, std::string_view source,

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -83,8 +84,33 @@ Topology topology_from_json(const Field& f) {
     const auto p = static_cast<Rank>(f.at("ranks").uint(kMaxRanks));
     return build(f, [&] { return Topology(Ring(p)); });
   }
+  if (kind == "graph") {
+    // Hosts per router: "hosts": [h0, h1, ...], or one "concentration" for every router.
+    f.expect_object({"kind", "routers", "links", "hosts", "concentration"});
+    const auto routers = names(f.at("routers"));
+    if (routers.size() > kMaxRouters)
+      f.at("routers").fail("more than " + std::to_string(kMaxRouters) + " routers");
+    std::vector<Graph::NamedLink> links;
+    const Field lf = f.at("links");
+    for (std::size_t i = 0; i < lf.array().size(); ++i) {
+      const Field l = lf.at(i);
+      if (!l.value.is_array() || l.value.size() != 2) l.fail("expected a pair [router, router]");
+      links.push_back({l.at(0).string(), l.at(1).string()});
+    }
+    std::vector<Rank> hosts;
+    if (f.has("hosts") == f.has("concentration"))
+      f.fail("give either \"hosts\" (per router) or \"concentration\" (for all routers)");
+    if (f.has("hosts")) {
+      const Field hf = f.at("hosts");
+      for (std::size_t i = 0; i < hf.array().size(); ++i)
+        hosts.push_back(static_cast<Rank>(hf.at(i).uint(kMaxRanks)));
+    } else {
+      hosts.assign(routers.size(), static_cast<Rank>(f.at("concentration").uint(kMaxRanks)));
+    }
+    return build(f, [&] { return Topology(Graph(routers, std::move(links), std::move(hosts))); });
+  }
   f.at("kind").fail("unknown kind \"" + kind +
-                    "\" (expected tree, cluster, fully-connected, hypercube, mesh or ring)");
+                    "\" (expected tree, cluster, fully-connected, hypercube, mesh, ring or graph)");
 }
 
 using OJson = nlohmann::ordered_json;
@@ -115,6 +141,17 @@ nlohmann::ordered_json topology_to_json_value(const Topology& t) {
           },
           [](const Ring& x) {
             return OJson{{"kind", "ring"}, {"ranks", x.ranks}};
+          },
+          [](const Graph& x) {
+            OJson links = OJson::array();
+            for (const auto& [a, b] : x.links()) links.push_back({a, b});
+            OJson j{{"kind", "graph"}, {"routers", x.routers()}, {"links", std::move(links)}};
+            const auto& h = x.hosts();
+            if (std::all_of(h.begin(), h.end(), [&](Rank c) { return c == h.front(); }))
+              j["concentration"] = h.front();
+            else
+              j["hosts"] = h;
+            return j;
           }},
       t);
 }
@@ -135,6 +172,10 @@ Topology read_topology_file(const std::string& path) {
     if (in.bad()) throw InputError(path + ": read error");
   });
   return parse_topology(text.str(), path);
+}
+
+std::string topology_to_pretty_json(const Topology& t) {
+  return detail::dump(detail::topology_to_json_value(t), 1) + "\n";
 }
 
 std::string topology_to_json(const Topology& t) {

@@ -9,6 +9,7 @@
 #include "schedules/faraj_yuan.hpp"
 #include "schedules/grama.hpp"
 #include "schedules/hierarchical_factor.hpp"
+#include "schedules/randomized.hpp"
 
 namespace phasecheck::schedules {
 
@@ -195,6 +196,42 @@ const std::vector<Algorithm>& table() {
        [](const ScheduleHeader& h, const Topology& model) {
          const auto* f = std::get_if<FullyConnected>(&model);
          return f && f->ports >= std::min(BruckConcatOptions::from(h).ports, f->ranks);
+       }},
+      {"randomized-sendrecv",
+       "Algorithm 2: shuffled anti-circulant iterations, Waitall every ceil(max_queue/2) of them",
+       "Slim Fly randomized Alltoall, Section 2, Algorithm 2",
+       "collective=alltoall|allgather, seed=N or ranks=PERMUTATION, max_queue=Q",
+       [](const ScheduleHeader& h, const PhaseSink& out) {
+         randomized_sendrecv(RandomizedOptions::from(h, true), out);
+       },
+       [](const Parameters& p) {
+         p.expect_only({"collective", "seed", "ranks", "max_queue"}, "randomized-sendrecv");
+         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall", "allgather"}));
+       },
+       [](const ScheduleHeader& h) {
+         return randomized_sendrecv_claims(RandomizedOptions::from(h, true));
+       },
+       // Each iteration is a permutation: a batch of b iterations needs b ports.
+       [](const ScheduleHeader& h, const Topology& model) {
+         const auto* f = std::get_if<FullyConnected>(&model);
+         return f && f->ports >= iterations_per_batch(RandomizedOptions::from(h, true).max_queue);
+       }},
+      {"randomized-scatter", "Algorithm 1: every receive, then every send, in shuffled order",
+       "Slim Fly randomized Alltoall, Section 2, Algorithm 1",
+       "collective=alltoall|allgather, seed=N or ranks=PERMUTATION",
+       [](const ScheduleHeader& h, const PhaseSink& out) {
+         randomized_scatter(RandomizedOptions::from(h, false), out);
+       },
+       [](const Parameters& p) {
+         p.expect_only({"collective", "seed", "ranks"}, "randomized-scatter");
+         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall", "allgather"}));
+       },
+       [](const ScheduleHeader& h) {
+         return randomized_scatter_claims(RandomizedOptions::from(h, false));
+       },
+       [](const ScheduleHeader&, const Topology& model) {
+         const auto* f = std::get_if<FullyConnected>(&model);
+         return f && f->ports + 1 >= f->ranks;
        }},
   };
   return rows;

@@ -150,6 +150,16 @@ std::vector<Bound> lower_bounds(const Topology& model, Collective c) {
     dim(mesh->cols, mesh->rows, links, hops, min_deg, max_deg);
     dim(mesh->rows, mesh->cols, links, hops, min_deg, max_deg);
     routed(out, c, p, links, hops, min_deg, max_deg);
+  } else if (const auto* graph = std::get_if<Graph>(&model)) {
+    // Every route is host -> router, the router path, router -> host: distance + 2 hops.
+    u64 hops = 0;
+    const auto& h = graph->hosts();
+    for (std::uint32_t a = 0; a < graph->router_count(); ++a)
+      for (std::uint32_t b = 0; b < graph->router_count(); ++b) {
+        const u64 pairs = u64{h[a]} * h[b] - (a == b ? h[a] : 0);
+        hops += pairs * (graph->distance(a, b) + 2);
+      }
+    routed(out, c, p, graph->link_id_count(), hops, 1, 1);
   } else if (std::holds_alternative<Ring>(model)) {
     const u64 degree = p == 2 ? 1 : 2;
     routed(out, c, p, p * degree, pair_distance_sum(p, true), degree, degree);

@@ -19,6 +19,28 @@ Verifier::Verifier(const ScheduleHeader& header, const Topology& model, Claims c
                      describe(model) + " has " + std::to_string(ranks(model)));
 }
 
+void Verifier::count_requests(std::size_t index, const Phase& phase) {
+  requests_.assign(header_.ranks(), 0);
+  for (const Transfer& t : phase.transfers()) {
+    ++requests_[t.src];  // the Isend
+    ++requests_[t.dst];  // the Irecv (a local copy posts both)
+  }
+  const std::uint32_t limit = *claims_.max_requests;
+  for (Rank r = 0; r < header_.ranks(); ++r) {
+    most_requests_ = std::max(most_requests_, requests_[r]);
+    if (requests_[r] <= limit || request_failures_++ > 0) continue;
+    request_first_ =
+        Counterexample{index,
+                       phase.label(),
+                       phase.size(),
+                       {},
+                       "the request queue of rank " + std::to_string(r),
+                       "rank " + std::to_string(r) + " has " + std::to_string(requests_[r]) +
+                           " requests outstanding in phase " + std::to_string(index) +
+                           ", more than max_queue = " + std::to_string(limit)};
+  }
+}
+
 void Verifier::validate(const Phase& phase) const {
   for (std::size_t i = 0; i < phase.size(); ++i)
     if (const auto problem = transfer_problem(phase, phase[i], header_.collective, header_.ranks()))
@@ -31,6 +53,7 @@ void Verifier::consume(const Phase& phase) {
   const std::size_t index = counts_.phases;
   delivery_.consume(index, phase);
   contention_.consume(index, phase);
+  if (claims_.max_requests) count_requests(index, phase);
 
   std::uint32_t largest = 0;
   for (const Transfer& t : phase.transfers()) {
@@ -103,6 +126,17 @@ Report Verifier::finish() const {
             std::to_string(counts_.phases) + (counts_.phases == 1 ? " phase" : " phases"));
     if (claims_.c2) judge(*claims_.c2, counts_.c2, "C2 = " + std::to_string(counts_.c2));
     r.checks.push_back(std::move(c));
+  }
+  if (claims_.max_requests) {
+    CheckResult q{"requests", Verdict::pass, {}, request_first_};
+    q.summary = "at most " + std::to_string(most_requests_) +
+                " requests outstanding per rank and phase (max_queue = " +
+                std::to_string(*claims_.max_requests) + ")";
+    if (request_failures_ > 0) {
+      q.verdict = Verdict::fail;
+      q.summary += "; exceeded " + std::to_string(request_failures_) + " times";
+    }
+    r.checks.push_back(std::move(q));
   }
   r.checks.push_back(check_bounds(counts_, r.bound_c1, r.bound_c2));
   return r;

@@ -46,6 +46,12 @@ class Verifier {
   Counts counts_;
   std::uint64_t invariant_failures_ = 0;
   std::optional<Counterexample> invariant_first_;
+  // The request bound: per rank, sends + receives in the current phase.
+  void count_requests(std::size_t index, const Phase& phase);
+  std::vector<std::uint32_t> requests_;
+  std::uint32_t most_requests_ = 0;
+  std::uint64_t request_failures_ = 0;
+  std::optional<Counterexample> request_first_;
 };
 
 /// Convenience for whole tables held in memory.

@@ -39,7 +39,7 @@ TEST_CASE("topology JSON: bad input names the file and the problem") {
   CHECK(error_of("[]") == "t.json: expected an object, got an array");
   CHECK(error_of(R"({"kind": "torus"})") ==
         "t.json: kind: unknown kind \"torus\" (expected tree, cluster, fully-connected, hypercube, "
-        "mesh or ring)");
+        "mesh, ring or graph)");
   CHECK(error_of(R"({"kind": "ring", "ranks": -3})") ==
         "t.json: ranks: expected a non-negative integer, got a negative number");
   CHECK(error_of(R"({"kind": "ring", "ranks": "6"})") ==

@@ -1,0 +1,105 @@
+#include "core/networks.hpp"
+
+#include <set>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace phasecheck {
+namespace {
+
+bool is_prime(unsigned q) {
+  if (q < 2) return false;
+  for (unsigned d = 2; d * d <= q; ++d)
+    if (q % d == 0) return false;
+  return true;
+}
+
+/// The smallest primitive element of F_q (q prime): its powers run through all q - 1 non-zeros.
+unsigned primitive_element(unsigned q) {
+  for (unsigned xi = 2; xi < q; ++xi) {
+    unsigned x = 1, order = 0;
+    do {
+      x = x * xi % q;
+      ++order;
+    } while (x != 1);
+    if (order == q - 1) return xi;
+  }
+  return 1;  // q = 2
+}
+
+}  // namespace
+
+Graph slim_fly(unsigned q, unsigned concentration) {
+  if (q < 5 || !is_prime(q) || q % 4 == 0 || q % 4 == 2)
+    throw InputError("slim fly: q must be a prime of the form 4w + 1 or 4w - 1, at least 5 (not " +
+                     std::to_string(q) + ")");
+  if (2ull * q * q > kMaxRouters)
+    throw InputError("slim fly: q = " + std::to_string(q) + " gives " + std::to_string(2 * q * q) +
+                     " routers; at most " + std::to_string(kMaxRouters) + " are supported");
+  const int delta = q % 4 == 1 ? 1 : -1;
+  const unsigned w = (q - static_cast<unsigned>(delta)) / 4, xi = primitive_element(q);
+  std::vector<unsigned> power(q);  // xi^e
+  power[0] = 1;
+  for (unsigned e = 1; e < q; ++e) power[e] = power[e - 1] * xi % q;
+  std::set<unsigned> X, Xp;
+  if (delta == 1) {
+    for (unsigned e = 0; e + 1 < q; e += 2) X.insert(power[e]);   // 1, xi^2, ..., xi^(q-3)
+    for (unsigned e = 1; e + 1 < q; e += 2) Xp.insert(power[e]);  // xi, xi^3, ..., xi^(q-2)
+  } else {
+    for (unsigned e = 0; e + 2 <= 2 * w; e += 2) X.insert(power[e]);  // 1 .. xi^(2w-2)
+    for (unsigned e = 2 * w - 1; e <= 4 * w - 3; e += 2)
+      X.insert(power[e]);                                                  // xi^(2w-1) .. xi^(4w-3)
+    for (unsigned e = 1; e <= 2 * w - 1; e += 2) Xp.insert(power[e]);      // xi .. xi^(2w-1)
+    for (unsigned e = 2 * w; e <= 4 * w - 2; e += 2) Xp.insert(power[e]);  // xi^(2w) .. xi^(4w-2)
+  }
+  const auto name = [](unsigned part, unsigned a, unsigned b) {
+    return "r" + std::to_string(part) + "." + std::to_string(a) + "." + std::to_string(b);
+  };
+  std::vector<std::string> routers;
+  for (unsigned part = 0; part < 2; ++part)
+    for (unsigned a = 0; a < q; ++a)
+      for (unsigned b = 0; b < q; ++b) routers.push_back(name(part, a, b));
+  std::vector<Graph::NamedLink> links;
+  for (unsigned x = 0; x < q; ++x)
+    for (unsigned y = 0; y < q; ++y)
+      for (unsigned y2 = y + 1; y2 < q; ++y2)
+        if (X.count((y + q - y2) % q)) links.push_back({name(0, x, y), name(0, x, y2)});
+  for (unsigned m = 0; m < q; ++m)
+    for (unsigned c = 0; c < q; ++c)
+      for (unsigned c2 = c + 1; c2 < q; ++c2)
+        if (Xp.count((c + q - c2) % q)) links.push_back({name(1, m, c), name(1, m, c2)});
+  for (unsigned x = 0; x < q; ++x)
+    for (unsigned m = 0; m < q; ++m)
+      for (unsigned c = 0; c < q; ++c)
+        links.push_back({name(0, x, (m * x + c) % q), name(1, m, c)});
+  const unsigned degree = (3 * q - static_cast<unsigned>(delta)) / 2;
+  const unsigned p = concentration ? concentration : (degree + 1) / 2;
+  return Graph(routers, std::move(links), std::vector<Rank>(routers.size(), p));
+}
+
+Graph dragonfly(unsigned a, unsigned h, unsigned p) {
+  if (a < 1 || h < 1 || p < 1) throw InputError("dragonfly: a, h and p must be at least 1");
+  const unsigned g = a * h + 1;
+  if (std::uint64_t{g} * a > kMaxRouters)
+    throw InputError("dragonfly: " + std::to_string(std::uint64_t{g} * a) + " routers; at most " +
+                     std::to_string(kMaxRouters) + " are supported");
+  const auto name = [](unsigned group, unsigned r) {
+    return "g" + std::to_string(group) + ".r" + std::to_string(r);
+  };
+  std::vector<std::string> routers;
+  for (unsigned i = 0; i < g; ++i)
+    for (unsigned r = 0; r < a; ++r) routers.push_back(name(i, r));
+  std::vector<Graph::NamedLink> links;
+  for (unsigned i = 0; i < g; ++i)
+    for (unsigned r = 0; r < a; ++r)
+      for (unsigned s = r + 1; s < a; ++s) links.push_back({name(i, r), name(i, s)});
+  for (unsigned i = 0; i < g; ++i)
+    for (unsigned j = i + 1; j < g; ++j) {
+      const unsigned k_i = j - 1, k_j = i;  // the link's index in group i and in group j
+      links.push_back({name(i, k_i / h), name(j, k_j / h)});
+    }
+  return Graph(routers, std::move(links), std::vector<Rank>(routers.size(), p));
+}
+
+}  // namespace phasecheck

@@ -1,0 +1,143 @@
+// Randomized Alltoall for low-diameter networks (the Slim Fly paper, Section 2): Function 1,
+// Algorithm 1 (randomized scatter) and Algorithm 2 (randomized Sendrecv with the request queue).
+
+#include "schedules/randomized.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <random>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace phasecheck::schedules {
+
+std::vector<Rank> shuffled_ranks(Rank size, std::uint64_t seed) {
+  std::vector<Rank> ranks(size);
+  for (Rank r = 0; r < size; ++r) ranks[r] = r;  // fill(rax, 0, size)
+  std::mt19937_64 engine(seed);
+  for (Rank i = size; i > 1; --i) {  // Fisher-Yates: swap position i - 1 with a uniform j < i
+    const std::uint64_t bound = i, limit = UINT64_MAX - UINT64_MAX % bound;
+    std::uint64_t draw;
+    do draw = engine();
+    while (draw >= limit);
+    std::swap(ranks[i - 1], ranks[draw % bound]);
+  }
+  return ranks;
+}
+
+Rank receive_from(const std::vector<Rank>& ranks, const std::vector<Rank>& index_of, Rank r,
+                  Rank i) {
+  const auto p = static_cast<Rank>(ranks.size());
+  return (index_of[r] + p - i % p) % p;
+}
+
+std::uint32_t iterations_per_batch(std::uint32_t max_queue) {
+  return std::max<std::uint32_t>(1, (max_queue + 1) / 2);
+}
+
+RandomizedOptions RandomizedOptions::from(const ScheduleHeader& header, bool queue) {
+  const Rank p = header.ranks();
+  const char* name = queue ? "randomized-sendrecv" : "randomized-scatter";
+  if (queue)
+    header.parameters.expect_only({"collective", "seed", "ranks", "max_queue"}, name);
+  else
+    header.parameters.expect_only({"collective", "seed", "ranks"}, name);
+  RandomizedOptions o;
+  o.collective = header.collective;
+  const auto& entries = header.parameters.entries();
+  if (const auto it = entries.find("ranks"); it != entries.end()) {
+    if (entries.count("seed"))
+      throw InputError(std::string(name) + ": give seed or ranks, not both");
+    // An explicit permutation, "1,3,2,0" (the paper's Fig. 1).
+    std::string_view text = it->second;
+    while (!text.empty()) {
+      const std::size_t comma = std::min(text.find(','), text.size());
+      const std::string_view item = text.substr(0, comma);
+      Rank v = 0;
+      const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+      if (ec != std::errc() || end != item.data() + item.size() || v >= p)
+        throw InputError("parameter ranks: '" + std::string(item) + "' is not a rank below " +
+                         std::to_string(p));
+      o.ranks.push_back(v);
+      text.remove_prefix(std::min(comma + 1, text.size()));
+    }
+    std::vector<Rank> sorted = o.ranks;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    if (o.ranks.size() != p || sorted.size() != p)
+      throw InputError("parameter ranks: must be a permutation of 0.." + std::to_string(p - 1));
+  } else {
+    o.ranks = shuffled_ranks(p, header.parameters.get_uint("seed", p, 0, UINT64_MAX));
+  }
+  if (queue)
+    o.max_queue =
+        static_cast<std::uint32_t>(header.parameters.get_uint("max_queue", 2, 0, 1u << 30));
+  return o;
+}
+
+void randomized_sendrecv(const RandomizedOptions& o, const PhaseSink& out) {
+  const auto p = static_cast<Rank>(o.ranks.size());
+  std::vector<Rank> index_of(p);
+  for (Rank x = 0; x < p; ++x) index_of[o.ranks[x]] = x;
+  const std::uint32_t batch = iterations_per_batch(o.max_queue);
+  Phase phase;
+  for (Rank first = 0; first < p; first += batch) {
+    const Rank last = std::min<Rank>(p, first + batch) - 1;
+    phase.clear();
+    phase.set_label("iterations " + std::to_string(first) + "-" + std::to_string(last) +
+                    ", then Waitall");
+    for (Rank i = first; i <= last; ++i)
+      for (Rank r = 0; r < p; ++r) {
+        const Rank to = send_to(o.ranks, r, i);
+        phase.add(r, to, direct_block(o.collective, r, to));
+      }
+    out(phase);
+  }
+}
+
+Claims randomized_sendrecv_claims(const RandomizedOptions& o) {
+  const auto p = static_cast<Rank>(o.ranks.size());
+  const std::uint32_t batch = iterations_per_batch(o.max_queue);
+  std::vector<Rank> index_of(p);
+  for (Rank x = 0; x < p; ++x) index_of[o.ranks[x]] = x;
+  Invariant received{
+      "Algorithm 2: after each Waitall, every rank has received from the row that holds it at "
+      "each iteration of the batch",
+      [ranks = o.ranks, index_of, batch](const Boundary& at,
+                                         const DataView& data) -> std::optional<std::string> {
+        const auto n = static_cast<Rank>(ranks.size());
+        const std::uint64_t first = at.phase * std::uint64_t{batch};
+        for (std::uint64_t i = first; i < std::min<std::uint64_t>(n, first + batch); ++i)
+          for (Rank r = 0; r < n; ++r) {
+            const Rank from = receive_from(ranks, index_of, r, static_cast<Rank>(i));
+            if (!data.delivered(from, r))
+              return "rank " + std::to_string(r) + " has not received from rank " +
+                     std::to_string(from) + " (iteration " + std::to_string(i) + ")";
+          }
+        return std::nullopt;
+      }};
+  Claims c{.invariants = {std::move(received)},
+           .phases = PhaseClaim::exactly((p + batch - 1) / batch,
+                                         "p iterations, ceil(max_queue / 2) per Waitall")};
+  c.max_requests = o.max_queue;
+  return c;
+}
+
+void randomized_scatter(const RandomizedOptions& o, const PhaseSink& out) {
+  const auto p = static_cast<Rank>(o.ranks.size());
+  Phase phase("Irecv all, Isend all, Waitall");
+  // Every rank posts its sends in the shuffled order ranks[0], ranks[1], ...
+  for (Rank i = 0; i < p; ++i)
+    for (Rank r = 0; r < p; ++r)
+      phase.add(r, o.ranks[i], direct_block(o.collective, r, o.ranks[i]));
+  out(phase);
+}
+
+Claims randomized_scatter_claims(const RandomizedOptions& o) {
+  Claims c{.phases = PhaseClaim::exactly(1, "one Waitall")};
+  c.max_requests = 2 * static_cast<std::uint32_t>(o.ranks.size());  // reqs[2 x size]
+  return c;
+}
+
+}  // namespace phasecheck::schedules

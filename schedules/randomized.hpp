@@ -1,0 +1,54 @@
+#pragma once
+/// The randomized Alltoall of "Optimized Alltoall Algorithm for Low-Diameter Network Topologies"
+/// (Slim Fly, Section 2): ranks shuffled by a seeded permutation that every rank computes alike
+/// (Function 1), Algorithm 1 (randomized scatter) and Algorithm 2 (randomized Sendrecv on the
+/// anti-circulant matrix, with the request queue). A phase is what is in flight between two
+/// Waitalls. Algorithm 3 (segmented) is not here: segments of one message need a sub-block index
+/// that the schedule format does not have (docs/algorithms.md).
+
+#include <cstdint>
+#include <vector>
+
+#include "core/claims.hpp"
+#include "core/schedule.hpp"
+
+namespace phasecheck::schedules {
+
+/// Function 1, get_shuffled_ranks(size, seed): 0..size-1 shuffled by Fisher-Yates with
+/// std::mt19937_64(seed) and unbiased draws by rejection, so the result is the same on every
+/// platform (std::shuffle's is not).
+std::vector<Rank> shuffled_ranks(Rank size, std::uint64_t seed);
+
+struct RandomizedOptions {
+  Collective collective = Collective::alltoall;
+  std::vector<Rank> ranks;  ///< the shuffled array
+  std::uint32_t max_queue = 2;
+  /// Parameters: seed (default p, as the paper's get_shuffled_ranks(size, size)) or an explicit
+  /// permutation ranks=1,3,2,0; max_queue (sendrecv; default 2: one iteration per Waitall, like
+  /// MPI_Sendrecv).
+  static RandomizedOptions from(const ScheduleHeader& header, bool queue);
+};
+
+/// Algorithm 2 at iteration i: rank r sends to ranks[(i + r) % p] ...
+inline Rank send_to(const std::vector<Rank>& ranks, Rank r, Rank i) {
+  return ranks[(i + r) % ranks.size()];
+}
+/// ... and receives from the rank whose row holds r at iteration i: (index_of(r) - i) mod p.
+Rank receive_from(const std::vector<Rank>& ranks, const std::vector<Rank>& index_of, Rank r,
+                  Rank i);
+
+/// Iterations per phase under the queue: the loop posts 2 requests an iteration and waits when
+/// it holds max_queue or more, so ceil(max_queue / 2) iterations (at least 1).
+std::uint32_t iterations_per_batch(std::uint32_t max_queue);
+
+/// Algorithm 2: p iterations of the anti-circulant matrix, batched by the queue into phases.
+void randomized_sendrecv(const RandomizedOptions& options, const PhaseSink& out);
+/// Invariant: after each batch, every rank has received from the row that holds it at each of
+/// the batch's iterations. Claims: ceil(p / batch) phases, at most max_queue requests per rank.
+Claims randomized_sendrecv_claims(const RandomizedOptions& options);
+
+/// Algorithm 1: all receives, then all sends, in shuffled order, one Waitall: one phase.
+void randomized_scatter(const RandomizedOptions& options, const PhaseSink& out);
+Claims randomized_scatter_claims(const RandomizedOptions& options);
+
+}  // namespace phasecheck::schedules

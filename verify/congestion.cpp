@@ -1,0 +1,51 @@
+#include "verify/congestion.hpp"
+
+#include "core/error.hpp"
+
+namespace phasecheck::verify {
+
+CongestionMeter::CongestionMeter(const Topology& model, bool keep_phases)
+    : model_(model), keep_(keep_phases) {
+  const LinkId links = std::visit(
+      [](const auto& net) -> LinkId {
+        if constexpr (requires { net.link_id_count(); })
+          return net.link_id_count();
+        else
+          return 0;
+      },
+      model);
+  if (links == 0)
+    throw InputError(
+        "congestion is measured on routed models (graph, tree, hypercube, mesh, "
+        "ring), not " +
+        describe(model));
+  load_.assign(links, 0);
+}
+
+void CongestionMeter::consume(const Phase& phase) {
+  std::uint64_t total = 0;
+  for (const Transfer& t : phase.transfers()) {
+    if (t.local()) continue;
+    for_each_link(model_, t.src, t.dst, [&](LinkId l) {
+      if (load_[l] == 0) touched_.push_back(l);
+      load_[l] += t.block_count;
+      total += t.block_count;
+    });
+  }
+  PhaseLoad p;
+  for (LinkId l : touched_) {
+    if (load_[l] > p.max) {
+      p.max = load_[l];
+      p.busiest = l;
+    }
+    load_[l] = 0;
+  }
+  touched_.clear();
+  p.mean = double(total) / double(load_.size());
+  sum_of_max_ += p.max;
+  peak_ = std::max(peak_, p.max);
+  ++phases_;
+  if (keep_) loads_.push_back(p);
+}
+
+}  // namespace phasecheck::verify
