@@ -98,6 +98,7 @@ struct WhatIfArgs {
   std::string topology;
   std::string algorithms = "shift,randomized-sendrecv";
   std::string seeds = "1..20";
+  std::uint64_t bytes = 0;  ///< message size for the paper's algorithm selection; 0: not shown
 };
 /// A research table for a family of instances; exit 1 if any instance fails a check.
 int whatif(const WhatIfArgs& args, std::ostream& out);

@@ -118,6 +118,8 @@ int main(int argc, char** argv) {
   whatif->add_option("--topology", what.topology, "congestion: the machine (a routed topology)");
   whatif->add_option("--algorithms", what.algorithms, "congestion: algorithms, comma-separated");
   whatif->add_option("--seeds", what.seeds, "congestion: seeds, 1..20 or 3,5,8");
+  whatif->add_option("--bytes", what.bytes,
+                     "congestion: bytes per message, for the paper's algorithm selection");
 
   try {
     app.parse(argc, argv);

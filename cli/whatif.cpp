@@ -15,6 +15,7 @@
 #include "io/json.hpp"
 #include "schedules/bruck.hpp"
 #include "schedules/hierarchical_factor.hpp"
+#include "schedules/randomized.hpp"
 #include "schedules/registry.hpp"
 #include "verify/congestion.hpp"
 #include "verify/verifier.hpp"
@@ -274,6 +275,11 @@ int whatif_congestion(const WhatIfArgs& args, std::ostream& out) {
   out << "congestion on " << describe(model) << " (" << args.topology << "), seeds " << args.seeds
       << "\n\n";
   table.print(out);
+  if (args.bytes > 0) {
+    const auto choice = schedules::select_randomized(args.bytes, ranks(model));
+    out << "\nthe paper's selection for " << args.bytes << " bytes per message on " << ranks(model)
+        << " processes: " << choice.algorithm << " (" << choice.reason << ")\n";
+  }
   out << "\nload = blocks on a directed link in a phase; sum of max load = the sum over phases of "
          "the busiest link's load, the time proxy when links are shared;\nmax load per phase = "
          "its mean over phases and runs; delivered = every block exactly once and the "

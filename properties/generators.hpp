@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <ostream>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/topology.hpp"
@@ -66,12 +68,42 @@ inline rc::Gen<Topology> ring() {
   return rc::gen::map(rc::gen::inRange<Rank>(1, 13), [](Rank p) { return Topology(Ring(p)); });
 }
 
-/// The models that route messages along links (tree, ring, hypercube, mesh).
-inline rc::Gen<Topology> routed() { return rc::gen::oneOf(tree(), ring(), hypercube(), mesh()); }
+/// A connected graph of routers: router j >= 1 links to router raw % j (a spanning tree), plus
+/// extra links between distinct routers; 0 to 3 hosts per router, at least one on router 0.
+inline rc::Gen<Topology> graph() {
+  return rc::gen::map(
+      rc::gen::tuple(rc::gen::nonEmpty(rc::gen::container<std::vector<std::uint8_t>>(
+                         rc::gen::arbitrary<std::uint8_t>())),
+                     rc::gen::container<std::vector<std::pair<std::uint8_t, std::uint8_t>>>(
+                         rc::gen::arbitrary<std::pair<std::uint8_t, std::uint8_t>>())),
+      [](const std::tuple<std::vector<std::uint8_t>,
+                          std::vector<std::pair<std::uint8_t, std::uint8_t>>>& raw) {
+        const auto& [tree_raw, extra] = raw;
+        const std::size_t n = std::min<std::size_t>(tree_raw.size(), 12);
+        std::vector<std::string> routers;
+        std::vector<Rank> hosts;
+        for (std::size_t j = 0; j < n; ++j) {
+          routers.push_back("r" + std::to_string(j));
+          hosts.push_back(j == 0 ? 1 + tree_raw[j] % 3 : tree_raw[j] % 4);
+        }
+        std::set<std::pair<std::size_t, std::size_t>> links;
+        for (std::size_t j = 1; j < n; ++j) links.insert({tree_raw[j] % j, j});
+        for (const auto& [a, b] : extra)
+          if (a % n != b % n) links.insert(std::minmax<std::size_t>(a % n, b % n));
+        std::vector<Graph::NamedLink> named;
+        for (const auto& [a, b] : links) named.push_back({routers[a], routers[b]});
+        return Topology(Graph(std::move(routers), std::move(named), std::move(hosts)));
+      });
+}
+
+/// The models that route messages along links (tree, ring, hypercube, mesh, graph).
+inline rc::Gen<Topology> routed() {
+  return rc::gen::oneOf(tree(), ring(), hypercube(), mesh(), graph());
+}
 
 /// Any model; shrinks toward the simpler kinds listed first.
 inline rc::Gen<Topology> topology() {
-  return rc::gen::oneOf(fully_connected(), cluster(), tree(), ring(), hypercube(), mesh());
+  return rc::gen::oneOf(fully_connected(), cluster(), tree(), ring(), hypercube(), mesh(), graph());
 }
 
 }  // namespace phasecheck::properties

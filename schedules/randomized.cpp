@@ -140,4 +140,17 @@ Claims randomized_scatter_claims(const RandomizedOptions& o) {
   return c;
 }
 
+Selection select_randomized(std::uint64_t bytes, Rank processes) {
+  if (bytes < 512) return {"shift", "below 512 bytes the paper does not randomize"};
+  if (bytes <= 16384) {
+    if (processes <= kFewProcesses)
+      return {"randomized-scatter",
+              "512 B to 16 KiB and few processes (<= " + std::to_string(kFewProcesses) +
+                  ", our reading of \"few\")"};
+    return {"randomized-sendrecv", "512 B to 16 KiB and many processes"};
+  }
+  return {"randomized-segmented (not generated; randomized-sendrecv is its unsegmented form)",
+          "above 16 KiB the paper segments each message (Algorithm 3)"};
+}
+
 }  // namespace phasecheck::schedules

@@ -7,6 +7,7 @@
 /// that the schedule format does not have (docs/algorithms.md).
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/claims.hpp"
@@ -50,5 +51,17 @@ Claims randomized_sendrecv_claims(const RandomizedOptions& options);
 /// Algorithm 1: all receives, then all sends, in shuffled order, one Waitall: one phase.
 void randomized_scatter(const RandomizedOptions& options, const PhaseSink& out);
 Claims randomized_scatter_claims(const RandomizedOptions& options);
+
+/// The paper's dynamic selection (Section 2, footnotes 2-4), by bytes per message and processes:
+/// below 512 B the standard (ordered) algorithm; 512 B to 16 KiB randomized scatter for few
+/// processes, randomized Sendrecv for more; above 16 KiB the segmented Sendrecv (not generated
+/// here; the selection says so). The paper gives no process count for "few": we use 32 or fewer
+/// (kFewProcesses), an assumption.
+inline constexpr Rank kFewProcesses = 32;
+struct Selection {
+  std::string algorithm;  ///< a registered algorithm, or a description when none applies
+  std::string reason;
+};
+Selection select_randomized(std::uint64_t bytes, Rank processes);
 
 }  // namespace phasecheck::schedules
