@@ -53,7 +53,11 @@ struct Claims {
   std::optional<PhaseClaim> c2;
   /// Requests a rank may have outstanding in a phase (what is in flight between two Waitalls):
   /// its sends plus its receives, a local copy counting as both. Checked as "requests".
-  std::optional<std::uint32_t> max_requests;
+  struct RequestLimit {
+    std::uint32_t at_most = 0;
+    std::string source;  ///< "max_queue = 8"
+  };
+  std::optional<RequestLimit> max_requests;
 };
 
 }  // namespace phasecheck

@@ -37,19 +37,24 @@ void Phase::reserve(std::size_t transfers, std::size_t blocks) {
 }
 
 std::optional<std::string> transfer_problem(const Phase& phase, const Transfer& t,
-                                            Collective collective, Rank ranks) {
+                                            Collective collective, Rank ranks,
+                                            std::uint32_t parts) {
   if (t.src >= ranks || t.dst >= ranks)
     return "rank " + std::to_string(std::max(t.src, t.dst)) +
            " does not exist (ranks: " + std::to_string(ranks) + ")";
   if (t.block_count == 0) return "carries no block";
   for (const Block& b : phase.blocks(t)) {
-    const bool ok = b.origin < ranks &&
+    const bool ok = b.origin < ranks && b.part < parts &&
                     (collective == Collective::alltoall ? b.dest != kEveryRank && b.dest < ranks
                                                         : b.dest == kEveryRank);
     if (!ok)
       return "block " + to_string(b) + " is not a block of an " +
              std::string(to_string(collective)) + " over " + std::to_string(ranks) + " ranks (" +
-             (collective == Collective::alltoall ? "[origin, destination]" : "[origin]") + ")";
+             (collective == Collective::alltoall
+                  ? parts > 1 ? "[origin, destination, part < " + std::to_string(parts) + "]"
+                              : std::string("[origin, destination]")
+                  : std::string("[origin]")) +
+             ")";
   }
   return std::nullopt;
 }
@@ -62,7 +67,9 @@ std::ostream& operator<<(std::ostream& os, Collective c) { return os << to_strin
 
 std::ostream& operator<<(std::ostream& os, const Block& b) {
   if (b.dest == kEveryRank) return os << '[' << b.origin << ']';
-  return os << '[' << b.origin << ',' << b.dest << ']';
+  os << '[' << b.origin << ',' << b.dest;
+  if (b.part > 0) os << ',' << b.part;
+  return os << ']';
 }
 
 std::string to_string(const Block& b) {

@@ -32,12 +32,17 @@ std::string_view to_string(Collective c);
 /// Throws InputError on anything but "alltoall" / "allgather".
 Collective parse_collective(std::string_view name);
 
-/// A unit of data. alltoall: [origin, dest]; allgather: [origin] (dest == kEveryRank).
+/// A unit of data. alltoall: [origin, dest]; allgather: [origin] (dest == kEveryRank). When the
+/// schedule cuts every message into `parts` segments (ScheduleHeader::parts, alltoall only), `part`
+/// says which: [origin, dest, part].
 struct Block {
   Rank origin = 0;
   Rank dest = 0;
+  std::uint32_t part = 0;
   friend bool operator==(const Block&, const Block&) = default;
 };
+/// Segments per message, at most: enough for a 16 KiB message in 16-byte blocks.
+inline constexpr std::uint32_t kMaxParts = 1024;
 inline constexpr Rank kEveryRank = std::numeric_limits<Rank>::max();
 
 /// The block a direct message src -> dst carries: [src,dst] for alltoall, [src] for allgather.
@@ -93,6 +98,8 @@ struct ScheduleHeader {
   Topology topology =
       FullyConnected(1, 1);  ///< the machine it was made for; ranks = ranks(topology)
   Parameters parameters;     ///< the algorithm's parameters, as given to `generate`
+  /// Segments per message (alltoall): block [o, d] is delivered as [o, d, 0] .. [o, d, parts-1].
+  std::uint32_t parts = 1;
   Rank ranks() const { return phasecheck::ranks(topology); }
   friend bool operator==(const ScheduleHeader&, const ScheduleHeader&) = default;
 };
@@ -107,7 +114,8 @@ struct Schedule {
 /// rank that does not exist, no block at all, or a block of the wrong shape. Nothing when it is
 /// well-formed. O(blocks of t).
 std::optional<std::string> transfer_problem(const Phase& phase, const Transfer& t,
-                                            Collective collective, Rank ranks);
+                                            Collective collective, Rank ranks,
+                                            std::uint32_t parts = 1);
 
 /// Receives phases one at a time, in order. The phase is only valid during the call.
 using PhaseSink = std::function<void(const Phase&)>;
@@ -116,7 +124,7 @@ using PhaseSink = std::function<void(const Phase&)>;
 PhaseSink collect_into(std::vector<Phase>& phases);
 
 std::ostream& operator<<(std::ostream& os, Collective c);
-std::ostream& operator<<(std::ostream& os, const Block& b);  ///< "[3,5]" or "[3]"
+std::ostream& operator<<(std::ostream& os, const Block& b);  ///< "[3,5]", "[3,5,2]" or "[3]"
 std::ostream& operator<<(std::ostream& os, const Phase& p);  ///< label and one line per transfer
 std::ostream& operator<<(std::ostream& os, const Schedule& s);
 std::string to_string(const Block& b);

@@ -16,6 +16,9 @@
 namespace phasecheck::io {
 
 inline constexpr std::string_view kScheduleFormat = "phasecheck.schedule/1";
+/// Version 2 adds "parts" (segments per message) and blocks [origin, destination, part]. Every
+/// version-1 file is a version-2 file with parts = 1; the writer keeps version 1 for those.
+inline constexpr std::string_view kScheduleFormatV2 = "phasecheck.schedule/2";
 
 /// Reads and validates a topology file.
 Topology read_topology_file(const std::string& path);

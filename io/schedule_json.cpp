@@ -19,8 +19,8 @@ namespace {
 using detail::Json;
 
 constexpr const char* kRequiredKeys[] = {"format", "algorithm", "collective", "ranks", "topology"};
-constexpr const char* kHeaderKeys[] = {"format", "algorithm", "collective",
-                                       "ranks",  "topology",  "parameters"};
+constexpr const char* kHeaderKeys[] = {"format",   "algorithm",  "collective", "ranks",
+                                       "topology", "parameters", "parts"};
 
 /// The SAX consumer. The parser (nlohmann's) calls one method per JSON event; this class keeps
 /// a small state machine for the phase table and builds ordinary JSON values for the header.
@@ -59,7 +59,9 @@ class ScheduleSax {
         return true;
       }
       case State::block: {
-        if (block_len_ == 2) fail(block_path(), "a block is [origin] or [origin, destination]");
+        if (block_len_ == 3)
+          fail(block_path(),
+               "a block is [origin], [origin, destination] or [origin, destination, part]");
         if (v >= kMaxRanks) fail(block_path(), "rank " + std::to_string(v) + " does not exist");
         block_[block_len_++] = static_cast<Rank>(v);
         return true;
@@ -175,9 +177,12 @@ class ScheduleSax {
         state_ = State::transfer;
         return true;
       case State::block: {
-        if (block_len_ == 0) fail(block_path(), "a block is [origin] or [origin, destination]");
-        scratch_.push_back(block_len_ == 1 ? Block{block_[0], kEveryRank}
-                                           : Block{block_[0], block_[1]});
+        if (block_len_ == 0)
+          fail(block_path(),
+               "a block is [origin], [origin, destination] or [origin, destination, part]");
+        scratch_.push_back(block_len_ == 1   ? Block{block_[0], kEveryRank}
+                           : block_len_ == 2 ? Block{block_[0], block_[1]}
+                                             : Block{block_[0], block_[1], block_[2]});
         state_ = State::blocks;
         return true;
       }
@@ -327,9 +332,16 @@ class ScheduleSax {
     for (const char* k : kRequiredKeys)
       if (!h.contains(k)) fail("", std::string("missing \"") + k + "\"");
     const std::string format = top.at("format").string();
-    if (format != kScheduleFormat)
+    if (format != kScheduleFormat && format != kScheduleFormatV2)
       top.at("format").fail("unsupported format \"" + format + "\" (this phasecheck reads " +
-                            std::string(kScheduleFormat) + ")");
+                            std::string(kScheduleFormat) + " and " +
+                            std::string(kScheduleFormatV2) + ")");
+    if (h.contains("parts")) {
+      if (format == kScheduleFormat)
+        top.at("parts").fail("\"parts\" needs " + std::string(kScheduleFormatV2));
+      header_.parts = static_cast<std::uint32_t>(top.at("parts").uint(kMaxParts));
+      if (header_.parts == 0) top.at("parts").fail("must be at least 1");
+    }
     header_.algorithm = top.at("algorithm").string();
     try {
       header_.collective = parse_collective(top.at("collective").string());
@@ -415,7 +427,8 @@ class ScheduleSax {
     }
     const Phase& out = omitted ? filled : phase;
     for (std::size_t i = 0; i < out.size(); ++i)
-      if (const auto problem = transfer_problem(out, out[i], header_.collective, header_.ranks()))
+      if (const auto problem =
+              transfer_problem(out, out[i], header_.collective, header_.ranks(), header_.parts))
         fail("phases[" + std::to_string(index) + "].transfers[" + std::to_string(i) + "]",
              *problem);
     on_phase_(out);
@@ -440,7 +453,7 @@ class ScheduleSax {
   Rank src_ = 0, dst_ = 0;
   bool have_src_ = false, have_dst_ = false, have_blocks_ = false;
   std::vector<Block> scratch_;
-  Rank block_[2] = {0, 0};
+  Rank block_[3] = {0, 0, 0};
   unsigned block_len_ = 0;
 };
 
@@ -496,12 +509,14 @@ ScheduleWriter::ScheduleWriter(std::ostream& out, const ScheduleHeader& header)
     : out_(out), collective_(header.collective) {
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (const auto& [k, v] : header.parameters.entries()) params[k] = v;
+  const bool v2 = header.parts > 1;
   out_ << "{\n"
-       << "  \"format\": \"" << kScheduleFormat << "\",\n"
+       << "  \"format\": \"" << (v2 ? kScheduleFormatV2 : kScheduleFormat) << "\",\n"
        << "  \"algorithm\": " << detail::dump(Json(header.algorithm)) << ",\n"
        << "  \"collective\": \"" << to_string(header.collective) << "\",\n"
-       << "  \"ranks\": " << header.ranks() << ",\n"
-       << "  \"parameters\": " << detail::dump(params) << ",\n"
+       << "  \"ranks\": " << header.ranks() << ",\n";
+  if (v2) out_ << "  \"parts\": " << header.parts << ",\n";
+  out_ << "  \"parameters\": " << detail::dump(params) << ",\n"
        << "  \"topology\": " << detail::dump(detail::topology_to_json_value(header.topology))
        << ",\n"
        << "  \"phases\": [";
@@ -531,6 +546,10 @@ void ScheduleWriter::phase(const Phase& phase) {
         if (blocks[b].dest != kEveryRank) {
           buffer_ += ", ";
           append(blocks[b].dest);
+        }
+        if (blocks[b].part > 0) {
+          buffer_ += ", ";
+          append(blocks[b].part);
         }
         buffer_ += "]";
       }

@@ -120,7 +120,7 @@ Claims randomized_sendrecv_claims(const RandomizedOptions& o) {
   Claims c{.invariants = {std::move(received)},
            .phases = PhaseClaim::exactly((p + batch - 1) / batch,
                                          "p iterations, ceil(max_queue / 2) per Waitall")};
-  c.max_requests = o.max_queue;
+  c.max_requests = {o.max_queue, "max_queue = " + std::to_string(o.max_queue)};
   return c;
 }
 
@@ -136,7 +136,94 @@ void randomized_scatter(const RandomizedOptions& o, const PhaseSink& out) {
 
 Claims randomized_scatter_claims(const RandomizedOptions& o) {
   Claims c{.phases = PhaseClaim::exactly(1, "one Waitall")};
-  c.max_requests = 2 * static_cast<std::uint32_t>(o.ranks.size());  // reqs[2 x size]
+  c.max_requests = {2 * static_cast<std::uint32_t>(o.ranks.size()), "reqs[2 x size]"};
+  return c;
+}
+
+SegmentedOptions SegmentedOptions::from(const ScheduleHeader& header) {
+  header.parameters.expect_only({"collective", "seed", "ranks", "max_queue", "bytes", "block_size"},
+                                "randomized-segmented");
+  if (header.collective != Collective::alltoall)
+    throw InputError("randomized-segmented is an alltoall");
+  // The shuffle and the queue as in Algorithm 2 (bytes and block_size are ours to read).
+  ScheduleHeader base = header;
+  Parameters rest;
+  for (const auto& [k, v] : header.parameters.entries())
+    if (k != "bytes" && k != "block_size") rest.set(k, v);
+  base.parameters = rest;
+  SegmentedOptions o{RandomizedOptions::from(base, true), 0, 0};
+  o.bytes = header.parameters.get_uint("bytes", 4096, 1, std::uint64_t{1} << 40);
+  o.block_size = header.parameters.get_uint("block_size", 1024, 1, std::uint64_t{1} << 40);
+  if (header.parts != parts_of(header.parameters))
+    throw InputError("randomized-segmented: the header has " + std::to_string(header.parts) +
+                     " parts but bytes / block_size gives " +
+                     std::to_string(parts_of(header.parameters)));
+  return o;
+}
+
+std::uint32_t SegmentedOptions::parts_of(const Parameters& p) {
+  const std::uint64_t bytes = p.get_uint("bytes", 4096, 1, std::uint64_t{1} << 40),
+                      block = p.get_uint("block_size", 1024, 1, std::uint64_t{1} << 40);
+  const std::uint64_t parts = (bytes + block - 1) / block;
+  if (parts > kMaxParts)
+    throw InputError("randomized-segmented: " + std::to_string(parts) + " segments per message; " +
+                     "at most " + std::to_string(kMaxParts) + " (raise block_size)");
+  return static_cast<std::uint32_t>(parts);
+}
+
+void randomized_segmented(const SegmentedOptions& o, const PhaseSink& out) {
+  const auto p = static_cast<Rank>(o.base.ranks.size());
+  const std::uint32_t batch = iterations_per_batch(o.base.max_queue);
+  Phase phase;
+  for (std::uint64_t b = 0; b < o.full_blocks(); ++b)
+    for (Rank first = 0; first < p; first += batch) {
+      const Rank last = std::min<Rank>(p, first + batch) - 1;
+      phase.clear();
+      phase.set_label("block " + std::to_string(b) + ", iterations " + std::to_string(first) + "-" +
+                      std::to_string(last) + ", then Waitall");
+      for (Rank i = first; i <= last; ++i)
+        for (Rank r = 0; r < p; ++r) {
+          const Rank to = send_to(o.base.ranks, r, i);
+          phase.add(r, to, Block{r, to, static_cast<std::uint32_t>(b)});
+        }
+      out(phase);
+    }
+  if (!o.trailing()) return;
+  // The trailing Scatter Alltoall: the remaining bytes of every message, all posted at once.
+  phase.clear();
+  phase.set_label("trailing scatter: the last " + std::to_string(o.bytes % o.block_size) +
+                  " bytes of every message");
+  const auto part = static_cast<std::uint32_t>(o.full_blocks());
+  for (Rank i = 0; i < p; ++i)
+    for (Rank r = 0; r < p; ++r) phase.add(r, o.base.ranks[i], Block{r, o.base.ranks[i], part});
+  out(phase);
+}
+
+Claims randomized_segmented_claims(const SegmentedOptions& o) {
+  const auto p = static_cast<Rank>(o.base.ranks.size());
+  const std::uint32_t batch = iterations_per_batch(o.base.max_queue);
+  const std::uint64_t per_block = (p + batch - 1) / batch;
+  Invariant segment{
+      "Algorithm 3: after a block's last Waitall, that segment of every message has arrived",
+      [p, per_block, blocks = o.full_blocks()](const Boundary& at,
+                                               const DataView& data) -> std::optional<std::string> {
+        if ((at.phase + 1) % per_block != 0 || at.phase / per_block >= blocks) return std::nullopt;
+        const auto part = static_cast<std::uint32_t>(at.phase / per_block);
+        for (Rank origin = 0; origin < p; ++origin)
+          for (Rank dest = 0; dest < p; ++dest)
+            if (origin != dest && !data.holds(dest, Block{origin, dest, part}))
+              return "segment " + std::to_string(part) + " of the message " +
+                     std::to_string(origin) + " -> " + std::to_string(dest) + " has not arrived";
+        return std::nullopt;
+      }};
+  Claims c{.invariants = {std::move(segment)},
+           .phases = PhaseClaim::exactly(o.full_blocks() * per_block + (o.trailing() ? 1 : 0),
+                                         "n_blocks ceil(p / batch), plus the trailing scatter")};
+  const std::uint32_t q = o.base.max_queue;
+  c.max_requests = o.trailing() ? Claims::RequestLimit{std::max<std::uint32_t>(q, 2 * p),
+                                                       "max_queue = " + std::to_string(q) +
+                                                           ", and 2p in the trailing scatter"}
+                                : Claims::RequestLimit{q, "max_queue = " + std::to_string(q)};
   return c;
 }
 
@@ -149,8 +236,7 @@ Selection select_randomized(std::uint64_t bytes, Rank processes) {
                   ", our reading of \"few\")"};
     return {"randomized-sendrecv", "512 B to 16 KiB and many processes"};
   }
-  return {"randomized-segmented (not generated; randomized-sendrecv is its unsegmented form)",
-          "above 16 KiB the paper segments each message (Algorithm 3)"};
+  return {"randomized-segmented", "above 16 KiB the paper segments each message (Algorithm 3)"};
 }
 
 }  // namespace phasecheck::schedules

@@ -3,8 +3,7 @@
 /// (Slim Fly, Section 2): ranks shuffled by a seeded permutation that every rank computes alike
 /// (Function 1), Algorithm 1 (randomized scatter) and Algorithm 2 (randomized Sendrecv on the
 /// anti-circulant matrix, with the request queue). A phase is what is in flight between two
-/// Waitalls. Algorithm 3 (segmented) is not here: segments of one message need a sub-block index
-/// that the schedule format does not have (docs/algorithms.md).
+/// Waitalls. Algorithm 3 (segmented) cuts each message into parts (schedule format version 2).
 
 #include <cstdint>
 #include <string>
@@ -52,11 +51,34 @@ Claims randomized_sendrecv_claims(const RandomizedOptions& options);
 void randomized_scatter(const RandomizedOptions& options, const PhaseSink& out);
 Claims randomized_scatter_claims(const RandomizedOptions& options);
 
+struct SegmentedOptions {
+  RandomizedOptions base;
+  std::uint64_t bytes = 4096;       ///< bytes per message
+  std::uint64_t block_size = 1024;  ///< bytes per segment
+  /// Parameters as RandomizedOptions plus bytes (default 4096) and block_size (default 1024);
+  /// alltoall only; at most kMaxParts segments.
+  static SegmentedOptions from(const ScheduleHeader& header);
+  /// ceil(bytes / block_size): the header's parts; the last is partial when bytes is not a
+  /// multiple of block_size.
+  static std::uint32_t parts_of(const Parameters& parameters);
+  std::uint64_t full_blocks() const { return bytes / block_size; }
+  bool trailing() const { return bytes % block_size != 0; }
+};
+
+/// Algorithm 3: for each full block, a randomized Sendrecv round over all p iterations (batched
+/// by the queue, which restarts with every block and ends with a Waitall), carrying segment b of
+/// every message; then, when bytes is not a multiple of block_size, the trailing Scatter Alltoall
+/// of the remaining bytes: segment n_blocks of every message, in one phase (Algorithm 1).
+void randomized_segmented(const SegmentedOptions& options, const PhaseSink& out);
+/// Invariant: after each block's last Waitall, segment b of every message has been delivered.
+/// Claims: n_blocks ceil(p / batch) phases (+1 with a trailing part); at most max_queue requests
+/// per rank, or 2p when the trailing scatter (which has no queue) runs.
+Claims randomized_segmented_claims(const SegmentedOptions& options);
+
 /// The paper's dynamic selection (Section 2, footnotes 2-4), by bytes per message and processes:
 /// below 512 B the standard (ordered) algorithm; 512 B to 16 KiB randomized scatter for few
-/// processes, randomized Sendrecv for more; above 16 KiB the segmented Sendrecv (not generated
-/// here; the selection says so). The paper gives no process count for "few": we use 32 or fewer
-/// (kFewProcesses), an assumption.
+/// processes, randomized Sendrecv for more; above 16 KiB the segmented Sendrecv. The paper gives no
+/// process count for "few": we use 32 or fewer (kFewProcesses), an assumption.
 inline constexpr Rank kFewProcesses = 32;
 struct Selection {
   std::string algorithm;  ///< a registered algorithm, or a description when none applies

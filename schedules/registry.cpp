@@ -233,6 +233,23 @@ const std::vector<Algorithm>& table() {
          const auto* f = std::get_if<FullyConnected>(&model);
          return f && f->ports + 1 >= f->ranks;
        }},
+      {"randomized-segmented",
+       "Algorithm 3: every message cut into blocks, each block a randomized Sendrecv round",
+       "Slim Fly randomized Alltoall, Section 2, Algorithm 3",
+       "seed=N or ranks=PERMUTATION, max_queue=Q, bytes=B, block_size=S (alltoall)",
+       [](const ScheduleHeader& h, const PhaseSink& out) {
+         randomized_segmented(SegmentedOptions::from(h), out);
+       },
+       [](const Parameters& p) {
+         p.expect_only({"collective", "seed", "ranks", "max_queue", "bytes", "block_size"},
+                       "randomized-segmented");
+         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall"}));
+       },
+       [](const ScheduleHeader& h) {
+         return randomized_segmented_claims(SegmentedOptions::from(h));
+       },
+       [](const ScheduleHeader&, const Topology&) { return false; },
+       [](const Parameters& p) { return SegmentedOptions::parts_of(p); }},
   };
   return rows;
 }
@@ -251,6 +268,7 @@ ScheduleHeader make_header(const Algorithm& algorithm, Topology topology, Parame
   ScheduleHeader h;
   h.algorithm = std::string(algorithm.name);
   h.collective = algorithm.collective(parameters);
+  if (algorithm.parts) h.parts = algorithm.parts(parameters);
   h.topology = std::move(topology);
   h.parameters = std::move(parameters);
   return h;

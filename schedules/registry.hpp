@@ -27,6 +27,8 @@ struct Algorithm {
   /// Whether the algorithm claims that its schedule for `header` is contention-free on `model`
   /// (the machine it was made for, or a what-if).
   std::function<bool(const ScheduleHeader& header, const Topology& model)> contention_free_on;
+  /// Segments per message the parameters ask for (ScheduleHeader::parts); empty: 1.
+  std::function<std::uint32_t(const Parameters&)> parts = {};
 };
 
 std::span<const Algorithm> algorithms();

@@ -14,26 +14,28 @@ std::string phase_name(std::size_t index) { return "phase " + std::to_string(ind
 
 }  // namespace
 
-DeliveryChecker::DeliveryChecker(Collective collective, Rank ranks)
+DeliveryChecker::DeliveryChecker(Collective collective, Rank ranks, std::uint32_t parts)
     : collective_(collective),
       ranks_(ranks),
-      arrival_(std::size_t{ranks} * ranks, 0),
-      relay_(ranks),
-      received_(ranks, 0) {}
+      parts_(parts),
+      arrival_(std::size_t{ranks} * ranks * parts, 0),
+      relay_(ranks, std::uint64_t{ranks} * ranks * parts),
+      received_(ranks, 0),
+      complete_(parts > 1 ? std::size_t{ranks} * ranks : 0, 0) {}
 
 bool DeliveryChecker::held_before(Rank r, Block b, std::uint32_t now) const {
   if (r == b.origin) return true;
   if (collective_ == Collective::allgather) {
-    const std::uint32_t a = arrival_[key(b.origin, r)];
+    const std::uint32_t a = arrival_[key(b.origin, r, b.part)];
     return a != 0 && a < now;
   }
   if (r == b.dest) {
-    const std::uint32_t a = arrival_[key(b.origin, b.dest)];
+    const std::uint32_t a = arrival_[key(b.origin, b.dest, b.part)];
     return a != 0 && a < now;
   }
   // Copies of the phase being applied are still pending: the set holds earlier phases only.
   (void)now;
-  return relay_.contains(key(b.origin, b.dest), r);
+  return relay_.contains(key(b.origin, b.dest, b.part), r);
 }
 
 // The DataView queries come from invariants, which may ask about any rank an algorithm's formula
@@ -41,13 +43,15 @@ bool DeliveryChecker::held_before(Rank r, Block b, std::uint32_t now) const {
 bool DeliveryChecker::holds(Rank r, Block b) const {
   const bool dest_ok =
       b.dest < ranks_ || (collective_ == Collective::allgather && b.dest == kEveryRank);
-  if (r >= ranks_ || b.origin >= ranks_ || !dest_ok) return false;
+  if (r >= ranks_ || b.origin >= ranks_ || !dest_ok || b.part >= parts_) return false;
   return held_before(r, b, now_ + 1);
 }
 
 bool DeliveryChecker::delivered(Rank origin, Rank dest) const {
   if (origin >= ranks_ || dest >= ranks_) return false;
-  return origin == dest || arrival_[key(origin, dest)] != 0;
+  if (origin == dest) return true;
+  return parts_ == 1 ? arrival_[key(origin, dest)] != 0
+                     : complete_[std::size_t{origin} * ranks_ + dest] == parts_;
 }
 
 Rank DeliveryChecker::delivered_count(Rank dest) const {
@@ -88,14 +92,15 @@ void DeliveryChecker::consume(std::size_t index, const Phase& phase) {
       // a relay copy (the earliest one is kept).
       const bool at_destination = collective_ == Collective::allgather || t.dst == b.dest;
       if (!at_destination) {
-        if (t.dst != b.origin) pending_.emplace_back(key(b.origin, b.dest), t.dst);
+        if (t.dst != b.origin) pending_.emplace_back(key(b.origin, b.dest, b.part), t.dst);
         continue;
       }
-      const std::uint64_t k = key(b.origin, t.dst);
+      const std::uint64_t k = key(b.origin, t.dst, b.part);
       const std::uint32_t before = t.dst == b.origin ? 1 : arrival_[k];
       if (before == 0) {
         arrival_[k] = now_;
-        ++received_[t.dst];
+        if (parts_ == 1 || ++complete_[std::size_t{b.origin} * ranks_ + t.dst] == parts_)
+          ++received_[t.dst];
         continue;
       }
       // Duplicate: name both arrivals when both are in this phase.
@@ -132,21 +137,24 @@ void DeliveryChecker::consume(std::size_t index, const Phase& phase) {
 bool DeliveryChecker::arrives_in_this_phase(Rank r, Block b) const {
   if (holds(r, b)) return true;  // at a destination: arrival_ already has this phase
   for (const auto& [block, at] : pending_)
-    if (at == r && block == key(b.origin, b.dest)) return true;
+    if (at == r && block == key(b.origin, b.dest, b.part)) return true;
   return false;
 }
 
 CheckResult DeliveryChecker::finish() const {
   std::uint64_t missing = 0;
   Rank missing_origin = 0, missing_dest = 0;  // the first delivery that never happens
+  std::uint32_t missing_part = 0;
   for (Rank o = 0; o < ranks_; ++o)
     for (Rank d = 0; d < ranks_; ++d)
-      if (o != d && arrival_[key(o, d)] == 0 && missing++ == 0) {
-        missing_origin = o;
-        missing_dest = d;
-      }
+      for (std::uint32_t part = 0; part < parts_; ++part)
+        if (o != d && arrival_[key(o, d, part)] == 0 && missing++ == 0) {
+          missing_origin = o;
+          missing_dest = d;
+          missing_part = part;
+        }
 
-  const std::uint64_t required = std::uint64_t{ranks_} * (ranks_ - 1);
+  const std::uint64_t required = std::uint64_t{ranks_} * (ranks_ - 1) * parts_;
   CheckResult r{"delivery", Verdict::pass, {}, {}};
   if (violations_ == 0 && missing == 0) {
     r.summary = "every block reaches every rank that needs it exactly once (" +
@@ -161,7 +169,8 @@ CheckResult DeliveryChecker::finish() const {
   if (first_) {
     r.counterexample = first_;
   } else {
-    const Block block = direct_block(collective_, missing_origin, missing_dest);
+    Block block = direct_block(collective_, missing_origin, missing_dest);
+    block.part = missing_part;
     Counterexample c;
     c.resource = "rank " + std::to_string(missing_dest);
     c.explanation =

@@ -21,7 +21,8 @@ namespace phasecheck::verify {
 
 class DeliveryChecker final : public DataView {
  public:
-  DeliveryChecker(Collective collective, Rank ranks);
+  /// `parts`: segments per message (alltoall); a message is delivered when all have arrived.
+  DeliveryChecker(Collective collective, Rank ranks, std::uint32_t parts = 1);
 
   /// Applies phase number `index` (0-based, consecutive). Transfers must be well-formed.
   void consume(std::size_t index, const Phase& phase);
@@ -33,7 +34,9 @@ class DeliveryChecker final : public DataView {
   Rank delivered_count(Rank dest) const override;
 
  private:
-  std::uint64_t key(Rank origin, Rank dest) const { return std::uint64_t{origin} * ranks_ + dest; }
+  std::uint64_t key(Rank origin, Rank dest, std::uint32_t part = 0) const {
+    return (std::uint64_t{origin} * ranks_ + dest) * parts_ + part;
+  }
   /// Phase + 1 in which the block became available at `r` (0: never); own blocks count as 0+.
   bool held_before(Rank r, Block b, std::uint32_t now) const;
   void fail(Counterexample c);
@@ -42,11 +45,13 @@ class DeliveryChecker final : public DataView {
 
   Collective collective_;
   Rank ranks_;
+  std::uint32_t parts_;
   std::uint32_t now_ = 0;               // phase index + 1 of the phase being applied
   std::vector<std::uint32_t> arrival_;  // by key(origin, dest): phase + 1, 0 = not yet
   detail::RelayCopies relay_;           // alltoall copies at intermediate ranks, earlier phases
   std::vector<std::pair<std::uint64_t, Rank>> pending_;  // this phase's copies: (block, rank)
-  std::vector<Rank> received_;  // per destination: distinct deliveries so far
+  std::vector<Rank> received_;           // per destination: distinct deliveries so far
+  std::vector<std::uint32_t> complete_;  // parts > 1: per (origin, dest), parts arrived
   std::uint64_t violations_ = 0;
   std::optional<Counterexample> first_;
 };

@@ -20,7 +20,8 @@ namespace phasecheck::verify::detail {
 
 class RelayCopies {
  public:
-  explicit RelayCopies(std::uint32_t ranks) : ranks_(ranks) {}
+  /// `blocks`: the number of block ids (origin * p + dest, times the parts per message).
+  RelayCopies(std::uint32_t ranks, std::uint64_t blocks) : ranks_(ranks), blocks_(blocks) {}
 
   /// Rank `r` holds a copy of block number `block` (origin * p + dest).
   bool contains(std::uint64_t block, std::uint32_t r) const {
@@ -32,7 +33,7 @@ class RelayCopies {
   }
   /// Records a copy of `block` at `r` (a no-op if it is already there).
   void add(std::uint64_t block, std::uint32_t r) {
-    if (latest_.empty()) latest_.assign(std::uint64_t{ranks_} * ranks_, kNone);
+    if (latest_.empty()) latest_.assign(blocks_, kNone);
     std::uint32_t& latest = latest_[block];
     if (latest == r) return;
     if (latest != kNone) {
@@ -92,6 +93,7 @@ class RelayCopies {
   }
 
   std::uint32_t ranks_;
+  std::uint64_t blocks_;
   std::vector<std::uint32_t> latest_;  // by block: the latest intermediate holder, or kNone
   // The older copies, as a log or as a set: the same answers either way, so the switch from one
   // to the other may happen in a const query.

@@ -12,8 +12,12 @@ Verifier::Verifier(const ScheduleHeader& header, const Topology& model, Claims c
     : header_(header),
       model_(model),
       claims_(std::move(claims)),
-      delivery_(header.collective, header.ranks()),
+      delivery_(header.collective, header.ranks(), header.parts),
       contention_(model) {
+  if (header.parts < 1 || header.parts > kMaxParts ||
+      (header.parts > 1 && header.collective != Collective::alltoall))
+    throw InputError("parts must be 1, or up to " + std::to_string(kMaxParts) +
+                     " for an alltoall (segments of each message)");
   if (ranks(model) != header.ranks())
     throw InputError("the schedule has " + std::to_string(header.ranks()) + " ranks but " +
                      describe(model) + " has " + std::to_string(ranks(model)));
@@ -25,25 +29,26 @@ void Verifier::count_requests(std::size_t index, const Phase& phase) {
     ++requests_[t.src];  // the Isend
     ++requests_[t.dst];  // the Irecv (a local copy posts both)
   }
-  const std::uint32_t limit = *claims_.max_requests;
+  const std::uint32_t limit = claims_.max_requests->at_most;
   for (Rank r = 0; r < header_.ranks(); ++r) {
     most_requests_ = std::max(most_requests_, requests_[r]);
     if (requests_[r] <= limit || request_failures_++ > 0) continue;
-    request_first_ =
-        Counterexample{index,
-                       phase.label(),
-                       phase.size(),
-                       {},
-                       "the request queue of rank " + std::to_string(r),
-                       "rank " + std::to_string(r) + " has " + std::to_string(requests_[r]) +
-                           " requests outstanding in phase " + std::to_string(index) +
-                           ", more than max_queue = " + std::to_string(limit)};
+    request_first_ = Counterexample{
+        index,
+        phase.label(),
+        phase.size(),
+        {},
+        "the request queue of rank " + std::to_string(r),
+        "rank " + std::to_string(r) + " has " + std::to_string(requests_[r]) +
+            " requests outstanding in phase " + std::to_string(index) + ", more than " +
+            std::to_string(limit) + " (" + claims_.max_requests->source + ")"};
   }
 }
 
 void Verifier::validate(const Phase& phase) const {
   for (std::size_t i = 0; i < phase.size(); ++i)
-    if (const auto problem = transfer_problem(phase, phase[i], header_.collective, header_.ranks()))
+    if (const auto problem =
+            transfer_problem(phase, phase[i], header_.collective, header_.ranks(), header_.parts))
       throw InputError("phase " + std::to_string(counts_.phases) + ", transfer " +
                        std::to_string(i) + ": " + *problem);
 }
@@ -61,8 +66,12 @@ void Verifier::consume(const Phase& phase) {
     counts_.blocks += t.block_count;
     if (t.local()) continue;
     largest = std::max(largest, t.block_count);
-    if (counts_.direct && !(t.block_count == 1 &&
-                            phase.blocks(t)[0] == direct_block(header_.collective, t.src, t.dst)))
+    // Direct: one block, the transfer's own message (any part of it).
+    if (counts_.direct && !(t.block_count == 1 && [&] {
+          Block b = phase.blocks(t)[0];
+          b.part = 0;
+          return b == direct_block(header_.collective, t.src, t.dst);
+        }()))
       counts_.direct = false;
   }
   ++counts_.phases;
@@ -87,8 +96,14 @@ Report Verifier::finish() const {
   r.collective = header_.collective;
   r.topology = describe(model_);
   r.counts = counts_;
-  for (Bound& b : lower_bounds(model_, header_.collective))
-    if (!b.direct_only || counts_.direct) r.bounds.push_back(std::move(b));
+  for (Bound& b : lower_bounds(model_, header_.collective)) {
+    if (b.direct_only && !counts_.direct) continue;
+    if (header_.parts > 1 && b.metric == Metric::c2) {  // every message is `parts` blocks
+      b.value *= header_.parts;
+      b.argument += ", times " + std::to_string(header_.parts) + " parts per message";
+    }
+    r.bounds.push_back(std::move(b));
+  }
   for (Bound& b : compound_bounds(model_, header_.collective, counts_))
     r.bounds.push_back(std::move(b));
   std::tie(r.bound_c1, r.bound_c2) = best_bounds(r.bounds, counts_.direct);
@@ -130,8 +145,9 @@ Report Verifier::finish() const {
   if (claims_.max_requests) {
     CheckResult q{"requests", Verdict::pass, {}, request_first_};
     q.summary = "at most " + std::to_string(most_requests_) +
-                " requests outstanding per rank and phase (max_queue = " +
-                std::to_string(*claims_.max_requests) + ")";
+                " requests outstanding per rank and phase; the algorithm allows " +
+                std::to_string(claims_.max_requests->at_most) + " (" +
+                claims_.max_requests->source + ")";
     if (request_failures_ > 0) {
       q.verdict = Verdict::fail;
       q.summary += "; exceeded " + std::to_string(request_failures_) + " times";

@@ -101,6 +101,31 @@ TEST_CASE(
         "s.json: \"parameters\" comes after \"phases\"; write the header keys before the phases");
 }
 
+TEST_CASE("schedule JSON version 2: parts and blocks [origin, destination, part]") {
+  const std::string v2 = R"({"format": "phasecheck.schedule/2", "algorithm": "x",
+      "collective": "alltoall", "ranks": 2, "parts": 2, "topology": {"kind": "ring", "ranks": 2},
+      "phases": [{"label": "a", "transfers": [{"src": 0, "dst": 1},
+                                               {"src": 1, "dst": 0, "blocks": [[1, 0, 1]]}]}]})";
+  const Schedule s = io::parse_schedule(v2, "s.json");
+  CHECK(s.header.parts == 2);
+  REQUIRE(s.phases.size() == 1);
+  CHECK(s.phases[0].blocks(s.phases[0][1])[0] == Block{1, 0, 1});
+  // Written back as version 2, the part kept; a version-1 header stays version 1.
+  const std::string written = io::schedule_to_json(s);
+  CHECK(written.find("\"format\": \"phasecheck.schedule/2\"") != std::string::npos);
+  CHECK(written.find("\"parts\": 2") != std::string::npos);
+  CHECK(written.find("[[1, 0, 1]]") != std::string::npos);
+  CHECK(io::parse_schedule(written, "w.json") == s);
+  CHECK(error_of(R"({"format": "phasecheck.schedule/1", "algorithm": "x", "collective": "alltoall",
+      "ranks": 2, "parts": 2, "topology": {"kind": "ring", "ranks": 2}, "phases": []})") ==
+        "s.json: parts: \"parts\" needs phasecheck.schedule/2");
+  CHECK(error_of(R"({"format": "phasecheck.schedule/2", "algorithm": "x", "collective": "alltoall",
+      "ranks": 2, "parts": 2, "topology": {"kind": "ring", "ranks": 2},
+      "phases": [{"transfers": [{"src": 0, "dst": 1, "blocks": [[0, 1, 2]]}]}]})") ==
+        "s.json: phases[0].transfers[0]: block [0,1,2] is not a block of an alltoall over 2 ranks "
+        "([origin, destination, part < 2])");
+}
+
 TEST_CASE("schedule JSON: a key twice in a header object is refused") {
   CHECK(error_of(R"({"format": "phasecheck.schedule/1", "algorithm": "x", "collective": "alltoall",
       "ranks": 3, "topology": {"kind": "ring", "ranks": 3, "ranks": 4}, "phases": []})") ==
@@ -151,7 +176,13 @@ TEST_CASE("schedule JSON: bad input names the file, and line:column or the JSON 
         "([origin, destination])");
   CHECK(error_of(with_phases(
             R"([{"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": [[0, 1, 2]]}]}])")) ==
-        "s.json: phases[0].transfers[0].blocks[0]: a block is [origin] or [origin, destination]");
+        "s.json: phases[0].transfers[0]: block [0,1,2] is not a block of an alltoall over 3 ranks "
+        "([origin, destination])");
+  CHECK(
+      error_of(with_phases(
+          R"([{"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": [[0, 1, 2, 3]]}]}])")) ==
+      "s.json: phases[0].transfers[0].blocks[0]: a block is [origin], [origin, destination] or "
+      "[origin, destination, part]");
   CHECK(
       error_of(with_phases(R"([{"label": "a", "transfers": [{"src": 0, "dst": 1, "src": 2}]}])")) ==
       "s.json: phases[0].transfers[0]: \"src\" is given twice");
@@ -161,10 +192,10 @@ TEST_CASE("schedule JSON: bad input names the file, and line:column or the JSON 
         "s.json: phases[0].label (expected a string): unexpected an integer");
   CHECK(error_of(with_phases(R"({})")) ==
         "s.json: phases (expected an array): unexpected an object");
-  CHECK(error_of(R"({"format": "phasecheck.schedule/2", "algorithm": "x", "collective": "alltoall",
+  CHECK(error_of(R"({"format": "phasecheck.schedule/3", "algorithm": "x", "collective": "alltoall",
       "ranks": 3, "topology": {"kind": "ring", "ranks": 3}, "phases": []})") ==
-        "s.json: format: unsupported format \"phasecheck.schedule/2\" (this phasecheck reads "
-        "phasecheck.schedule/1)");
+        "s.json: format: unsupported format \"phasecheck.schedule/3\" (this phasecheck reads "
+        "phasecheck.schedule/1 and phasecheck.schedule/2)");
   CHECK(error_of(R"({"format": "phasecheck.schedule/1", "algorithm": "x", "collective": "alltoall",
       "ranks": 4, "topology": {"kind": "ring", "ranks": 3}, "phases": []})") ==
         "s.json: ranks: 4 does not match the topology, which has 3 ranks");

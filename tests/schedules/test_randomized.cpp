@@ -105,8 +105,9 @@ TEST_CASE("the request queue: Waitall every ceil(max_queue / 2) iterations") {
   const Report r = run("randomized-sendrecv", FullyConnected(10, 4), even);
   CHECK(r.verdict() == Verdict::pass);
   CHECK(r.counts.phases == 3);  // iterations 0-3, 4-7, 8-9
-  CHECK(check(r, "requests").summary ==
-        "at most 8 requests outstanding per rank and phase (max_queue = 8)");
+  CHECK(
+      check(r, "requests").summary ==
+      "at most 8 requests outstanding per rank and phase; the algorithm allows 8 (max_queue = 8)");
 }
 
 TEST_CASE("Algorithm 2 overshoots an odd max_queue by one request, and the check says so") {
@@ -119,7 +120,42 @@ TEST_CASE("Algorithm 2 overshoots an odd max_queue by one request, and the check
   CHECK(q.verdict == Verdict::fail);
   REQUIRE(q.counterexample);
   CHECK(q.counterexample->explanation ==
-        "rank 0 has 6 requests outstanding in phase 0, more than max_queue = 5");
+        "rank 0 has 6 requests outstanding in phase 0, more than 5 (max_queue = 5)");
+}
+
+TEST_CASE("Algorithm 3: segments of every message, and the trailing scatter for the rest") {
+  // 10 bytes in blocks of 4: two full blocks and a trailing 2 bytes, so 3 parts per message.
+  Parameters p;
+  p.set("bytes", "10");
+  p.set("block_size", "4");
+  p.set("seed", "3");
+  const auto& a = *find_algorithm("randomized-segmented");
+  const Schedule s = generate(a, FullyConnected(6, 6), p);
+  CHECK(s.header.parts == 3);
+  REQUIRE(s.phases.size() == 2 * 6 + 1);  // 6 iterations per block, then the trailing phase
+  for (std::size_t ph = 0; ph < s.phases.size(); ++ph)
+    for (const Transfer& t : s.phases[ph].transfers())
+      CHECK(s.phases[ph].blocks(t)[0].part == (ph < 6 ? 0u : ph < 12 ? 1u : 2u));
+  const Report r = verify::verify(s, FullyConnected(6, 6), a.claims(s.header));
+  CHECK(r.verdict() == Verdict::pass);
+  CHECK(r.counts.c2 == 13);
+  SUBCASE("a multiple of the block size has no trailing phase") {
+    Parameters even;
+    even.set("bytes", "8");
+    even.set("block_size", "4");
+    CHECK(generate(a, FullyConnected(6, 6), even).phases.size() == 12);
+  }
+  SUBCASE("a segment dropped is a segment never delivered") {
+    std::vector<Phase> phases = s.phases;
+    phases[12] = Phase("nothing");
+    const Report broken =
+        verify::verify(Schedule{s.header, phases}, FullyConnected(6, 6), a.claims(s.header));
+    const CheckResult& delivery = check(broken, "delivery");
+    CHECK(delivery.verdict == Verdict::fail);
+    CHECK(delivery.summary == "30 of 90 deliveries never happen");
+    REQUIRE(delivery.counterexample);
+    CHECK(delivery.counterexample->explanation == "block [0,1,2] never reaches rank 1");
+  }
 }
 
 TEST_CASE("Slim Fly (MMS): 2q^2 routers, degree (3q - delta)/2, diameter 2") {
