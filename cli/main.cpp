@@ -1,12 +1,15 @@
 // phasecheck: generate and check communication schedules for all-to-all collectives.
 // This file only wires the command line (CLI11) to cli/commands.hpp.
 
+#include <unistd.h>
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <iostream>
 #include <new>
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "fuzz.hpp"
 
 int main(int argc, char** argv) {
   namespace cli = phasecheck::cli;
@@ -91,6 +94,23 @@ int main(int argc, char** argv) {
   topology->add_option("--p", top.p, "dragonfly: hosts per router");
   topology->add_option("-o,--output", top.output, "Output file (default: standard output)");
 
+  phasecheck::properties::FuzzOptions fz;
+  auto* fuzz = app.add_subcommand(
+      "fuzz",
+      "Property-based fuzzing of registered algorithms (or an external generator) on "
+      "random machines; a failure is shrunk and written out for replay");
+  fuzz->add_option("algorithms", fz.algorithms, "Registered algorithms (default: all)");
+  fuzz->add_option("--cases", fz.cases, "Cases per algorithm (per batch with --seconds)");
+  fuzz->add_option("--seconds", fz.seconds, "Keep running batches for this long");
+  fuzz->add_option("--seed", fz.seed, "First seed (same seed, same cases)");
+  fuzz->add_option("--max-size", fz.max_size, "How large generated machines get (rapidcheck size)");
+  fuzz->add_option("--out", fz.out, "Directory for a failure's files");
+  fuzz->add_option("--generator", fz.generator,
+                   "External generator: a command reading a topology on stdin, printing a "
+                   "schedule (exit 2: machine not supported)");
+  fuzz->add_flag("--contention-free", fz.contention_free,
+                 "With --generator: also require contention-freedom");
+
   cli::BoundsArgs bnd;
   auto* bounds = app.add_subcommand("bounds", "Print the lower bounds of a machine model");
   bounds->add_option("--topology", bnd.topology, "Topology JSON file")->required();
@@ -132,6 +152,10 @@ int main(int argc, char** argv) {
     if (*algorithms) return cli::list_algorithms(std::cout);
     if (*generate) return cli::generate(gen, std::cout);
     if (*verify) return cli::verify(ver, std::cout);
+    if (*fuzz) {
+      fz.progress = isatty(fileno(stderr));
+      return phasecheck::properties::fuzz(fz, std::cout, std::cerr);
+    }
     if (*congestion) return cli::congestion(con, std::cout);
     if (*topology) return cli::topology(top, std::cout);
     if (*program) return cli::program(prg, std::cout);

@@ -1,0 +1,235 @@
+#include "fuzz.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <ostream>
+#include <sstream>
+
+#include <rapidcheck/detail/Configuration.h>
+
+#include "claims_check.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "generators.hpp"
+#include "io/json.hpp"
+#include "io/report.hpp"
+#include "verify/verifier.hpp"
+
+namespace phasecheck::properties {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// The last failing case: after shrinking, the smallest one.
+struct Failure {
+  Topology topology = FullyConnected(1, 1);
+  std::optional<Schedule> schedule;
+  std::string what;
+  std::string report;
+};
+
+/// Counts cases for the progress line.
+class Progress : public rc::detail::TestListener {
+ public:
+  Progress(std::ostream& os, std::string name, bool show)
+      : os_(os), name_(std::move(name)), show_(show) {}
+  void onTestCaseFinished(const rc::detail::CaseDescription& c) override {
+    if (c.result.type == rc::detail::CaseResult::Type::Discard)
+      ++discarded_;
+    else
+      ++cases_;
+    tick(false);
+  }
+  void onShrinkTried(const rc::detail::CaseDescription&, bool accepted) override {
+    ++shrinks_;
+    accepted_ += accepted;
+    tick(true);
+  }
+  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
+  std::uint64_t cases() const { return cases_; }
+  std::uint64_t discarded() const { return discarded_; }
+
+ private:
+  void tick(bool shrinking) {
+    if (!show_) return;
+    const double s = std::chrono::duration<double>(Clock::now() - start_).count();
+    if (s - last_ < 0.25) return;  // a line four times a second
+    last_ = s;
+    os_ << "\r" << name_ << ": " << cases_ << " cases, "
+        << static_cast<std::uint64_t>(double(cases_) / s) << "/s";
+    if (shrinking) os_ << ", shrinking (" << accepted_ << " of " << shrinks_ << " shrinks kept)";
+    os_ << "   " << std::flush;
+  }
+  std::ostream& os_;
+  std::string name_;
+  bool show_;
+  std::uint64_t cases_ = 0, discarded_ = 0, shrinks_ = 0, accepted_ = 0;
+  Clock::time_point start_ = Clock::now();
+  double last_ = 0;  // seconds since start_ of the last line
+};
+
+/// The schedule an external generator prints for `t`, or nothing when it says the machine does
+/// not apply (exit code 2). Anything else that goes wrong is a failure of the generator.
+std::optional<Schedule> run_generator(const std::string& command, const Topology& t,
+                                      const std::string& dir, std::string& problem) {
+  const std::string in = dir + "/.fuzz-topology.json", out = dir + "/.fuzz-schedule.json";
+  std::ofstream(in, std::ios::binary) << io::topology_to_pretty_json(t);
+  const int status = std::system((command + " < '" + in + "' > '" + out + "'").c_str());
+  struct Cleanup {
+    std::string a, b;
+    ~Cleanup() {
+      std::remove(a.c_str());
+      std::remove(b.c_str());
+    }
+  } cleanup{in, out};
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (code == 2) return std::nullopt;
+  if (code != 0) {
+    problem = "the generator exited with " + std::to_string(code);
+    return std::nullopt;
+  }
+  try {
+    Schedule s = io::read_schedule_file(out);
+    return s;
+  } catch (const InputError& e) {
+    problem = std::string("the generator's output is not a valid schedule: ") + e.what();
+    return std::nullopt;
+  }
+}
+
+void write_failure(const Failure& f, const std::string& dir, std::ostream& out,
+                   const std::string& replay_fuzz) {
+  std::filesystem::create_directories(dir);
+  write_file_atomically(dir + "/topology.json",
+                        [&](std::ostream& os) { os << io::topology_to_pretty_json(f.topology); });
+  if (f.schedule)
+    write_file_atomically(dir + "/schedule.json",
+                          [&](std::ostream& os) { os << io::schedule_to_json(*f.schedule); });
+  write_file_atomically(dir + "/report.txt", [&](std::ostream& os) { os << f.report; });
+  out << "\nFAIL  " << f.what << "\n  smallest machine: " << describe(f.topology)
+      << "\n  written: " << dir << "/topology.json" << (f.schedule ? ", schedule.json" : "")
+      << ", report.txt\n  replay:  "
+      << (f.schedule ? "phasecheck verify " + dir + "/schedule.json" : replay_fuzz)
+      << "\n  again:   " << replay_fuzz << "\n\n"
+      << f.report;
+}
+
+}  // namespace
+
+int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
+  {
+    // rapidcheck announces its default configuration on first use ("Using configuration: seed=");
+    // every run here passes its own parameters, so that line would only mislead.
+    std::ostringstream quiet;
+    std::streambuf* const saved = std::cerr.rdbuf(quiet.rdbuf());
+    rc::detail::configuration();
+    std::cerr.rdbuf(saved);
+  }
+  std::vector<const schedules::Algorithm*> algorithms;
+  if (o.generator.empty()) {
+    if (o.algorithms.empty())
+      for (const auto& a : schedules::algorithms()) algorithms.push_back(&a);
+    for (const std::string& name : o.algorithms) {
+      const auto* a = schedules::find_algorithm(name);
+      if (!a) throw InputError("fuzz: unknown algorithm '" + name + "'");
+      algorithms.push_back(a);
+    }
+  } else {
+    algorithms.push_back(nullptr);  // the external generator
+    std::filesystem::create_directories(o.out);
+  }
+  if (o.cases == 0) throw InputError("fuzz: --cases must be at least 1");
+
+  const auto deadline = Clock::now() + std::chrono::duration<double>(o.seconds);
+  for (const schedules::Algorithm* a : algorithms) {
+    const std::string name = a ? std::string(a->name) : "generator '" + o.generator + "'";
+    std::uint64_t total = 0, discarded = 0;
+    bool gave_up = false;
+    const auto start = Clock::now();
+    for (std::uint64_t batch = 0;; ++batch) {
+      Failure failure;
+      bool failed = false;
+      const auto property = [&](const Topology& t) {
+        Schedule s;
+        std::string broken;
+        std::string report;
+        if (a) {
+          const Collective c = *rc::gen::element(Collective::alltoall, Collective::allgather);
+          Parameters params;
+          params.set("collective", std::string(to_string(c)));
+          try {
+            s = schedules::generate(*a, t, params);
+          } catch (const InputError& e) {
+            RC_DISCARD(e.what());
+          }
+          verify::Report r;
+          broken = broken_claims(*a, s, t, {1e-6, 1e-9, 1024}, &r);
+          report = io::render(r, "schedule.json", io::ReportFormat::text);
+        } else {
+          std::string problem;
+          auto got = run_generator(o.generator, t, o.out, problem);
+          if (!got && problem.empty()) RC_DISCARD("the generator does not take this machine");
+          if (!got) {
+            broken = problem;
+          } else {
+            s = std::move(*got);
+            const auto* known = schedules::find_algorithm(s.header.algorithm);
+            const verify::Report r =
+                verify::verify(s, t, known ? known->claims(s.header) : Claims{});
+            broken = r.broken_claims(o.contention_free);
+            report = io::render(r, "schedule.json", io::ReportFormat::text);
+          }
+        }
+        if (!broken.empty()) {
+          failed = true;
+          failure = {
+              t, broken.rfind("the generator", 0) == 0 ? std::nullopt : std::optional<Schedule>(s),
+              name + ": " + broken, report.empty() ? broken + "\n" : report};
+        }
+        RC_ASSERT(broken == std::string());
+      };
+      rc::detail::TestParams params;
+      params.seed = o.seed + batch;
+      params.maxSuccess = static_cast<int>(std::min<std::uint64_t>(o.cases, 1u << 30));
+      params.maxSize = o.max_size;
+      params.maxDiscardRatio = 50;
+      rc::detail::TestMetadata metadata;
+      metadata.id = metadata.description = name;
+      Progress listener(progress, name, o.progress);
+      const auto result = rc::detail::checkTestable(property, metadata, params, listener);
+      total += listener.cases();
+      discarded += listener.discarded();
+      if (result.template is<rc::detail::FailureResult>() && failed) {
+        if (o.progress) progress << "\n";
+        const std::string again =
+            "phasecheck fuzz " + (a ? std::string(a->name) : "--generator '" + o.generator + "'") +
+            " --seed " + std::to_string(o.seed + batch) + " --cases " + std::to_string(o.cases);
+        write_failure(failure, o.out, out, again);
+        return 1;
+      }
+      if (result.template is<rc::detail::GaveUpResult>()) {
+        if (o.progress) progress << "\n";
+        out << "gave up  " << name << ": too many generated machines do not fit it ("
+            << listener.cases() << " cases ran)\n";
+        gave_up = true;
+        break;
+      }
+      if (o.seconds <= 0 || Clock::now() >= deadline) break;
+    }
+    if (gave_up) continue;
+    const double s = std::chrono::duration<double>(Clock::now() - start).count();
+    if (o.progress) progress << "\r" << std::string(78, ' ') << "\r";
+    out << "pass  " << name << ": " << total << " cases in " << std::fixed << std::setprecision(2)
+        << s << " s (" << static_cast<std::uint64_t>(double(total) / std::max(s, 1e-9)) << "/s)";
+    if (discarded) out << "; " << discarded << " generated machines did not fit it";
+    out << "\n";
+  }
+  return 0;
+}
+
+}  // namespace phasecheck::properties
