@@ -15,6 +15,7 @@
 #include "io/json.hpp"
 #include "io/programs_json.hpp"
 #include "io/report.hpp"
+#include "mutate.hpp"
 #include "programs/program.hpp"
 #include "programs/replay.hpp"
 #include "programs/synchronization.hpp"
@@ -290,6 +291,40 @@ int congestion(const CongestionArgs& args, std::ostream& out) {
     table.print(out);
   }
   return delivered ? 0 : 1;
+}
+
+int mutate(const MutateArgs& args, std::ostream& out) {
+  const Schedule table = io::read_schedule_file(args.schedule);
+  const Topology model =
+      args.topology.empty() ? table.header.topology : io::read_topology_file(args.topology);
+  if (ranks(model) != table.header.ranks())
+    throw InputError("the schedule has " + std::to_string(table.header.ranks()) + " ranks but " +
+                     describe(model) + " has " + std::to_string(ranks(model)));
+  const properties::MutationReport report =
+      properties::mutate(table, model, args.per_class, args.seed);
+  out << "mutation analysis of " << table.header.algorithm << " on " << describe(model) << "  ["
+      << args.schedule << "]\n"
+      << "  a mutant is invalid when a naive re-simulation finds a block not delivered exactly once"
+      << (report.contention_counts ? " or contention (the original is contention-free)" : "")
+      << "\n\n";
+  Table t({"  fault", "mutants", "invalid", "caught", "missed", "over-strict",
+           "valid, rejected by claims"});
+  std::uint64_t invalid = 0, caught = 0;
+  for (const auto& c : report.classes) {
+    invalid += c.invalid;
+    caught += c.caught;
+    t.add({"  " + c.name, std::to_string(c.mutants), std::to_string(c.invalid),
+           std::to_string(c.caught), std::to_string(c.missed), std::to_string(c.over_strict),
+           std::to_string(c.claims_only)});
+  }
+  t.print(out);
+  out << "\n"
+      << (report.perfect() ? "PASS" : "FAIL") << "  caught " << caught << " of " << invalid
+      << " invalid mutants"
+      << (invalid ? " (" + number(100.0 * double(caught) / double(invalid)) + "%)" : "")
+      << "; every accepted mutant re-simulated valid: " << (report.perfect() ? "yes" : "NO")
+      << "\n";
+  return report.perfect() ? 0 : 1;
 }
 
 int topology(const TopologyArgs& args, std::ostream& out) {

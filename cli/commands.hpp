@@ -3,6 +3,7 @@
 /// 1 a check failed, 2 bad input). They throw InputError for bad input; main() maps it to 2.
 /// Kept apart from main.cpp so that only main.cpp pays for CLI11.
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -65,6 +66,15 @@ struct CongestionArgs {
 };
 /// Link loads per phase on a routed model and their sum of maxima; exit 1 if delivery fails.
 int congestion(const CongestionArgs& args, std::ostream& out);
+
+struct MutateArgs {
+  std::string schedule;
+  std::string topology;  ///< optional what-if model
+  std::uint32_t per_class = 50;
+  std::uint64_t seed = 1;
+};
+/// Plants single faults and checks that every invalid mutant is caught (properties/mutate.hpp).
+int mutate(const MutateArgs& args, std::ostream& out);
 
 struct TopologyArgs {
   std::string kind;                   ///< slimfly | dragonfly

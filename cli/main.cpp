@@ -111,6 +111,16 @@ int main(int argc, char** argv) {
   fuzz->add_flag("--contention-free", fz.contention_free,
                  "With --generator: also require contention-freedom");
 
+  cli::MutateArgs mut;
+  auto* mutate = app.add_subcommand(
+      "mutate",
+      "Plant single faults in a schedule and check that the checkers catch every "
+      "invalid mutant (confirmed by a naive re-simulation)");
+  mutate->add_option("schedule", mut.schedule, "Schedule JSON file")->required();
+  mutate->add_option("--topology", mut.topology, "Judge on this model instead");
+  mutate->add_option("--per-class", mut.per_class, "Mutants per fault class");
+  mutate->add_option("--seed", mut.seed, "Seed for choosing the faults");
+
   cli::BoundsArgs bnd;
   auto* bounds = app.add_subcommand("bounds", "Print the lower bounds of a machine model");
   bounds->add_option("--topology", bnd.topology, "Topology JSON file")->required();
@@ -156,6 +166,7 @@ int main(int argc, char** argv) {
       fz.progress = isatty(fileno(stderr));
       return phasecheck::properties::fuzz(fz, std::cout, std::cerr);
     }
+    if (*mutate) return cli::mutate(mut, std::cout);
     if (*congestion) return cli::congestion(con, std::cout);
     if (*topology) return cli::topology(top, std::cout);
     if (*program) return cli::program(prg, std::cout);

@@ -145,8 +145,10 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
   }
   if (o.cases == 0) throw InputError("fuzz: --cases must be at least 1");
 
-  const auto deadline = Clock::now() + std::chrono::duration<double>(o.seconds);
+  // --seconds is shared evenly between the algorithms.
+  const double share = o.seconds / double(algorithms.size());
   for (const schedules::Algorithm* a : algorithms) {
+    const auto deadline = Clock::now() + std::chrono::duration<double>(share);
     const std::string name = a ? std::string(a->name) : "generator '" + o.generator + "'";
     std::uint64_t total = 0, discarded = 0;
     bool gave_up = false;

@@ -14,7 +14,7 @@ namespace phasecheck::properties {
 struct FuzzOptions {
   std::vector<std::string> algorithms;  ///< registered names; empty: all
   std::uint64_t cases = 200;            ///< per algorithm, when seconds == 0
-  double seconds = 0;                   ///< > 0: batches of `cases` until the time is spent
+  double seconds = 0;  ///< > 0: batches of `cases` until the time is spent, shared evenly
   std::uint64_t seed = 1;
   int max_size = 40;                 ///< rapidcheck's size: how large machines get
   std::string out = "fuzz-failure";  ///< where a failure's files go

@@ -7,6 +7,7 @@
 
 #include "doctest_rapidcheck.hpp"
 #include "generators.hpp"
+#include "mutate.hpp"
 #include "schedules/faraj_yuan.hpp"
 #include "schedules/registry.hpp"
 #include "verify/verifier.hpp"
@@ -66,4 +67,39 @@ TEST_CASE("shrinking: a bug planted for subtrees of exactly 3 machines shrinks t
   // Lemma 1 keeps every subtree of the root at most half the machines, so a subtree of 3 needs at
   // least 6: shrinking must find that smallest case.
   CHECK(ranks(*last_failure) == 6u);
+}
+
+TEST_CASE("mutate: the naive re-simulation itself tells valid from invalid") {
+  const auto& shift = *schedules::find_algorithm("shift");
+  const Schedule s = schedules::generate(shift, Ring(5));
+  const Topology ring = Ring(5);
+  auto verdict = properties::naive_verdict(s, ring);
+  CHECK(verdict.delivered);
+  CHECK_FALSE(verdict.contention_free);  // shift on a ring: offsets 2 and 3 share links
+  const Topology ports = FullyConnected(5, 1);
+  CHECK(properties::naive_verdict(s, ports).contention_free);
+  Schedule dup = s;
+  dup.phases[1].add(0, 1, Block{0, 1});  // [0,1] arrives twice
+  CHECK_FALSE(properties::naive_verdict(dup, ports).delivered);
+  Schedule early = s;
+  early.phases[0].add(1, 2, Block{0, 2});  // forwarded before 1 holds it
+  CHECK_FALSE(properties::naive_verdict(early, ports).delivered);
+}
+
+TEST_CASE("mutate: every invalid mutant of the shipped kinds of schedule is caught") {
+  for (const char* name : {"faraj-yuan", "hypercube-exchange", "bruck-index", "ring"}) {
+    const auto& a = *schedules::find_algorithm(name);
+    const Topology t =
+        std::string(name) == "faraj-yuan"
+            ? Topology(
+                  Tree({"a", "b", "c", "d", "e"}, {"s", "t"},
+                       {{"a", "s"}, {"b", "s"}, {"c", "t"}, {"d", "t"}, {"e", "t"}, {"s", "t"}}))
+            : Topology(FullyConnected(8, 1));
+    const auto report = properties::mutate(schedules::generate(a, t), t, 40, 7);
+    INFO(name);
+    CHECK(report.perfect());
+    std::uint64_t invalid = 0;
+    for (const auto& c : report.classes) invalid += c.invalid;
+    CHECK(invalid > 100);  // the faults are real
+  }
 }
