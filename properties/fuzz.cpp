@@ -18,6 +18,7 @@
 #include "generators.hpp"
 #include "io/json.hpp"
 #include "io/report.hpp"
+#include "parameters_gen.hpp"
 #include "verify/verifier.hpp"
 
 namespace phasecheck::properties {
@@ -161,9 +162,7 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
         std::string broken;
         std::string report;
         if (a) {
-          const Collective c = *rc::gen::element(Collective::alltoall, Collective::allgather);
-          Parameters params;
-          params.set("collective", std::string(to_string(c)));
+          const Parameters params = random_parameters(*a, ranks(t));
           try {
             s = schedules::generate(*a, t, params);
           } catch (const InputError& e) {
