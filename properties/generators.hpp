@@ -40,10 +40,35 @@ inline rc::Gen<Topology> tree() {
       });
 }
 
+/// Node-size vectors of the shapes that matter for SMP clusters: any sizes, all equal, organ
+/// pipe (1, 2, .., m, .., 2, 1), one huge node among size-1 nodes, and many size-1 nodes.
 inline rc::Gen<Topology> cluster() {
-  return rc::gen::map(
-      rc::gen::nonEmpty(rc::gen::container<std::vector<Rank>>(rc::gen::inRange<Rank>(1, 6))),
-      [](std::vector<Rank> sizes) { return Topology(Cluster(std::move(sizes))); });
+  const auto as_cluster = [](std::vector<Rank> sizes) {
+    return Topology(Cluster(std::move(sizes)));
+  };
+  return rc::gen::oneOf(
+      rc::gen::map(
+          rc::gen::nonEmpty(rc::gen::container<std::vector<Rank>>(rc::gen::inRange<Rank>(1, 6))),
+          as_cluster),
+      rc::gen::map(rc::gen::pair(rc::gen::inRange<Rank>(1, 7), rc::gen::inRange<Rank>(1, 6)),
+                   [=](std::pair<Rank, Rank> nm) {
+                     return as_cluster(std::vector<Rank>(nm.first, nm.second));
+                   }),
+      rc::gen::map(rc::gen::inRange<Rank>(1, 5),
+                   [=](Rank m) {
+                     std::vector<Rank> sizes;
+                     for (Rank i = 1; i <= m; ++i) sizes.push_back(i);
+                     for (Rank i = m; i-- > 1;) sizes.push_back(i);
+                     return as_cluster(sizes);
+                   }),
+      rc::gen::map(rc::gen::pair(rc::gen::inRange<Rank>(2, 13), rc::gen::inRange<Rank>(0, 8)),
+                   [=](std::pair<Rank, Rank> big_small) {
+                     std::vector<Rank> sizes{big_small.first};
+                     sizes.insert(sizes.end(), big_small.second, 1);
+                     return as_cluster(sizes);
+                   }),
+      rc::gen::map(rc::gen::inRange<Rank>(1, 13),
+                   [=](Rank n) { return as_cluster(std::vector<Rank>(n, 1)); }));
 }
 
 inline rc::Gen<Topology> fully_connected() {

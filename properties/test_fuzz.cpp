@@ -30,7 +30,7 @@ TEST_CASE("generators: trees have machines at the leaves, clusters and meshes st
         RC_ASSERT(degree[m] == (tree->node_count() == 1 ? 0 : 1));
     }
     if (const auto* c = std::get_if<Cluster>(&t))
-      for (Rank n : c->node_sizes()) RC_ASSERT(n >= 1u && n <= 5u);
+      for (Rank n : c->node_sizes()) RC_ASSERT(n >= 1u && n <= 12u);
     if (const auto* m = std::get_if<Mesh>(&t)) RC_ASSERT(m->rows <= 4u && m->cols <= 4u);
   });
 }
