@@ -24,6 +24,7 @@
 #include "verify/bounds.hpp"
 #include "verify/congestion.hpp"
 #include "verify/cost.hpp"
+#include "verify/optimal.hpp"
 #include "verify/synchronization_check.hpp"
 #include "verify/verifier.hpp"
 
@@ -325,6 +326,80 @@ int mutate(const MutateArgs& args, std::ostream& out) {
       << "; every accepted mutant re-simulated valid: " << (report.perfect() ? "yes" : "NO")
       << "\n";
   return report.perfect() ? 0 : 1;
+}
+
+namespace {
+
+/// The fewest phases among registered algorithms whose direct schedule is valid on `model`.
+std::pair<std::uint64_t, std::string> best_direct_algorithm(const Topology& model, Collective c) {
+  std::uint64_t best = 0;
+  std::string name;
+  for (const auto& a : schedules::algorithms()) {
+    Parameters params;
+    if (std::string_view(a.parameters).find("collective=alltoall|allgather") !=
+        std::string_view::npos)
+      params.set("collective", std::string(to_string(c)));
+    try {
+      const Schedule s = schedules::generate(a, model, params);
+      if (s.header.collective != c || s.header.parts != 1) continue;
+      const verify::Report r = verify::verify(s, model);
+      if (!r.counts.direct || !r.passed("delivery") || !r.passed("contention")) continue;
+      if (best == 0 || r.counts.c1 < best) {  // phases with communication
+        best = r.counts.c1;
+        name = std::string(a.name);
+      }
+    } catch (const InputError&) {
+    }
+  }
+  return {best, name};
+}
+
+}  // namespace
+
+int optimal(const OptimalArgs& args, std::ostream& out) {
+  const Topology model = io::read_topology_file(args.topology);
+  const Collective c = parse_collective(args.collective);
+  if (!(args.timeout > 0) || !std::isfinite(args.timeout))
+    throw InputError("--timeout must be a positive number of seconds");
+  const auto bounds = verify::lower_bounds(model, c);
+  const std::uint64_t lower = verify::best_bounds(bounds, true).first;
+  const auto [upper, best] = best_direct_algorithm(model, c);
+  verify::OptimalOptions o;
+  o.collective = c;
+  o.lower = lower;
+  o.upper = upper;
+  o.timeout = args.timeout;
+  o.symmetry = !args.no_symmetry;
+  o.smt2 = args.smt2;
+  const verify::OptimalResult r = verify::optimal_phases(model, o);
+  out << "optimal direct " << c << " on " << describe(model) << "\n"
+      << "  lower bound " << lower << " (docs/bounds.md); best registered algorithm: "
+      << (best.empty() ? "none valid here" : best + ", " + std::to_string(upper) + " phases")
+      << "\n";
+  for (const auto& step : r.steps)
+    out << "  T = " << step.phases << ": " << step.answer << " (" << number(step.seconds)
+        << " s)\n";
+  bool witness_ok = true;
+  if (r.witness) {
+    const verify::Report check = verify::verify(*r.witness, model);
+    witness_ok = check.passed("delivery") && check.passed("contention");
+    out << "  witness: " << r.witness->phases.size() << " phases, checked by the verifier: "
+        << (witness_ok ? "delivery and contention pass" : "FAILS: " + check.broken_claims(true))
+        << "\n";
+    if (!args.output.empty() && witness_ok)
+      write_file_atomically(args.output,
+                            [&](std::ostream& os) { os << io::schedule_to_json(*r.witness); });
+  }
+  if (r.proven && witness_ok)
+    out << "PROVEN  optimum " << r.upper << " phases (" << r.why << ")";
+  else
+    out << "UNKNOWN  " << r.lower << " <= optimum <= " << r.upper << " (" << r.why << ")";
+  if (!best.empty() && r.proven)
+    out << "; " << best << " is "
+        << (upper == r.upper ? "optimal" : "off by " + std::to_string(upper - r.upper));
+  out << "\n";
+  if (!witness_ok) return 1;
+  return r.proven ? 0 : 1;
 }
 
 int topology(const TopologyArgs& args, std::ostream& out) {

@@ -67,6 +67,19 @@ struct CongestionArgs {
 /// Link loads per phase on a routed model and their sum of maxima; exit 1 if delivery fails.
 int congestion(const CongestionArgs& args, std::ostream& out);
 
+struct OptimalArgs {
+  std::string topology;
+  std::string collective = "alltoall";
+  double timeout = 60;       ///< seconds per solver call
+  bool no_symmetry = false;  ///< switch symmetry breaking off (to measure it)
+  std::string smt2;          ///< write the instance as SMT-LIB2
+  std::string output;        ///< write the optimal schedule
+};
+/// The minimal phase count of a direct schedule on the machine, proven with Z3
+/// (verify/optimal.hpp). Exit 0 when proven, 1 when unknown (a timeout) or a witness fails the
+/// checkers.
+int optimal(const OptimalArgs& args, std::ostream& out);
+
 struct MutateArgs {
   std::string schedule;
   std::string topology;  ///< optional what-if model
@@ -109,6 +122,9 @@ struct WhatIfArgs {
   std::string algorithms = "shift,randomized-sendrecv";
   std::string seeds = "1..20";
   std::uint64_t bytes = 0;  ///< message size for the paper's algorithm selection; 0: not shown
+  // optimality: clusters of up to max_ranks ranks, solver timeout per call.
+  unsigned max_ranks = 6;
+  double timeout = 60;
 };
 /// A research table for a family of instances; exit 1 if any instance fails a check.
 int whatif(const WhatIfArgs& args, std::ostream& out);

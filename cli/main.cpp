@@ -111,6 +111,20 @@ int main(int argc, char** argv) {
   fuzz->add_flag("--contention-free", fz.contention_free,
                  "With --generator: also require contention-freedom");
 
+  cli::OptimalArgs opt;
+  auto* optimal = app.add_subcommand(
+      "optimal",
+      "Minimal phases of a direct schedule on a machine, proven with Z3 (SAT witness "
+      "verified, UNSAT below it), or unknown on a timeout");
+  optimal->add_option("--topology", opt.topology, "Topology JSON file (at most 12 ranks)")
+      ->required();
+  optimal->add_option("--collective", opt.collective, "alltoall or allgather")
+      ->check(CLI::IsMember({"alltoall", "allgather"}));
+  optimal->add_option("--timeout", opt.timeout, "Seconds per solver call (default 60)");
+  optimal->add_flag("--no-symmetry", opt.no_symmetry, "Do not fix message 0 in phase 0");
+  optimal->add_option("--smt2", opt.smt2, "Write the instance as SMT-LIB2 to this file");
+  optimal->add_option("-o,--output", opt.output, "Write the optimal schedule to this file");
+
   cli::MutateArgs mut;
   auto* mutate = app.add_subcommand(
       "mutate",
@@ -136,7 +150,9 @@ int main(int argc, char** argv) {
 
   cli::WhatIfArgs what;
   auto* whatif = app.add_subcommand("whatif", "Research tables for a family of instances");
-  whatif->add_option("family", what.family, "hierarchical-factor, bruck-index or congestion")
+  whatif
+      ->add_option("family", what.family,
+                   "hierarchical-factor, bruck-index, congestion or optimality")
       ->required();
   whatif->add_option("--sizes", what.sizes, "Node sizes of a cluster, e.g. 8,8,4,1 (repeatable)");
   whatif->add_option("--sizes-file", what.sizes_file, "File with one size vector per line");
@@ -148,6 +164,8 @@ int main(int argc, char** argv) {
   whatif->add_option("--topology", what.topology, "congestion: the machine (a routed topology)");
   whatif->add_option("--algorithms", what.algorithms, "congestion: algorithms, comma-separated");
   whatif->add_option("--seeds", what.seeds, "congestion: seeds, 1..20 or 3,5,8");
+  whatif->add_option("--max-ranks", what.max_ranks, "optimality: clusters up to this many ranks");
+  whatif->add_option("--timeout", what.timeout, "optimality: seconds per solver call");
   whatif->add_option("--bytes", what.bytes,
                      "congestion: bytes per message, for the paper's algorithm selection");
 
@@ -166,6 +184,7 @@ int main(int argc, char** argv) {
       fz.progress = isatty(fileno(stderr));
       return phasecheck::properties::fuzz(fz, std::cout, std::cerr);
     }
+    if (*optimal) return cli::optimal(opt, std::cout);
     if (*mutate) return cli::mutate(mut, std::cout);
     if (*congestion) return cli::congestion(con, std::cout);
     if (*topology) return cli::topology(top, std::cout);
