@@ -47,12 +47,6 @@ Claims claims_for(const ScheduleHeader& header) {
   return {};
 }
 
-std::string number(double v) {
-  std::ostringstream os;
-  os << std::setprecision(4) << v;
-  return os.str();
-}
-
 /// Faraj & Yuan, Section 3: the bottleneck link, its load |Mu| x |Mv|, the peak aggregate
 /// throughput bound |M| (|M| - 1) B / (|Mu| |Mv|), and the root and phases of Section 4.
 void tree_report(const Tree& tree, double bandwidth, std::ostream& out) {

@@ -2,11 +2,19 @@
 // A plain-text table with aligned columns, for the CLI's reports.
 
 #include <algorithm>
+#include <cstdio>
 #include <ostream>
 #include <string>
 #include <vector>
 
 namespace phasecheck::cli {
+
+/// A figure for a table or a report line: four significant digits ("0.001266", "1.2e-07").
+inline std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
 
 class Table {
  public:

@@ -116,12 +116,6 @@ int whatif_hierarchical(const WhatIfArgs& args, std::ostream& out) {
   return all_verified ? 0 : 1;
 }
 
-std::string seconds(double t) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", t);
-  return buf;
-}
-
 /// Bruck et al., Section 3.5: which radix is best for this machine? Every radix 2..n generated
 /// and verified on fully-connected(n, k); T = C1 t_s + C2 b t_w in the linear model.
 int whatif_bruck_index(const WhatIfArgs& args, std::ostream& out) {
@@ -162,20 +156,20 @@ int whatif_bruck_index(const WhatIfArgs& args, std::ostream& out) {
     const std::uint64_t paper_c1 = per * w, paper_c2 = per * ((n + r - 1) / r) * w;
     table.add({std::to_string(r), std::to_string(c1), std::to_string(c2),
                std::to_string(paper_c1) + (c1 > paper_c1 ? " (exceeded)" : ""),
-               std::to_string(paper_c2) + (c2 > paper_c2 ? " (exceeded)" : ""), seconds(t),
+               std::to_string(paper_c2) + (c2 > paper_c2 ? " (exceeded)" : ""), number(t),
                verified ? "yes" : "NO: " + report.broken_claims(true)});
   }
   const Row& best = *std::min_element(rows.begin(), rows.end(),
                                       [](const Row& a, const Row& b) { return a.t < b.t; });
   out << "bruck-index (Bruck et al., Section 3) on fully-connected(p=" << n << ", k=" << k
-      << "): t_s = " << seconds(args.ts) << " s, t_w = " << seconds(args.tw)
-      << " s per byte, block = " << seconds(args.block) << " bytes\n\n";
+      << "): t_s = " << number(args.ts) << " s, t_w = " << number(args.tw)
+      << " s per byte, block = " << number(args.block) << " bytes\n\n";
   table.print(out);
-  out << "\nbest radix: r = " << best.r << " (T = " << seconds(best.t) << " s)";
+  out << "\nbest radix: r = " << best.r << " (T = " << number(best.t) << " s)";
   const Row &two = rows.front(), &all = rows.back();
   if (two.c2 > all.c2 && all.c1 > two.c1 && args.tw > 0) {
     const double even = double(all.c1 - two.c1) * args.ts / (double(two.c2 - all.c2) * args.tw);
-    out << "; r = 2 and r = n break even at a block of " << seconds(even)
+    out << "; r = 2 and r = n break even at a block of " << number(even)
         << " bytes: smaller blocks favour r = 2, larger ones r = n (Section 3.5, Fig. 5)";
   }
   out << "\nC1 = rounds, C2 = sum over rounds of the largest message in blocks; T = C1 t_s + C2 "
@@ -188,7 +182,7 @@ int whatif_bruck_index(const WhatIfArgs& args, std::ostream& out) {
 /// "1..20" or "3,5,8" -> seeds.
 std::vector<std::uint64_t> parse_seeds(const std::string& text) {
   std::vector<std::uint64_t> seeds;
-  const auto number = [&](std::string_view s) {
+  const auto parse = [&](std::string_view s) {
     std::uint64_t v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (s.empty() || ec != std::errc() || end != s.data() + s.size())
@@ -196,8 +190,8 @@ std::vector<std::uint64_t> parse_seeds(const std::string& text) {
     return v;
   };
   if (const auto dots = text.find(".."); dots != std::string::npos) {
-    const std::uint64_t lo = number(std::string_view(text).substr(0, dots)),
-                        hi = number(std::string_view(text).substr(dots + 2));
+    const std::uint64_t lo = parse(std::string_view(text).substr(0, dots)),
+                        hi = parse(std::string_view(text).substr(dots + 2));
     if (hi < lo || hi - lo >= 10000) throw InputError("--seeds " + text + ": 1 to 10000 seeds");
     for (std::uint64_t s = lo; s <= hi; ++s) seeds.push_back(s);
     return seeds;
@@ -205,7 +199,7 @@ std::vector<std::uint64_t> parse_seeds(const std::string& text) {
   std::string_view rest = text;
   while (!rest.empty()) {
     const std::size_t comma = std::min(rest.find(','), rest.size());
-    seeds.push_back(number(rest.substr(0, comma)));
+    seeds.push_back(parse(rest.substr(0, comma)));
     rest.remove_prefix(std::min(comma + 1, rest.size()));
   }
   if (seeds.empty()) throw InputError("--seeds: give at least one seed");
@@ -272,8 +266,8 @@ int whatif_congestion(const WhatIfArgs& args, std::ostream& out) {
     mean /= double(sums.size());
     table.add({name, std::to_string(sums.size()), std::to_string(phases),
                std::to_string(sorted.front()), std::to_string(sorted[sorted.size() / 2]),
-               seconds(mean), std::to_string(sorted.back()),
-               seconds(per_phase / double(sums.size())), delivered ? "yes" : "NO"});
+               number(mean), std::to_string(sorted.back()), number(per_phase / double(sums.size())),
+               delivered ? "yes" : "NO"});
   }
   out << "congestion on " << describe(model) << " (" << args.topology << "), seeds " << args.seeds
       << "\n\n";
@@ -307,7 +301,6 @@ void partitions(Rank left, Rank largest, std::vector<Rank>& now,
 /// The researcher's table: hierarchical-factor's steps, the lower bound and the optimum Z3 proves,
 /// for every cluster up to --max-ranks ranks.
 int whatif_optimality(const WhatIfArgs& args, std::ostream& out) {
-  if (args.family != "optimality") return 2;
   if (args.max_ranks < 2 || args.max_ranks > 12)
     throw InputError("whatif optimality: --max-ranks must be in [2, 12]");
   std::vector<std::vector<Rank>> all;
@@ -352,7 +345,7 @@ int whatif_optimality(const WhatIfArgs& args, std::ostream& out) {
                !witness_ok ? "WITNESS FAILS"
                : r.proven  ? "proven"
                            : "unknown",
-               r.proven ? std::to_string(std::min(plain, compact) - r.upper) : "-", seconds(s)});
+               r.proven ? std::to_string(std::min(plain, compact) - r.upper) : "-", number(s)});
   }
   out << "optimality of hierarchical-factor on every cluster of up to " << args.max_ranks
       << " ranks (direct alltoall; optimum by Z3, witness verified)\n\n";

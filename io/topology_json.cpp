@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <sstream>
 
@@ -34,6 +35,17 @@ Topology build(const Field& f, Make&& make) {
   }
 }
 
+/// A list of links, each a pair of names (`shape` for the message: "[name, name]").
+std::vector<std::array<std::string, 2>> name_pairs(const Field& f, const char* shape) {
+  std::vector<std::array<std::string, 2>> pairs;
+  for (std::size_t i = 0; i < f.array().size(); ++i) {
+    const Field l = f.at(i);
+    if (!l.value.is_array() || l.value.size() != 2) l.fail(std::string("expected a pair ") + shape);
+    pairs.push_back({l.at(0).string(), l.at(1).string()});
+  }
+  return pairs;
+}
+
 }  // namespace
 
 Topology topology_from_json(const Field& f) {
@@ -44,13 +56,7 @@ Topology topology_from_json(const Field& f) {
     const auto switches = f.has("switches") ? names(f.at("switches")) : std::vector<std::string>{};
     if (machines.size() > kMaxRanks)
       f.at("machines").fail("more than " + std::to_string(kMaxRanks) + " machines");
-    std::vector<Tree::NamedLink> links;
-    const Field lf = f.at("links");
-    for (std::size_t i = 0; i < lf.array().size(); ++i) {
-      const Field l = lf.at(i);
-      if (!l.value.is_array() || l.value.size() != 2) l.fail("expected a pair [name, name]");
-      links.push_back({l.at(0).string(), l.at(1).string()});
-    }
+    auto links = name_pairs(f.at("links"), "[name, name]");
     return build(f, [&] { return Topology(Tree(machines, switches, std::move(links))); });
   }
   if (kind == "cluster") {
@@ -90,13 +96,7 @@ Topology topology_from_json(const Field& f) {
     const auto routers = names(f.at("routers"));
     if (routers.size() > kMaxRouters)
       f.at("routers").fail("more than " + std::to_string(kMaxRouters) + " routers");
-    std::vector<Graph::NamedLink> links;
-    const Field lf = f.at("links");
-    for (std::size_t i = 0; i < lf.array().size(); ++i) {
-      const Field l = lf.at(i);
-      if (!l.value.is_array() || l.value.size() != 2) l.fail("expected a pair [router, router]");
-      links.push_back({l.at(0).string(), l.at(1).string()});
-    }
+    std::vector<Graph::NamedLink> links = name_pairs(f.at("links"), "[router, router]");
     std::vector<Rank> hosts;
     if (f.has("hosts") == f.has("concentration"))
       f.fail("give either \"hosts\" (per router) or \"concentration\" (for all routers)");
