@@ -70,10 +70,13 @@ int congestion(const CongestionArgs& args, std::ostream& out);
 struct OptimalArgs {
   std::string topology;
   std::string collective = "alltoall";
-  double timeout = 60;       ///< seconds per solver call
-  bool no_symmetry = false;  ///< switch symmetry breaking off (to measure it)
-  std::string smt2;          ///< write the instance as SMT-LIB2
-  std::string output;        ///< write the optimal schedule
+  double timeout = 60;                   ///< seconds per solver call
+  std::string mode = "direct";           ///< direct or forwarding
+  std::string symmetry = "clique";       ///< clique, first or none (to measure it)
+  std::string encoding = "cardinality";  ///< cardinality or pairwise (to measure it)
+  std::uint64_t max_transfer = 0;        ///< forwarding: blocks per transfer (0: no limit)
+  std::string smt2;                      ///< write the instance as SMT-LIB2
+  std::string output;                    ///< write the optimal schedule
 };
 /// The minimal phase count of a direct schedule on the machine, proven with Z3
 /// (verify/optimal.hpp). Exit 0 when proven, 1 when unknown (a timeout) or a witness fails the
@@ -111,7 +114,7 @@ int bounds(const BoundsArgs& args, std::ostream& out);
 int survey(const std::vector<std::string>& topologies, std::ostream& out);
 
 struct WhatIfArgs {
-  std::string family;              ///< "hierarchical-factor" or "bruck-index"
+  std::string question;            ///< hierarchical-factor, bruck-index, congestion, optimality
   std::vector<std::string> sizes;  ///< node-size vectors, "8,8,4,1"
   std::string sizes_file;          ///< one vector per line, '#' comments
   // bruck-index: the machine and the linear model.
@@ -122,11 +125,16 @@ struct WhatIfArgs {
   std::string algorithms = "shift,randomized-sendrecv";
   std::string seeds = "1..20";
   std::uint64_t bytes = 0;  ///< message size for the paper's algorithm selection; 0: not shown
-  // optimality: clusters of up to max_ranks ranks, solver timeout per call.
-  unsigned max_ranks = 6;
+  // optimality: a family of machines (cluster, tree, kport) up to a size, solver timeout per call.
+  std::string family = "cluster";
+  unsigned max_ranks = 6;     ///< cluster and kport
+  unsigned max_machines = 6;  ///< tree
   double timeout = 60;
 };
 /// A research table for a family of instances; exit 1 if any instance fails a check.
 int whatif(const WhatIfArgs& args, std::ostream& out);
+/// `whatif optimality` (cli/optimal.cpp): one row per machine of the family, with the
+/// algorithm's count, the lower bound and the optimum Z3 proves.
+int whatif_optimality(const WhatIfArgs& args, std::ostream& out);
 
 }  // namespace phasecheck::cli

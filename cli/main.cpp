@@ -121,7 +121,21 @@ int main(int argc, char** argv) {
   optimal->add_option("--collective", opt.collective, "alltoall or allgather")
       ->check(CLI::IsMember({"alltoall", "allgather"}));
   optimal->add_option("--timeout", opt.timeout, "Seconds per solver call (default 60)");
-  optimal->add_flag("--no-symmetry", opt.no_symmetry, "Do not fix message 0 in phase 0");
+  optimal
+      ->add_option("--mode", opt.mode,
+                   "direct (each message straight to its destination) or forwarding (k-port, "
+                   "blocks relayed: the (C1, C2) Pareto frontier)")
+      ->check(CLI::IsMember({"direct", "forwarding"}));
+  optimal
+      ->add_option("--symmetry", opt.symmetry,
+                   "clique (default), first or none: which messages to fix to phases")
+      ->check(CLI::IsMember({"clique", "first", "none"}));
+  optimal
+      ->add_option("--encoding", opt.encoding,
+                   "cardinality (default) or pairwise at-most-one constraints")
+      ->check(CLI::IsMember({"cardinality", "pairwise"}));
+  optimal->add_option("--max-transfer", opt.max_transfer,
+                      "forwarding: at most this many blocks per transfer (default no limit)");
   optimal->add_option("--smt2", opt.smt2, "Write the instance as SMT-LIB2 to this file");
   optimal->add_option("-o,--output", opt.output, "Write the optimal schedule to this file");
 
@@ -151,7 +165,7 @@ int main(int argc, char** argv) {
   cli::WhatIfArgs what;
   auto* whatif = app.add_subcommand("whatif", "Research tables for a family of instances");
   whatif
-      ->add_option("family", what.family,
+      ->add_option("question", what.question,
                    "hierarchical-factor, bruck-index, congestion or optimality")
       ->required();
   whatif->add_option("--sizes", what.sizes, "Node sizes of a cluster, e.g. 8,8,4,1 (repeatable)");
@@ -164,7 +178,16 @@ int main(int argc, char** argv) {
   whatif->add_option("--topology", what.topology, "congestion: the machine (a routed topology)");
   whatif->add_option("--algorithms", what.algorithms, "congestion: algorithms, comma-separated");
   whatif->add_option("--seeds", what.seeds, "congestion: seeds, 1..20 or 3,5,8");
-  whatif->add_option("--max-ranks", what.max_ranks, "optimality: clusters up to this many ranks");
+  whatif
+      ->add_option("--family", what.family,
+                   "optimality: cluster (every node-size vector), tree (every tree shape) or "
+                   "kport (every n and k, forwarding frontier)")
+      ->check(CLI::IsMember({"cluster", "tree", "kport"}));
+  whatif->add_option(
+      "--max-ranks", what.max_ranks,
+      "optimality: clusters (<= 12) or k-port machines (<= 8) up to this many ranks");
+  whatif->add_option("--max-machines", what.max_machines,
+                     "optimality: trees up to this many machines (<= 10)");
   whatif->add_option("--timeout", what.timeout, "optimality: seconds per solver call");
   whatif->add_option("--bytes", what.bytes,
                      "congestion: bytes per message, for the paper's algorithm selection");

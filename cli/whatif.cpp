@@ -20,7 +20,6 @@
 #include "schedules/registry.hpp"
 #include "verify/bounds.hpp"
 #include "verify/congestion.hpp"
-#include "verify/optimal.hpp"
 #include "verify/verifier.hpp"
 
 namespace phasecheck::cli {
@@ -284,85 +283,14 @@ int whatif_congestion(const WhatIfArgs& args, std::ostream& out) {
   return all_delivered ? 0 : 1;
 }
 
-/// Node-size vectors (largest first) of every cluster of 2..max ranks.
-void partitions(Rank left, Rank largest, std::vector<Rank>& now,
-                std::vector<std::vector<Rank>>& all) {
-  if (left == 0) {
-    if (now.size() >= 1) all.push_back(now);
-    return;
-  }
-  for (Rank s = std::min(left, largest); s >= 1; --s) {
-    now.push_back(s);
-    partitions(left - s, s, now, all);
-    now.pop_back();
-  }
-}
-
-/// The researcher's table: hierarchical-factor's steps, the lower bound and the optimum Z3 proves,
-/// for every cluster up to --max-ranks ranks.
-int whatif_optimality(const WhatIfArgs& args, std::ostream& out) {
-  if (args.max_ranks < 2 || args.max_ranks > 12)
-    throw InputError("whatif optimality: --max-ranks must be in [2, 12]");
-  std::vector<std::vector<Rank>> all;
-  for (Rank n = 2; n <= args.max_ranks; ++n) {
-    std::vector<Rank> now;
-    partitions(n, n, now, all);
-  }
-  const auto& hf = *schedules::find_algorithm("hierarchical-factor");
-  Table table({"sizes", "p", "hierarchical-factor", "compact", "lower bound", "optimum", "proof",
-               "gap", "seconds"});
-  bool all_known = true;
-  for (const auto& sizes : all) {
-    const Topology model = Cluster(sizes);
-    const auto steps = [&](bool compact) {
-      Parameters p;
-      p.set("compact", compact ? "true" : "false");
-      const Schedule s = schedules::generate(hf, model, p);
-      return verify::verify(s, model, hf.claims(s.header)).counts.c1;
-    };
-    const std::uint64_t plain = steps(false), compact = steps(true);
-    verify::OptimalOptions o;
-    o.lower = verify::best_bounds(verify::lower_bounds(model, Collective::alltoall), true).first;
-    o.upper = std::min(plain, compact);
-    o.timeout = args.timeout;
-    const auto start = std::chrono::steady_clock::now();
-    const verify::OptimalResult r = verify::optimal_phases(model, o);
-    const double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    bool witness_ok = !r.witness;
-    if (r.witness) {
-      const verify::Report check = verify::verify(*r.witness, model);
-      witness_ok = check.passed("delivery") && check.passed("contention");
-    }
-    all_known &= r.proven && witness_ok;
-    std::string text;
-    for (std::size_t i = 0; i < sizes.size(); ++i)
-      text += (i ? "," : "") + std::to_string(sizes[i]);
-    table.add({text, std::to_string(ranks(model)), std::to_string(plain), std::to_string(compact),
-               std::to_string(o.lower),
-               r.proven ? std::to_string(r.upper)
-                        : std::to_string(r.lower) + ".." + std::to_string(r.upper),
-               !witness_ok ? "WITNESS FAILS"
-               : r.proven  ? "proven"
-                           : "unknown",
-               r.proven ? std::to_string(std::min(plain, compact) - r.upper) : "-", number(s)});
-  }
-  out << "optimality of hierarchical-factor on every cluster of up to " << args.max_ranks
-      << " ranks (direct alltoall; optimum by Z3, witness verified)\n\n";
-  table.print(out);
-  out << "\ngap = min(plain, compact) - optimum; proof: SAT at the optimum (witness checked by the "
-         "verifier) and UNSAT below it, or the lower bound.\n";
-  return all_known ? 0 : 1;
-}
-
 }  // namespace
 
 int whatif(const WhatIfArgs& args, std::ostream& out) {
-  if (args.family == "optimality") return whatif_optimality(args, out);
-  if (args.family == "congestion") return whatif_congestion(args, out);
-  if (args.family == "hierarchical-factor") return whatif_hierarchical(args, out);
-  if (args.family == "bruck-index") return whatif_bruck_index(args, out);
-  throw InputError("unknown what-if family '" + args.family +
+  if (args.question == "optimality") return whatif_optimality(args, out);
+  if (args.question == "congestion") return whatif_congestion(args, out);
+  if (args.question == "hierarchical-factor") return whatif_hierarchical(args, out);
+  if (args.question == "bruck-index") return whatif_bruck_index(args, out);
+  throw InputError("unknown what-if family '" + args.question +
                    "' (known: hierarchical-factor, bruck-index, congestion, optimality)");
 }
 

@@ -2,6 +2,7 @@
 
 #include <ostream>
 
+#include "core/error.hpp"
 #include "io/json.hpp"
 #include "verify/verifier.hpp"
 
@@ -31,6 +32,30 @@ std::string broken_claims(const schedules::Algorithm& a, const Schedule& s, cons
     if (!row.holds) broken += "cost: " + row.name + "; ";
   if (report) *report = std::move(r);
   return broken;
+}
+
+std::pair<std::uint64_t, std::string> best_direct_algorithm(const Topology& model, Collective c) {
+  std::uint64_t best = 0;
+  std::string name;
+  for (const auto& a : schedules::algorithms()) {
+    Parameters params;
+    if (std::string_view(a.parameters).find("collective=alltoall|allgather") !=
+        std::string_view::npos)
+      params.set("collective", std::string(to_string(c)));
+    try {
+      const Schedule s = schedules::generate(a, model, params);
+      if (s.header.collective != c || s.header.parts != 1) continue;
+      const verify::Report r = verify::verify(s, model);
+      if (!r.counts.direct || !r.passed("delivery") || !r.passed("contention")) continue;
+      if (best == 0 || r.counts.c1 < best) {
+        best = r.counts.c1;
+        name = std::string(a.name);
+      }
+    } catch (const InputError&) {
+      // not applicable to this machine
+    }
+  }
+  return {best, name};
 }
 
 }  // namespace phasecheck::properties

@@ -2,6 +2,7 @@
 /// The one property every registered algorithm must keep, as a plain function so that the test
 /// suite's rapidcheck properties and `phasecheck fuzz` judge a case identically.
 
+#include <cstdint>
 #include <string>
 
 #include "schedules/registry.hpp"
@@ -18,5 +19,10 @@ namespace phasecheck::properties {
 /// `report`, when given, receives the verification report.
 std::string broken_claims(const schedules::Algorithm& a, const Schedule& s, const Topology& model,
                           const verify::LinearCost& cost, verify::Report* report = nullptr);
+
+/// The registered algorithm with the fewest phases (with communication) whose schedule on
+/// `model` is direct, delivers and is free of contention: {phases, name}, or {0, ""} if none.
+/// The upper end of the optimum search (verify/optimal.hpp).
+std::pair<std::uint64_t, std::string> best_direct_algorithm(const Topology& model, Collective c);
 
 }  // namespace phasecheck::properties

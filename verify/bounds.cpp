@@ -178,11 +178,18 @@ std::vector<Bound> compound_bounds(const Topology& model, Collective collective,
   // blocks each, n of them over n k ports.
   u64 power = 1, d = 0;
   while (power < n) power *= k + 1, ++d;
-  if (power == n && counts.c1 == d)
+  const bool theorem_2_5 = power == n && counts.c1 == d;
+  if (theorem_2_5)
     out.push_back({Metric::c2, n * d / (k + 1),
                    "Theorem 2.5 (Bruck et al.): n = " + std::to_string(k + 1) + "^" +
                        std::to_string(d) + " and C1 = " + std::to_string(d) +
                        " = log_{k+1} n, so C2 >= n log_{k+1} n / (k + 1)",
+                   false});
+  // Where Theorem 2.5 applies the reach bound equals it; elsewhere it generalizes it.
+  if (const u64 reach = reach_c2_bound(n, k, counts.c1); reach > 0 && !theorem_2_5)
+    out.push_back({Metric::c2, reach,
+                   "reach (Theorem 2.5 for any n): in C1 = " + std::to_string(counts.c1) +
+                       " rounds few blocks go direct, the rest take more hops",
                    false});
   // Theorem 2.6: C2 at its bound forces every block to travel directly.
   if ((n - 1) % k == 0 && counts.c2 == (n - 1) / k)
@@ -191,6 +198,28 @@ std::vector<Bound> compound_bounds(const Topology& model, Collective collective,
                        ", so C1 >= (n - 1)/k",
                    false});
   return out;
+}
+
+std::uint64_t reach_c2_bound(std::uint64_t n, std::uint64_t k, std::uint64_t d) {
+  if (n < 2 || k == 0) return 0;
+  k = std::min(k, n - 1);
+  // reached = sum_{i=1}^{j} C(d, i) k^i, capped at n; once it covers n - 1 the terms are 0, so
+  // C(d, j - 1) k^(j - 1) < n whenever C(d, j) is computed: no overflow.
+  u64 sum = 0, reached = 0, choose = 1, power = 1;  // C(d, j), k^j
+  for (u64 j = 0; j < d; ++j) {
+    if (j > 0) {
+      choose = choose * (d - j + 1) / j;  // exact: C(d, j) = C(d, j - 1) (d - j + 1) / j
+      power = std::min<u64>(power * k, n);
+      reached = std::min<u64>(reached + std::min<u64>(choose * power, n), n);
+    }
+    if (reached >= n - 1) break;
+    sum += n - 1 - reached;
+  }
+  // Everything reachable within d hops: (k + 1)^d - 1 ranks at most.
+  u64 all = 1;
+  for (u64 j = 0; j < d && all < n; ++j) all *= k + 1;
+  if (all < n) return 0;
+  return (sum + k - 1) / k;
 }
 
 std::pair<std::uint64_t, std::uint64_t> best_bounds(const std::vector<Bound>& bounds, bool direct) {

@@ -1,20 +1,38 @@
 #pragma once
-/// The minimal number of phases T* of a direct schedule (every message sent once, straight to its
-/// destination) on a machine model, with proofs: Z3 finds a schedule in T phases (SAT: the
-/// witness is checked by the same checkers as any schedule) or shows that none exists (UNSAT).
-/// T* is proven when T* is SAT and T* - 1 is UNSAT, or T* equals the model's lower bound. A
-/// solver timeout is reported as unknown with the bounds known, never as proven.
+/// Proven optima for small instances, with Z3.
 ///
-/// Encoding (Boolean, cardinality constraints; toolchain.md measured Int encodings 20-60x slower):
+/// Direct mode (optimal_phases): the minimal number of phases T* of a direct schedule (every
+/// message sent once, straight to its destination) on a machine model. Z3 finds a schedule in T
+/// phases (SAT: the witness is checked by the same checkers as any schedule) or shows that none
+/// exists (UNSAT). T* is proven when T* is SAT and T* - 1 is UNSAT, or T* equals a proven lower
+/// bound. A solver timeout is reported as unknown with the bounds known, never as proven.
+///
+/// Encoding (Boolean; toolchain.md measured Int encodings 20-60x slower):
 ///  - x[m][t]: message m in phase t; exactly one t per message;
 ///  - routed models (tree, hypercube, mesh, ring, graph): at most one message per directed link
 ///    and phase;
 ///  - k-port: at most k sends and at most k receives per rank and phase;
 ///  - cluster: per SMP node and phase at most one operation, where m_uv and m_vu between two nodes
 ///    form one operation (an exchange) through a[{u,v}][t] >= x[m_uv][t], x[m_vu][t].
-///  - symmetry breaking: message 0 is in phase 0 (sound: renumbering phases maps any schedule
-///    to one with this property, and changes neither the phase count nor validity).
+///  "At most one" is a cardinality constraint (z3::atmost) or, with Encoding::pairwise, one
+///  clause per pair; docs/optimality.md has the measurements that chose the default.
+///
+/// Symmetry breaking. Phases are interchangeable: permuting the phases of a valid schedule gives a
+/// valid schedule with the same phase count. Symmetry::clique takes a set of messages that
+/// pairwise conflict (all through the busiest link; all sent from the largest SMP node; all sent
+/// by rank 0 under one port), which any schedule must put in distinct phases, and fixes message i
+/// of the set in phase i. This is sound: a permutation of the phases maps any schedule to one that
+/// satisfies it. The clique size is also a lower bound, so the search starts there.
+/// Symmetry::first fixes only one message in phase 0 (the case of a clique of one).
 /// Phases t >= T are switched off by assumptions, so one incremental solver serves every T.
+///
+/// Forwarding mode (optimal_forwarding): the k-port model of Bruck et al. with store-and-forward.
+/// Blocks may be relayed; a round lets each rank send to at most k ranks and receive from at most
+/// k ranks, each transfer carrying any set of blocks the sender holds. C1 is the number of rounds,
+/// C2 the sum over rounds of the largest transfer in blocks. For each C1 from the least feasible
+/// up to the direct value ceil((n - 1) / k), the least C2 is proven: the Pareto frontier. The
+/// search for C2 starts at the counting bound (verify/bounds.hpp, reach_c2_bound) and a witness
+/// that meets it needs no UNSAT answer.
 
 #include <cstdint>
 #include <optional>
@@ -25,31 +43,92 @@
 
 namespace phasecheck::verify {
 
+enum class Symmetry { none, first, clique };
+/// How "at most k" is written: Z3's cardinality constraints, one clause per pair (k = 1), or
+/// standard SMT-LIB that any solver reads (pairwise clauses, and a sum of ite terms <= k for
+/// k > 1): the --smt2 export uses the last.
+enum class Encoding { cardinality, pairwise, smtlib };
+
 struct OptimalOptions {
   Collective collective = Collective::alltoall;
   std::uint64_t lower = 0;  ///< a proven lower bound on phases (the model's)
   std::uint64_t upper = 0;  ///< phases of a known valid schedule (0: the number of messages)
   double timeout = 60;      ///< seconds per solver call
-  bool symmetry = true;     ///< fix message 0 in phase 0
-  std::string smt2;         ///< write the instance at T = upper as SMT-LIB2 here
+  Symmetry symmetry = Symmetry::clique;
+  Encoding encoding = Encoding::cardinality;
+  /// When the optimum equals the lower bound, also ask the solver for UNSAT one below it, as an
+  /// independent check of the bound (costs the hardest solver call; the table skips it).
+  bool confirm_bound = true;
+  /// Write an instance as standard SMT-LIB2 here for a second solver: T = optimum - 1 when the
+  /// optimum is proven (expected unsat, with only one message fixed so the answer is not
+  /// trivial), else T = the lower bound (the open question). The file's first line says which.
+  std::string smt2;
 };
 
 struct OptimalStep {
   std::uint64_t phases = 0;
-  std::string answer;  ///< "sat", "unsat" or "unknown"
+  std::string answer;  ///< "sat", "unsat" or "unknown (reason)"
   double seconds = 0;
 };
 
 struct OptimalResult {
   std::uint64_t lower = 0, upper = 0;  ///< what is known: lower <= T* <= upper
   bool proven = false;                 ///< lower == upper, by proof
+  std::uint64_t clique = 0;            ///< messages that pairwise conflict (a lower bound)
   std::optional<Schedule> witness;     ///< a schedule in `upper` phases (verified by the caller)
   std::vector<OptimalStep> steps;
   std::string why;  ///< how the answer was reached
 };
 
-/// Searches T = lower, lower + 1, ... up to `upper`. Throws InputError for more than 12 ranks
+/// Searches T = max(lower, clique), ... up to `upper`. Throws InputError for more than 12 ranks
 /// (the encoding has p^2 T variables; larger instances are beyond a proof in a minute).
 OptimalResult optimal_phases(const Topology& model, const OptimalOptions& options);
+
+/// Messages of a direct schedule that pairwise conflict on `model` (see Symmetry::clique); one
+/// message when the model has no pairwise conflicts (k-port with k >= 2). Messages are (src, dst).
+std::vector<std::pair<Rank, Rank>> conflict_clique(const Topology& model);
+
+// ---- forwarding mode -------------------------------------------------------------------------
+
+struct ForwardingOptions {
+  Collective collective = Collective::alltoall;  ///< index (alltoall) or concatenation (allgather)
+  std::uint64_t max_transfer = 0;                ///< blocks per transfer (0: no limit)
+  double timeout = 60;                           ///< seconds per solver call
+  /// Known valid schedules on the same machine (Bruck's, say), by name: each is an upper bound
+  /// on C2 at its C1, so the solver only has to beat it. The caller verifies them.
+  std::vector<std::pair<std::string, Schedule>> known;
+  /// Do not trust the counting bound: every point ends with an UNSAT answer from the solver, and
+  /// a schedule below the bound is reported as an error (tests use this to check the bound).
+  bool confirm_bound = false;
+};
+
+/// One point of the frontier: at `c1` rounds the least C2 lies in [c2_lower, c2_upper]; proven
+/// when they meet. `witness` is a schedule with c1 rounds and C2 = c2_upper.
+struct FrontierPoint {
+  std::uint64_t c1 = 0;
+  std::uint64_t c2_lower = 0, c2_upper = 0;
+  bool proven = false;
+  /// How the least C2 is proven: "bound" (the witness meets the counting bound) or "unsat" (the
+  /// solver shows C2 - 1 infeasible); empty when unknown.
+  std::string proof;
+  double seconds = 0;
+  std::optional<Schedule> witness;
+  /// Where the witness comes from: "solver", "direct", a known schedule's name, or "C1 = c" (the
+  /// previous point's, whose schedule also fits in this many rounds).
+  std::string source;
+};
+
+struct ForwardingResult {
+  std::uint64_t c1_lower = 0;  ///< rounds proven infeasible below this
+  bool c1_proven = false;      ///< the first point's c1 is the least feasible
+  std::string c1_proof;        ///< why fewer rounds cannot work (counting or the solver's UNSAT)
+  std::vector<FrontierPoint> frontier;
+  std::vector<OptimalStep> steps;  ///< every solver call: rounds, answer, time
+  std::string why;
+};
+
+/// The (C1, C2) Pareto frontier of forwarding schedules on a FullyConnected model of at most 8
+/// ranks (throws InputError otherwise).
+ForwardingResult optimal_forwarding(const Topology& model, const ForwardingOptions& options);
 
 }  // namespace phasecheck::verify

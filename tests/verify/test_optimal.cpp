@@ -1,0 +1,227 @@
+// Proven optima with known answers: SAT and UNSAT sides, every witness through the verifier, a
+// wrong bound caught, a timeout reported as unknown; the forwarding frontier against the counting
+// bound, which the solver re-proves here instead of trusting it.
+
+#include <doctest/doctest.h>
+
+#include "core/error.hpp"
+#include "io/json.hpp"
+#include "schedules/registry.hpp"
+#include "verify/bounds.hpp"
+#include "verify/optimal.hpp"
+#include "verify/verifier.hpp"
+
+using namespace phasecheck;
+using namespace phasecheck::verify;
+
+namespace {
+
+/// The optimum with no bound given (the solver proves every UNSAT below it itself), and a check
+/// that the witness is a valid, contention-free direct schedule in that many phases.
+OptimalResult solve(const Topology& model, OptimalOptions o = {}) {
+  const OptimalResult r = optimal_phases(model, o);
+  if (r.witness) {
+    const Report check = verify::verify(*r.witness, model);
+    CHECK(check.passed("delivery"));
+    CHECK(check.passed("contention"));
+    CHECK(check.counts.direct);
+    CHECK(check.counts.phases == r.upper);
+  }
+  return r;
+}
+
+bool has_step(const OptimalResult& r, std::uint64_t phases, const std::string& answer) {
+  for (const auto& s : r.steps)
+    if (s.phases == phases && s.answer == answer) return true;
+  return false;
+}
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+TEST_CASE("optimal: Faraj-Yuan Fig. 1 needs 9 phases, and 8 are impossible") {
+  const Topology fig1 =
+      io::read_topology_file(PHASECHECK_SOURCE_DIR "/examples/faraj-yuan-fig1/topology.json");
+  const OptimalResult r = solve(fig1);
+  CHECK(r.proven);
+  CHECK(r.upper == 9);
+  CHECK(has_step(r, 9, "sat"));
+  CHECK(has_step(r, 8, "unsat"));  // the confirmation, with one message fixed (not the clique)
+  CHECK(r.clique == 9);            // the messages over the busiest link
+}
+
+TEST_CASE("optimal: clusters, where the solver proves the UNSAT side itself") {
+  struct Case {
+    std::vector<Rank> sizes;
+    std::uint64_t optimum;
+  };
+  // 1,1,1: one exchange per node and phase; size * (p - 1) = 2 is not enough, 3 is.
+  for (const Case& c :
+       {Case{{1, 1, 1}, 3}, Case{{2, 2, 1}, 8}, Case{{1, 1, 1, 1}, 3}, Case{{1, 1, 1, 1, 1}, 5}}) {
+    CAPTURE(c.optimum);
+    for (const Symmetry s : {Symmetry::clique, Symmetry::first, Symmetry::none})
+      for (const Encoding e : {Encoding::cardinality, Encoding::pairwise}) {
+        OptimalOptions o;
+        o.symmetry = s;
+        o.encoding = e;
+        const OptimalResult r = solve(Cluster(c.sizes), o);
+        CHECK(r.proven);
+        CHECK(r.upper == c.optimum);
+        CHECK(has_step(r, c.optimum - 1, "unsat"));
+      }
+  }
+}
+
+TEST_CASE("optimal: cluster 1,2,3 needs 15 phases, proven by the bound and a verified witness") {
+  // UNSAT at 14 is beyond the solver in minutes (docs/optimality.md); the proof of 15 is the
+  // lower bound max(size) * (p - 1) = 3 * 5, and the solver supplies a 15-phase witness.
+  const Topology model = Cluster({1, 2, 3});
+  const auto bound = best_bounds(lower_bounds(model, Collective::alltoall), true).first;
+  CHECK(bound == 15);
+  OptimalOptions o;
+  o.lower = bound;
+  o.confirm_bound = false;
+  const OptimalResult r = solve(model, o);
+  CHECK(r.proven);
+  CHECK(r.upper == 15);
+  CHECK(has_step(r, 15, "sat"));
+}
+
+TEST_CASE("optimal: k-port, a rank sends to one rank and receives from another in a phase") {
+  for (Rank p = 2; p <= 7; ++p)
+    for (Rank k = 1; k < p; ++k) {
+      CAPTURE(p);
+      CAPTURE(k);
+      const OptimalResult r = solve(FullyConnected(p, k));
+      CHECK(r.proven);
+      CHECK(r.upper == ceil_div(p - 1, k));
+    }
+  const OptimalResult five = solve(FullyConnected(5, 1));
+  CHECK(five.upper == 4);
+  CHECK(has_step(five, 3, "unsat"));
+}
+
+TEST_CASE("optimal: routed models, never below their bounds") {
+  for (const Topology& model : {Topology(Hypercube(2)), Topology(Hypercube(3)),
+                                Topology(Mesh(2, 3, false)), Topology(Ring(5))}) {
+    CAPTURE(describe(model));
+    const auto bound = best_bounds(lower_bounds(model, Collective::alltoall), true).first;
+    const OptimalResult r = solve(model);
+    CHECK(r.proven);
+    CHECK(r.upper >= bound);
+  }
+}
+
+TEST_CASE("optimal: a bound above the optimum is caught, not believed") {
+  OptimalOptions o;
+  o.lower = 5;  // wrong: 4 phases suffice on fully-connected(5, 1)
+  const OptimalResult r = optimal_phases(FullyConnected(5, 1), o);
+  CHECK_FALSE(r.proven);
+  CHECK(r.why.find("the bound or the encoding is wrong") != std::string::npos);
+}
+
+TEST_CASE("optimal: a timeout is unknown, never proven") {
+  OptimalOptions o;
+  o.timeout = 0.001;
+  o.symmetry = Symmetry::none;
+  const OptimalResult r = optimal_phases(FullyConnected(12, 1), o);
+  CHECK_FALSE(r.proven);
+  CHECK_FALSE(r.witness);
+  REQUIRE_FALSE(r.steps.empty());
+  CHECK(r.steps.back().answer.rfind("unknown", 0) == 0);
+  CHECK(r.why.find("gave up") != std::string::npos);
+}
+
+TEST_CASE("optimal: more than 12 ranks is refused") {
+  CHECK_THROWS_AS(optimal_phases(FullyConnected(13, 1), {}), InputError);
+}
+
+TEST_CASE("reach bound: Theorem 2.5 where it applies, never above a Bruck schedule") {
+  CHECK(reach_c2_bound(8, 1, 3) == 12);  // n d / (k + 1) = 8 * 3 / 2
+  CHECK(reach_c2_bound(9, 2, 2) == 6);
+  CHECK(reach_c2_bound(27, 2, 3) == 27);
+  CHECK(reach_c2_bound(7, 1, 4) == 8);  // 6 + 2: two blocks per origin need two hops
+  CHECK(reach_c2_bound(8, 1, 2) == 0);  // 2 rounds reach 4 ranks: no schedule
+  CHECK(reach_c2_bound(5, 1, 4) == 4);  // direct: n - 1
+  CHECK(reach_c2_bound(6, 7, 1) == 1);  // more ports than ranks
+  const auto& bruck = *schedules::find_algorithm("bruck-index");
+  for (Rank n = 2; n <= 20; ++n)
+    for (Rank k = 1; k <= 3 && k < n; ++k)
+      for (Rank r = 2; r <= n; ++r) {
+        Parameters p;
+        p.set("radix", std::to_string(r));
+        p.set("ports", std::to_string(k));
+        const Topology model = FullyConnected(n, k);
+        const Report rep = verify::verify(schedules::generate(bruck, model, p), model);
+        CAPTURE(n);
+        CAPTURE(k);
+        CAPTURE(r);
+        REQUIRE(rep.passed("delivery"));
+        CHECK(reach_c2_bound(n, k, rep.counts.c1) <= rep.counts.c2);
+      }
+}
+
+TEST_CASE("forwarding: the frontier of n = 6, k = 1, every point re-proven by the solver") {
+  ForwardingOptions o;
+  o.confirm_bound = true;  // the counting bound is not trusted here: UNSAT below each point
+  const ForwardingResult r = optimal_forwarding(FullyConnected(6, 1), o);
+  CHECK(r.c1_proven);
+  REQUIRE(r.frontier.size() == 3);
+  const std::uint64_t c2[] = {7, 6, 5};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const FrontierPoint& p = r.frontier[i];
+    CAPTURE(p.c1);
+    CHECK(p.c1 == 3 + i);
+    CHECK(p.c2_upper == c2[i]);
+    CHECK(p.proven);
+    CHECK(p.proof == "unsat");
+    CHECK(p.c2_upper == reach_c2_bound(6, 1, p.c1));  // the bound is tight here
+    REQUIRE(p.witness);
+    const Report check = verify::verify(*p.witness, FullyConnected(6, 1));
+    CHECK(check.passed("delivery"));
+    CHECK(check.passed("contention"));
+    CHECK(check.counts.c2 == p.c2_upper);
+  }
+}
+
+TEST_CASE("forwarding: where Bruck et al. miss by some data (n = 6, k = 2)") {
+  const Topology model = FullyConnected(6, 2);
+  ForwardingOptions o;
+  for (Rank r = 2; r <= 6; ++r) {
+    Parameters p;
+    p.set("radix", std::to_string(r));
+    p.set("ports", "2");
+    o.known.push_back({"bruck-index r=" + std::to_string(r),
+                       schedules::generate(*schedules::find_algorithm("bruck-index"), model, p)});
+  }
+  const ForwardingResult res = optimal_forwarding(model, o);
+  REQUIRE(!res.frontier.empty());
+  const FrontierPoint& first = res.frontier.front();
+  CHECK(first.c1 == 2);
+  CHECK(first.c2_upper == 4);  // the best radix gives 5
+  CHECK(first.proof == "unsat");
+  CHECK(first.source == "solver");
+  REQUIRE(first.witness);
+  CHECK(verify::verify(*first.witness, model).passed("delivery"));
+}
+
+TEST_CASE("forwarding: concatenation, a transfer limit, and refusals") {
+  ForwardingOptions gather;
+  gather.collective = Collective::allgather;
+  gather.confirm_bound = true;
+  const ForwardingResult g = optimal_forwarding(FullyConnected(5, 1), gather);
+  REQUIRE(g.frontier.size() == 1);  // C1 = 3 and C2 = n - 1 at once
+  CHECK(g.frontier[0].c1 == 3);
+  CHECK(g.frontier[0].c2_upper == 4);
+  CHECK(g.frontier[0].proven);
+
+  ForwardingOptions one;
+  one.max_transfer = 1;  // one block per transfer: only direct schedules remain
+  const ForwardingResult d = optimal_forwarding(FullyConnected(5, 1), one);
+  REQUIRE(d.frontier.size() == 1);
+  CHECK(d.frontier[0].c1 == 4);
+
+  CHECK_THROWS_AS(optimal_forwarding(FullyConnected(9, 1), {}), InputError);
+  CHECK_THROWS_AS(optimal_forwarding(Hypercube(2), {}), InputError);
+}
