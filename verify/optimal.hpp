@@ -22,7 +22,10 @@
 /// pairwise conflict (all through the busiest link; all sent from the largest SMP node; all sent
 /// by rank 0 under one port), which any schedule must put in distinct phases, and fixes message i
 /// of the set in phase i. This is sound: a permutation of the phases maps any schedule to one that
-/// satisfies it. The clique size is also a lower bound, so the search starts there.
+/// satisfies it. The clique size is also a lower bound, so the search starts there. The clique
+/// is not taken on trust: before it is used the solver checks every pair of it on the encoding of
+/// one phase (both messages in it: UNSAT), so a certified clique of c messages is the solver's
+/// own proof that c - 1 phases are impossible.
 /// Symmetry::first fixes only one message in phase 0 (the case of a clique of one).
 /// Phases t >= T are switched off by assumptions, so one incremental solver serves every T.
 ///
@@ -75,6 +78,7 @@ struct OptimalResult {
   std::uint64_t lower = 0, upper = 0;  ///< what is known: lower <= T* <= upper
   bool proven = false;                 ///< lower == upper, by proof
   std::uint64_t clique = 0;            ///< messages that pairwise conflict (a lower bound)
+  double clique_seconds = 0;           ///< the solver's pairwise check of the clique
   std::optional<Schedule> witness;     ///< a schedule in `upper` phases (verified by the caller)
   std::vector<OptimalStep> steps;
   std::string why;  ///< how the answer was reached
@@ -83,6 +87,12 @@ struct OptimalResult {
 /// Searches T = max(lower, clique), ... up to `upper`. Throws InputError for more than 12 ranks
 /// (the encoding has p^2 T variables; larger instances are beyond a proof in a minute).
 OptimalResult optimal_phases(const Topology& model, const OptimalOptions& options);
+
+/// Has Z3 check, pair by pair on the encoding of one phase, that no two of `messages` can share a
+/// phase on `model` (timeout in seconds per pair). "" when they pairwise conflict, else the first
+/// pair that does not (or could not be decided). optimal_phases certifies its clique this way.
+std::string certify_clique(const Topology& model,
+                           const std::vector<std::pair<Rank, Rank>>& messages, double timeout = 60);
 
 /// Messages of a direct schedule that pairwise conflict on `model` (see Symmetry::clique); one
 /// message when the model has no pairwise conflicts (k-port with k >= 2). Messages are (src, dst).
