@@ -29,6 +29,29 @@
 #include "verify/verifier.hpp"
 
 namespace phasecheck::cli {
+
+Claims claims_for(const ScheduleHeader& header) {
+  if (const auto* a = schedules::find_algorithm(header.algorithm)) return a->claims(header);
+  return {};
+}
+
+Tree::Cut bottleneck(const Tree& tree) {
+  Tree::Cut worst{};
+  std::uint64_t load = 0;
+  for (const Tree::Cut& c : tree.cuts())
+    if (std::uint64_t{c.machines_a} * c.machines_b > load) {
+      load = std::uint64_t{c.machines_a} * c.machines_b;
+      worst = c;
+    }
+  return worst;
+}
+
+double peak_throughput_factor(const Tree& tree) {
+  const Tree::Cut c = bottleneck(tree);
+  const double M = tree.ranks(), load = double(c.machines_a) * c.machines_b;
+  return load > 0 ? M * (M - 1) / load : 0;
+}
+
 namespace {
 
 using verify::Verdict;
@@ -41,24 +64,13 @@ const schedules::Algorithm& require_algorithm(const std::string& name) {
   throw InputError("unknown algorithm '" + name + "' (known: " + names + ")");
 }
 
-/// The checks a registered algorithm asks for: its invariants and claimed phase count.
-Claims claims_for(const ScheduleHeader& header) {
-  if (const auto* a = schedules::find_algorithm(header.algorithm)) return a->claims(header);
-  return {};
-}
-
 /// Faraj & Yuan, Section 3: the bottleneck link, its load |Mu| x |Mv|, the peak aggregate
 /// throughput bound |M| (|M| - 1) B / (|Mu| |Mv|), and the root and phases of Section 4.
 void tree_report(const Tree& tree, double bandwidth, std::ostream& out) {
   if (tree.ranks() < 2) return;
-  Tree::Cut worst{};
-  std::uint64_t load = 0;
-  for (const Tree::Cut& c : tree.cuts())
-    if (std::uint64_t{c.machines_a} * c.machines_b > load) {
-      load = std::uint64_t{c.machines_a} * c.machines_b;
-      worst = c;
-    }
-  const double M = tree.ranks(), factor = M * (M - 1) / double(load);
+  const Tree::Cut worst = bottleneck(tree);
+  const std::uint64_t load = std::uint64_t{worst.machines_a} * worst.machines_b;
+  const double factor = peak_throughput_factor(tree);
   out << "\nbottleneck link " << tree.node_name(worst.a) << " - " << tree.node_name(worst.b)
       << ": |Mu| x |Mv| = " << worst.machines_a << " x " << worst.machines_b << " = " << load
       << " messages each way\n"
@@ -224,7 +236,7 @@ int program(const ProgramArgs& args, std::ostream& out) {
   const bool ok = report.verdict() == Verdict::pass && check.verdict == Verdict::pass;
   if (!args.output.empty())
     write_file_atomically(args.output, [&](std::ostream& os) {
-      os << io::programs_to_json(progs, table.header, args.schedule, separation);
+      os << io::programs_to_json(progs, table, args.schedule, separation);
     });
   std::size_t ops = 0;
   for (const auto& prog : progs) ops += prog.ops.size();

@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "core/claims.hpp"
+#include "core/topology.hpp"
+
 namespace phasecheck::cli {
 
 int list_algorithms(std::ostream& out);
@@ -136,5 +139,39 @@ int whatif(const WhatIfArgs& args, std::ostream& out);
 /// `whatif optimality` (cli/optimal.cpp): one row per machine of the family, with the
 /// algorithm's count, the lower bound and the optimum Z3 proves.
 int whatif_optimality(const WhatIfArgs& args, std::ostream& out);
+
+struct RunArgs {
+  std::string schedule;
+  unsigned np = 0;             ///< 0: the schedule's ranks; anything else must equal them
+  std::uint64_t bytes = 1024;  ///< per message
+  std::string sync = "barrier";
+  unsigned repeats = 5;
+  double timeout = 300;  ///< seconds for the whole mpirun
+};
+/// Runs the schedule's per-rank programs under Open MPI (cli/run.cpp, docs/run.md); exit 1 when
+/// any byte arrives wrong or not at all.
+int run(const RunArgs& args, std::ostream& out);
+
+struct SimulateArgs {
+  std::string schedule, topology;  ///< topology: a tree, the simulated network
+  std::string bandwidth = "100Mbps", latency = "10us";
+  std::uint64_t bytes = 65536;
+  std::string sync = "barrier";
+  std::string library;  ///< SimGrid's alltoall algorithm to compare with; empty: its default
+  unsigned repeats = 3;
+  double timeout = 600;
+};
+/// Runs them under SimGrid's smpirun on a platform built from the tree; simulated time.
+int simulate(const SimulateArgs& args, std::ostream& out);
+
+// ---- shared by the commands -------------------------------------------------------------------
+
+/// The checks a registered algorithm claims for its schedule (none for other names).
+Claims claims_for(const ScheduleHeader& header);
+/// The link whose cut splits the machines most evenly: |Mu| x |Mv| messages each way.
+Tree::Cut bottleneck(const Tree& tree);
+/// Faraj & Yuan, Section 3: aggregate alltoall throughput <= |M| (|M| - 1) B / (|Mu| |Mv|); this
+/// is the factor in front of the link bandwidth B.
+double peak_throughput_factor(const Tree& tree);
 
 }  // namespace phasecheck::cli

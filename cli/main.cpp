@@ -62,6 +62,38 @@ int main(int argc, char** argv) {
   sync->add_option("--topology", syn.topology, "Judge on this model instead of the schedule's own");
   sync->add_flag("--list", syn.list, "Print every synchronization message");
 
+  cli::RunArgs rn;
+  auto* run = app.add_subcommand(
+      "run",
+      "Execute a schedule's per-rank programs with MPI on this machine (Open MPI, mpirun) and "
+      "check every byte; time it against the library's own collective");
+  run->add_option("schedule", rn.schedule, "Schedule JSON file")->required();
+  run->add_option("--np", rn.np, "Number of MPI processes (default: the schedule's ranks)");
+  run->add_option("--bytes", rn.bytes, "Bytes per message (default 1024)");
+  run->add_option("--sync", rn.sync, "Phase separation (default barrier)")
+      ->check(CLI::IsMember({"none", "barrier", "pairwise"}));
+  run->add_option("--repeats", rn.repeats, "Calls to time; the median is reported (default 5)");
+  run->add_option("--timeout", rn.timeout, "Seconds before mpirun is stopped (default 300)");
+
+  cli::SimulateArgs sim;
+  auto* simulate = app.add_subcommand(
+      "simulate",
+      "Execute a schedule's per-rank programs under SimGrid (smpirun) on a simulated network "
+      "built from a tree topology; simulated time and aggregate throughput vs the peak bound");
+  simulate->add_option("schedule", sim.schedule, "Schedule JSON file")->required();
+  simulate->add_option("--topology", sim.topology, "Tree topology JSON file (the network)")
+      ->required();
+  simulate->add_option("--bandwidth", sim.bandwidth, "Link bandwidth (default 100Mbps)");
+  simulate->add_option("--latency", sim.latency, "Link latency (default 10us)");
+  simulate->add_option("--bytes", sim.bytes, "Bytes per message (default 65536)");
+  simulate->add_option("--sync", sim.sync, "Phase separation (default barrier)")
+      ->check(CLI::IsMember({"none", "barrier", "pairwise"}));
+  simulate->add_option("--library", sim.library,
+                       "SimGrid's alltoall to compare with (basic_linear, pair, ring, bruck, "
+                       "ompi, mpich, ...; default: SimGrid's default)");
+  simulate->add_option("--repeats", sim.repeats, "Calls to time (default 3)");
+  simulate->add_option("--timeout", sim.timeout, "Seconds before smpirun is stopped (default 600)");
+
   cli::ProgramArgs prg;
   auto* program = app.add_subcommand(
       "program",
@@ -212,6 +244,8 @@ int main(int argc, char** argv) {
     if (*congestion) return cli::congestion(con, std::cout);
     if (*topology) return cli::topology(top, std::cout);
     if (*program) return cli::program(prg, std::cout);
+    if (*run) return cli::run(rn, std::cout);
+    if (*simulate) return cli::simulate(sim, std::cout);
     if (*sync) return cli::sync(syn, std::cout);
     if (*cost) return cli::cost(cst, std::cout);
     if (*bounds) return cli::bounds(bnd, std::cout);

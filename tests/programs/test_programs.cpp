@@ -136,9 +136,9 @@ TEST_CASE("programs: rank 3 of Fig. 1 waits for its synchronization, and JSON na
   const std::string text = listing(programs[3]);
   CHECK(text.find("phase 2  sync-recv from 5") != std::string::npos);
   CHECK(text.find("phase 3  send to 2 (1 block)") != std::string::npos);
-  const std::string json =
-      io::programs_to_json(programs, s.header, "fig1.json", Separation::pairwise);
-  CHECK(json.find("\"format\": \"phasecheck.programs/1\"") != std::string::npos);
+  const std::string json = io::programs_to_json(programs, s, "fig1.json", Separation::pairwise);
+  CHECK(json.find("\"format\": \"phasecheck.programs/2\"") != std::string::npos);
+  CHECK(json.find("\"collective\": \"alltoall\"") != std::string::npos);
   CHECK(json.find("\"separation\": \"pairwise\"") != std::string::npos);
-  CHECK(io::programs_to_json(programs, s.header, "fig1.json", Separation::pairwise) == json);
+  CHECK(io::programs_to_json(programs, s, "fig1.json", Separation::pairwise) == json);
 }

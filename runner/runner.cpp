@@ -1,0 +1,371 @@
+// phasecheck-runner: executes per-rank programs (docs/programs.md, format phasecheck.programs/2)
+// with MPI point-to-point calls on real buffers and checks every byte that arrives.
+//
+// One source, built twice: against Open MPI (runner/CMakeLists.txt, MPI::MPI_CXX) and with
+// SimGrid's smpicxx for simulated networks. It depends on MPI, nlohmann JSON and the standard
+// library only, so that both compilers see the same code.
+//
+// Execution (Faraj & Yuan, Section 5; docs/run.md): every rank walks its program; `recv` and
+// `send` are MPI_Irecv / MPI_Isend of the blocks the op lists, packed back to back; `wait` is
+// MPI_Waitall, after which received blocks are unpacked into the rank's holdings (so a later
+// phase may forward them); `sync-send` / `sync-recv` are zero-byte messages on their own tag;
+// `barrier` is MPI_Barrier. Block [o, d, part] of a message of B bytes holds the bytes
+// [part B / parts, (part + 1) B / parts) of message o -> d, filled with pattern(o, d, offset), a
+// hash of the three; after each call every rank compares every block it must end with against
+// the pattern. Forwarding a block the rank does not hold is an error (and sends zero bytes in its
+// place).
+//
+// Output (rank 0, one JSON object on stdout): ranks, bytes, repeats, errors (summed over ranks),
+// schedule_seconds (median over repeats of the slowest rank's time per call) and
+// library_seconds (the same for the library's MPI_Alltoall or MPI_Allgather on the same data,
+// in the same run). The first few errors go to stderr, one line each.
+
+#include <mpi.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+constexpr int kSyncTag = 32767;            // zero-byte synchronization messages
+constexpr std::size_t kMaxErrorLines = 8;  // per rank, to stderr
+
+using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t>;  // origin, dest (-1: all), part
+
+struct Op {
+  enum Kind { send, recv, wait, sync_send, sync_recv, barrier } kind;
+  int peer = 0;
+  int phase = 0;
+  std::vector<Key> contents;
+};
+
+struct Plan {
+  int ranks = 0;
+  bool alltoall = true;
+  std::int64_t parts = 1;
+  std::vector<Op> ops;  // this rank's
+};
+
+std::uint8_t pattern(std::int64_t origin, std::int64_t dest, std::uint64_t offset) {
+  std::uint64_t h = static_cast<std::uint64_t>(origin) * 0x9E3779B97F4A7C15ull ^
+                    static_cast<std::uint64_t>(dest + 1) * 0xC2B2AE3D27D4EB4Full ^
+                    (offset >> 3) * 0x165667B19E3779F9ull;
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 32;
+  return static_cast<std::uint8_t>(h >> ((offset & 7) * 8));
+}
+
+/// Offsets [begin, end) of block `part` within a message of `bytes` bytes.
+std::pair<std::uint64_t, std::uint64_t> span(std::uint64_t bytes, std::int64_t parts,
+                                             std::int64_t part) {
+  const auto p = static_cast<std::uint64_t>(parts), i = static_cast<std::uint64_t>(part);
+  return {bytes * i / p, bytes * (i + 1) / p};
+}
+
+std::vector<std::uint8_t> expected(const Key& k, std::uint64_t bytes, std::int64_t parts) {
+  const auto [o, d, part] = k;
+  const auto [begin, end] = span(bytes, parts, part);
+  std::vector<std::uint8_t> v(end - begin);
+  for (std::uint64_t i = begin; i < end; ++i) v[i - begin] = pattern(o, d, i);
+  return v;
+}
+
+Plan read_plan(const char* path, int rank) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(std::string(path) + ": cannot open the file");
+  const nlohmann::json j = nlohmann::json::parse(in);
+  if (j.at("format") != "phasecheck.programs/2")
+    throw std::runtime_error(std::string(path) + ": not a phasecheck.programs/2 file");
+  Plan plan;
+  plan.ranks = j.at("ranks").get<int>();
+  plan.alltoall = j.at("collective") == "alltoall";
+  plan.parts = j.at("parts").get<std::int64_t>();
+  const auto& program = j.at("programs").at(static_cast<std::size_t>(rank));
+  if (program.at("rank").get<int>() != rank)
+    throw std::runtime_error(std::string(path) + ": programs out of order");
+  static const std::map<std::string, Op::Kind> kinds = {
+      {"send", Op::send},           {"recv", Op::recv},           {"wait", Op::wait},
+      {"sync-send", Op::sync_send}, {"sync-recv", Op::sync_recv}, {"barrier", Op::barrier}};
+  for (const auto& o : program.at("ops")) {
+    Op op{kinds.at(o.at("op").get<std::string>())};
+    op.phase = o.at("phase").get<int>();
+    if (o.contains("peer")) op.peer = o.at("peer").get<int>();
+    if (o.contains("contents"))
+      for (const auto& b : o.at("contents"))
+        op.contents.emplace_back(b.at(0).get<std::int64_t>(), b.at(1).get<std::int64_t>(),
+                                 b.at(2).get<std::int64_t>());
+    plan.ops.push_back(std::move(op));
+  }
+  return plan;
+}
+
+struct Rank {
+  int rank;
+  const Plan& plan;
+  std::uint64_t bytes;
+  std::map<Key, std::vector<std::uint8_t>> held;
+  std::vector<std::string> errors;
+
+  void error(const std::string& e) { errors.push_back(e); }
+
+  /// The first errors of the last call, to stderr.
+  void print_errors() const {
+    for (std::size_t i = 0; i < errors.size() && i < kMaxErrorLines; ++i)
+      std::fprintf(stderr, "rank %d: %s\n", rank, errors[i].c_str());
+  }
+
+  /// Before each call: the blocks this rank starts with (its own messages), no errors yet.
+  void reset() {
+    errors.clear();
+    held.clear();
+    const int p = plan.ranks;
+    for (std::int64_t part = 0; part < plan.parts; ++part) {
+      if (!plan.alltoall) {
+        const Key k{rank, -1, part};
+        held[k] = expected(k, bytes, plan.parts);
+        continue;
+      }
+      for (int d = 0; d < p; ++d) {
+        const Key k{rank, d, part};
+        held[k] = expected(k, bytes, plan.parts);
+      }
+    }
+  }
+
+  std::uint64_t size_of(const std::vector<Key>& contents) const {
+    std::uint64_t n = 0;
+    for (const auto& [o, d, part] : contents) {
+      const auto [b, e] = span(bytes, plan.parts, part);
+      n += e - b;
+    }
+    return n;
+  }
+
+  /// One execution of the program.
+  void run() {
+    struct Pending {
+      const Op* op;
+      std::vector<std::uint8_t> buffer;
+    };
+    std::vector<Pending> recvs, sends;  // buffers must stay put until the wait
+    std::vector<MPI_Request> requests;
+    recvs.reserve(plan.ops.size());
+    sends.reserve(plan.ops.size());
+    std::vector<MPI_Request> syncs;
+    const auto tag = [](const Op& op) { return op.phase % kSyncTag; };
+    for (const Op& op : plan.ops) {
+      switch (op.kind) {
+        case Op::recv: {
+          recvs.push_back({&op, std::vector<std::uint8_t>(size_of(op.contents))});
+          requests.emplace_back();
+          MPI_Irecv(recvs.back().buffer.data(), static_cast<int>(recvs.back().buffer.size()),
+                    MPI_BYTE, op.peer, tag(op), MPI_COMM_WORLD, &requests.back());
+          break;
+        }
+        case Op::send: {
+          std::vector<std::uint8_t> buffer;
+          buffer.reserve(size_of(op.contents));
+          for (const Key& k : op.contents) {
+            const auto it = held.find(k);
+            if (it == held.end()) {
+              const auto [b, e] = span(bytes, plan.parts, std::get<2>(k));
+              error("phase " + std::to_string(op.phase) + ": sends block [" +
+                    std::to_string(std::get<0>(k)) + "," + std::to_string(std::get<1>(k)) +
+                    "] to " + std::to_string(op.peer) + " without holding it");
+              buffer.insert(buffer.end(), e - b, 0);
+              continue;
+            }
+            buffer.insert(buffer.end(), it->second.begin(), it->second.end());
+          }
+          sends.push_back({&op, std::move(buffer)});
+          requests.emplace_back();
+          MPI_Isend(sends.back().buffer.data(), static_cast<int>(sends.back().buffer.size()),
+                    MPI_BYTE, op.peer, tag(op), MPI_COMM_WORLD, &requests.back());
+          break;
+        }
+        case Op::wait: {
+          MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+          requests.clear();
+          for (const Pending& r : recvs) {
+            std::uint64_t at = 0;
+            for (const Key& k : r.op->contents) {
+              const auto [b, e] = span(bytes, plan.parts, std::get<2>(k));
+              const auto dest = std::get<1>(k);
+              if ((dest == rank || dest == -1) && held.count(k))
+                error("phase " + std::to_string(r.op->phase) + ": block [" +
+                      std::to_string(std::get<0>(k)) + "," +
+                      (dest == -1 ? std::string("*") : std::to_string(dest)) +
+                      "] arrives a second time, from " + std::to_string(r.op->peer));
+              held[k].assign(r.buffer.begin() + static_cast<std::ptrdiff_t>(at),
+                             r.buffer.begin() + static_cast<std::ptrdiff_t>(at + (e - b)));
+              at += e - b;
+            }
+          }
+          recvs.clear();
+          sends.clear();
+          break;
+        }
+        case Op::sync_send:
+          syncs.emplace_back();
+          MPI_Isend(nullptr, 0, MPI_BYTE, op.peer, kSyncTag, MPI_COMM_WORLD, &syncs.back());
+          break;
+        case Op::sync_recv:
+          MPI_Recv(nullptr, 0, MPI_BYTE, op.peer, kSyncTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          break;
+        case Op::barrier:
+          MPI_Barrier(MPI_COMM_WORLD);
+          break;
+      }
+    }
+    if (!requests.empty()) {
+      error("the program ends with " + std::to_string(requests.size()) +
+            " operations not waited for");
+      MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    }
+    MPI_Waitall(static_cast<int>(syncs.size()), syncs.data(), MPI_STATUSES_IGNORE);
+  }
+
+  /// Every block this rank must end with, byte for byte.
+  void check() {
+    const int p = plan.ranks;
+    for (int o = 0; o < p; ++o)
+      for (std::int64_t part = 0; part < plan.parts; ++part) {
+        const Key k{o, plan.alltoall ? rank : -1, part};
+        const auto it = held.find(k);
+        const std::string name = "block [" + std::to_string(o) + "," +
+                                 (plan.alltoall ? std::to_string(rank) : std::string("*")) +
+                                 (plan.parts > 1 ? "," + std::to_string(part) : "") + "]";
+        if (it == held.end()) {
+          error(name + " never arrived");
+          continue;
+        }
+        const std::vector<std::uint8_t> want = expected(k, bytes, plan.parts);
+        if (it->second != want) {
+          std::size_t at = 0;
+          while (at < want.size() && at < it->second.size() && it->second[at] == want[at]) ++at;
+          error(name + " differs at byte " + std::to_string(at));
+        }
+      }
+  }
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty()      ? 0
+         : v.size() % 2 ? v[v.size() / 2]
+                        : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+/// The slowest rank's time of `call`, per repeat; `prepare` runs before each, untimed.
+template <class Prepare, class Call>
+std::vector<double> timed(int repeats, Prepare&& prepare, Call&& call) {
+  std::vector<double> out;
+  for (int i = 0; i < repeats; ++i) {
+    prepare();
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double start = MPI_Wtime();
+    call();
+    double mine = MPI_Wtime() - start, slowest = 0;
+    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    out.push_back(slowest);
+  }
+  return out;
+}
+
+int usage() {
+  std::fprintf(stderr, "usage: phasecheck-runner PROGRAMS.json [--bytes B] [--repeats R]\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (argc < 2) {
+    if (rank == 0) usage();
+    MPI_Finalize();
+    return 2;
+  }
+  std::uint64_t bytes = 1024;
+  int repeats = 5;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--bytes")
+      bytes = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (flag == "--repeats")
+      repeats = std::atoi(argv[i + 1]);
+  }
+  Plan plan;
+  try {
+    plan = read_plan(argv[1], rank);
+  } catch (const std::exception& e) {
+    if (rank == 0) std::fprintf(stderr, "phasecheck-runner: %s\n", e.what());
+    MPI_Finalize();
+    return 2;
+  }
+  if (plan.ranks != size || repeats < 1 || bytes == 0 ||
+      bytes < static_cast<std::uint64_t>(plan.parts)) {
+    if (rank == 0)
+      std::fprintf(stderr,
+                   "phasecheck-runner: the programs are for %d ranks, not %d; or --bytes (at "
+                   "least the %lld parts) / --repeats is not positive\n",
+                   plan.ranks, size, static_cast<long long>(plan.parts));
+    MPI_Finalize();
+    return 2;
+  }
+
+  Rank me{rank, plan, bytes, {}, {}};
+  const std::vector<double> schedule = timed(
+      repeats, [&] { me.reset(); }, [&] { me.run(); });
+  me.check();  // the last call's holdings (each call starts from the rank's own blocks)
+  me.print_errors();
+
+  // The library's own collective on the same data, in the same run.
+  const std::uint64_t block = bytes;
+  const int p = plan.ranks;
+  std::vector<std::uint8_t> send(block * static_cast<std::uint64_t>(plan.alltoall ? p : 1)),
+      recv(block * static_cast<std::uint64_t>(p));
+  for (int d = 0; d < (plan.alltoall ? p : 1); ++d)
+    for (std::uint64_t i = 0; i < block; ++i)
+      send[static_cast<std::uint64_t>(d) * block + i] = pattern(rank, plan.alltoall ? d : -1, i);
+  const std::vector<double> library = timed(
+      repeats, [] {},
+      [&] {
+        if (plan.alltoall)
+          MPI_Alltoall(send.data(), static_cast<int>(block), MPI_BYTE, recv.data(),
+                       static_cast<int>(block), MPI_BYTE, MPI_COMM_WORLD);
+        else
+          MPI_Allgather(send.data(), static_cast<int>(block), MPI_BYTE, recv.data(),
+                        static_cast<int>(block), MPI_BYTE, MPI_COMM_WORLD);
+      });
+
+  long long mine = static_cast<long long>(me.errors.size()), errors = 0;
+  MPI_Reduce(&mine, &errors, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    nlohmann::ordered_json out;
+    out["ranks"] = p;
+    out["bytes"] = bytes;
+    out["repeats"] = repeats;
+    out["errors"] = errors;
+    out["schedule_seconds"] = median(schedule);
+    out["library_seconds"] = median(library);
+    std::printf("%s\n", out.dump().c_str());
+    std::fflush(stdout);
+  }
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# run-all.sh PHASECHECK DIR: every registered algorithm, generated on the first two example
+# machines it applies to (4 to 16 ranks), runs under Open MPI with every byte checked; its
+# allgather form runs on the first machine that has one. Prints one line per run; fails if any run
+# fails or an algorithm never ran.
+set -u
+pc=$1 dir=$2
+ex=$(cd "$(dirname "$0")/../../examples" && pwd)
+mkdir -p "$dir"
+machines="faraj-yuan-fig1 fully-connected-8 hypercube-3 ring-6 mesh-3x3 sanders-traeff-1-2-3
+          cluster-four-by-four fully-connected-5 randomized-fig1"
+status=0
+for algorithm in $("$pc" algorithms | awk 'NR > 1 {print $1}'); do
+  alltoall=0 allgather=0
+  for m in $machines; do
+    for collective in alltoall allgather; do
+      [ $collective = alltoall ] && [ $alltoall -ge 2 ] && continue
+      [ $collective = allgather ] && [ $allgather -ge 1 ] && continue
+      s=$dir/$algorithm-$m-$collective.json
+      "$pc" generate "$algorithm" --topology "$ex/$m/topology.json" \
+        --set collective=$collective -o "$s" >/dev/null 2>&1 ||
+        "$pc" generate "$algorithm" --topology "$ex/$m/topology.json" -o "$s" >/dev/null 2>&1 ||
+        continue
+      grep -q "\"collective\": \"$collective\"" "$s" || continue
+      if out=$("$pc" run "$s" --bytes 1000 --repeats 2 2>&1); then
+        echo "pass  $algorithm $collective on $m: $(grep -o '[0-9.e-]* ms per call' <<<"$out" | head -1)"
+      else
+        echo "FAIL  $algorithm $collective on $m"; echo "$out"; status=1
+      fi
+      if [ $collective = alltoall ]; then alltoall=$((alltoall + 1)); else allgather=1; fi
+    done
+  done
+  if [ $((alltoall + allgather)) -eq 0 ]; then echo "FAIL  $algorithm never ran"; status=1; fi
+done
+exit $status
