@@ -132,13 +132,23 @@ struct WhatIfArgs {
   std::string family = "cluster";
   unsigned max_ranks = 6;     ///< cluster and kport
   unsigned max_machines = 6;  ///< tree
-  double timeout = 60;
+  double timeout = 60;        ///< optimality: per solver call; experiment: per simulation
+  // experiment: a paper's measurements, simulated by SimGrid on its machines.
+  std::string paper = "faraj-yuan";
+  std::vector<std::string> topologies;  ///< tree files; empty: the paper's (examples/)
+  std::vector<unsigned> message_kb = {8, 16, 32, 64, 128, 256};
+  std::string bandwidth = "100Mbps", latency = "10us";
+  std::string out_dir;  ///< where the throughput plots go; empty: none
 };
 /// A research table for a family of instances; exit 1 if any instance fails a check.
 int whatif(const WhatIfArgs& args, std::ostream& out);
 /// `whatif optimality` (cli/optimal.cpp): one row per machine of the family, with the
 /// algorithm's count, the lower bound and the optimum Z3 proves.
 int whatif_optimality(const WhatIfArgs& args, std::ostream& out);
+/// `whatif experiment --paper faraj-yuan` (cli/run.cpp): Figs. 6-8 of Faraj & Yuan simulated by
+/// SimGrid: completion times of our schedules and of SimGrid's alltoall implementations per
+/// message size, and throughput plots (SVG) with the peak bound.
+int whatif_experiment(const WhatIfArgs& args, std::ostream& out);
 
 struct RunArgs {
   std::string schedule;
@@ -160,9 +170,22 @@ struct SimulateArgs {
   std::string library;  ///< SimGrid's alltoall algorithm to compare with; empty: its default
   unsigned repeats = 3;
   double timeout = 600;
+  std::string trace;  ///< write SimGrid's Paje trace here (for `import simgrid-trace`)
 };
 /// Runs them under SimGrid's smpirun on a platform built from the tree; simulated time.
 int simulate(const SimulateArgs& args, std::ostream& out);
+
+struct ImportArgs {
+  std::string format;  ///< simgrid-trace
+  std::string file;
+  std::string topology;  ///< the machine the table is judged on; empty: fully-connected, 1 port
+  std::string state = "PMPI_Alltoall";
+  unsigned call = 0;
+  std::string collective = "alltoall";
+  std::string output;  ///< empty: the table on standard output
+};
+/// A SimGrid Paje trace of a collective turned into a phase table (io/simgrid_trace.hpp).
+int import_trace(const ImportArgs& args, std::ostream& out);
 
 // ---- shared by the commands -------------------------------------------------------------------
 

@@ -93,6 +93,26 @@ int main(int argc, char** argv) {
                        "ompi, mpich, ...; default: SimGrid's default)");
   simulate->add_option("--repeats", sim.repeats, "Calls to time (default 3)");
   simulate->add_option("--timeout", sim.timeout, "Seconds before smpirun is stopped (default 600)");
+  simulate->add_option("--trace", sim.trace,
+                       "Write SimGrid's Paje trace, internal messages of collectives included, "
+                       "to this file (see `import simgrid-trace`)");
+
+  cli::ImportArgs imp;
+  auto* import = app.add_subcommand(
+      "import",
+      "Turn a SimGrid Paje trace of a collective into a phase table (pattern level: who sends "
+      "to whom, in which step of each rank)");
+  import->add_option("format", imp.format, "simgrid-trace")
+      ->required()
+      ->check(CLI::IsMember({"simgrid-trace"}));
+  import->add_option("file", imp.file, "Paje trace (smpirun --cfg=tracing:yes ...)")->required();
+  import->add_option("--topology", imp.topology,
+                     "The machine to judge the table on (default: fully-connected, 1 port)");
+  import->add_option("--state", imp.state, "The collective's state (default PMPI_Alltoall)");
+  import->add_option("--call", imp.call, "Which call of it, from 0 (default 0)");
+  import->add_option("--collective", imp.collective, "alltoall or allgather")
+      ->check(CLI::IsMember({"alltoall", "allgather"}));
+  import->add_option("-o,--output", imp.output, "Write the table here (default: standard output)");
 
   cli::ProgramArgs prg;
   auto* program = app.add_subcommand(
@@ -198,7 +218,7 @@ int main(int argc, char** argv) {
   auto* whatif = app.add_subcommand("whatif", "Research tables for a family of instances");
   whatif
       ->add_option("question", what.question,
-                   "hierarchical-factor, bruck-index, congestion or optimality")
+                   "hierarchical-factor, bruck-index, congestion, optimality or experiment")
       ->required();
   whatif->add_option("--sizes", what.sizes, "Node sizes of a cluster, e.g. 8,8,4,1 (repeatable)");
   whatif->add_option("--sizes-file", what.sizes_file, "File with one size vector per line");
@@ -221,6 +241,19 @@ int main(int argc, char** argv) {
   whatif->add_option("--max-machines", what.max_machines,
                      "optimality: trees up to this many machines (<= 10)");
   whatif->add_option("--timeout", what.timeout, "optimality: seconds per solver call");
+  whatif->add_option("--paper", what.paper, "experiment: the paper to reproduce (faraj-yuan)");
+  whatif
+      ->add_option("--topologies", what.topologies,
+                   "experiment: tree topology files (default: the paper's three machines)")
+      ->delimiter(',');
+  whatif
+      ->add_option("--message-kb", what.message_kb,
+                   "experiment: message sizes in KiB (default 8,16,32,64,128,256)")
+      ->delimiter(',');
+  whatif->add_option("--bandwidth", what.bandwidth, "experiment: link bandwidth (default 100Mbps)");
+  whatif->add_option("--latency", what.latency, "experiment: link latency (default 10us)");
+  whatif->add_option("--out-dir", what.out_dir,
+                     "experiment: write a throughput plot (SVG) per machine here");
   whatif->add_option("--bytes", what.bytes,
                      "congestion: bytes per message, for the paper's algorithm selection");
 
@@ -245,6 +278,7 @@ int main(int argc, char** argv) {
     if (*topology) return cli::topology(top, std::cout);
     if (*program) return cli::program(prg, std::cout);
     if (*run) return cli::run(rn, std::cout);
+    if (*import) return cli::import_trace(imp, std::cout);
     if (*simulate) return cli::simulate(sim, std::cout);
     if (*sync) return cli::sync(syn, std::cout);
     if (*cost) return cli::cost(cst, std::cout);

@@ -13,7 +13,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -23,8 +25,10 @@
 #include "core/files.hpp"
 #include "io/json.hpp"
 #include "io/programs_json.hpp"
+#include "io/simgrid_trace.hpp"
 #include "programs/program.hpp"
 #include "programs/synchronization.hpp"
+#include "schedules/registry.hpp"
 #include "verify/verifier.hpp"
 
 extern char** environ;
@@ -145,10 +149,10 @@ struct Prepared {
   programs::Separation separation;
 };
 
-/// The schedule, verified, and its programs written to `plan`.
-Prepared prepare(const std::string& path, const std::string& sync, const Topology* model,
-                 const TempFile& plan) {
-  Prepared p{io::read_schedule_file(path), {}, programs::parse_separation(sync)};
+/// The schedule, verified on `model` (its own when null), and its programs written to `plan`.
+Prepared prepare(Schedule table, const std::string& source, const std::string& sync,
+                 const Topology* model, const TempFile& plan) {
+  Prepared p{std::move(table), {}, programs::parse_separation(sync)};
   const Topology& judge = model ? *model : p.table.header.topology;
   p.report = verify::verify(p.table, judge, claims_for(p.table.header));
   std::optional<programs::SyncPlan> sync_plan;
@@ -157,7 +161,7 @@ Prepared prepare(const std::string& path, const std::string& sync, const Topolog
   const auto progs =
       programs::rank_programs(p.table, p.separation, sync_plan ? &*sync_plan : nullptr);
   write_file_atomically(plan.path(), [&](std::ostream& os) {
-    os << io::programs_to_json(progs, p.table, path, p.separation);
+    os << io::programs_to_json(progs, p.table, source, p.separation);
   });
   return p;
 }
@@ -273,7 +277,8 @@ const std::vector<std::string> kOpenMpi = {
 int run(const RunArgs& args, std::ostream& out) {
   check_common(args.bytes, args.repeats, args.timeout);
   TempFile plan(".json");
-  const Prepared p = prepare(args.schedule, args.sync, nullptr, plan);
+  const Prepared p =
+      prepare(io::read_schedule_file(args.schedule), args.schedule, args.sync, nullptr, plan);
   const Rank ranks = p.table.header.ranks();
   if (args.np != 0 && args.np != ranks)
     throw InputError("--np " + std::to_string(args.np) + ": the schedule has " +
@@ -297,60 +302,102 @@ int run(const RunArgs& args, std::ostream& out) {
   return code;
 }
 
+namespace {
+
+double bandwidth_of(const std::string& s) {
+  return quantity(s, "--bandwidth",
+                  {{"bps", 1 / 8.},
+                   {"kbps", 1e3 / 8},
+                   {"Mbps", 1e6 / 8},
+                   {"Gbps", 1e9 / 8},
+                   {"Bps", 1},
+                   {"kBps", 1e3},
+                   {"MBps", 1e6},
+                   {"GBps", 1e9}});
+}
+
+void check_latency(const std::string& s) {
+  quantity(s, "--latency", {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}});
+}
+
+/// A simulated network: the tree's platform and host file, written once.
+class Network {
+ public:
+  Network(const Tree& tree, const std::string& bandwidth, const std::string& latency)
+      : tree_(tree), platform_(".xml"), hosts_(".txt") {
+    write_file_atomically(platform_.path(),
+                          [&](std::ostream& os) { os << platform_xml(tree, bandwidth, latency); });
+    write_file_atomically(hosts_.path(), [&](std::ostream& os) {
+      for (const auto& m : tree.machines()) os << m << "\n";  // rank i on machine i
+    });
+  }
+
+  /// smpirun of the runner on the programs in `plan`; `library` picks SimGrid's alltoall, `only`
+  /// restricts the runner to "schedule" or "library".
+  Finished run(const std::string& plan, std::uint64_t bytes, unsigned repeats,
+               const std::string& library, const std::string& only, double timeout,
+               const std::string& trace = "") const {
+    std::vector<std::string> cmd = {"smpirun",
+                                    "-np",
+                                    std::to_string(tree_.ranks()),
+                                    "-platform",
+                                    platform_.path(),
+                                    "-hostfile",
+                                    hosts_.path(),
+                                    "--cfg=smpi/simulate-computation:no",
+                                    "--cfg=network/crosstraffic:0",
+                                    "--cfg=smpi/bw-factor:0:1",
+                                    "--cfg=smpi/lat-factor:0:1",
+                                    "--log=root.thres:critical"};
+    if (!library.empty()) cmd.push_back("--cfg=smpi/alltoall:" + library);
+    if (!trace.empty())  // every internal message of the collectives too (SimGrid's Paje trace)
+      for (const std::string& a :
+           {std::string("--cfg=tracing:yes"), std::string("--cfg=tracing/smpi:yes"),
+            std::string("--cfg=tracing/smpi/internals:yes"), "--cfg=tracing/filename:" + trace})
+        cmd.push_back(a);
+    for (const std::string& a :
+         {runner_path(true), plan, std::string("--bytes"), std::to_string(bytes),
+          std::string("--repeats"), std::to_string(repeats)})
+      cmd.push_back(a);
+    if (!only.empty()) {
+      cmd.push_back("--only");
+      cmd.push_back(only);
+    }
+    return run_process(cmd, timeout);
+  }
+
+ private:
+  const Tree& tree_;
+  TempFile platform_, hosts_;
+};
+
+}  // namespace
+
 int simulate(const SimulateArgs& args, std::ostream& out) {
   check_common(args.bytes, args.repeats, args.timeout);
   const Topology model = io::read_topology_file(args.topology);
   const auto* tree = std::get_if<Tree>(&model);
   if (!tree) throw InputError(args.topology + ": simulate needs a tree topology");
-  const double bytes_per_second = quantity(args.bandwidth, "--bandwidth",
-                                           {{"bps", 1 / 8.},
-                                            {"kbps", 1e3 / 8},
-                                            {"Mbps", 1e6 / 8},
-                                            {"Gbps", 1e9 / 8},
-                                            {"Bps", 1},
-                                            {"kBps", 1e3},
-                                            {"MBps", 1e6},
-                                            {"GBps", 1e9}});
-  quantity(args.latency, "--latency", {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}});
-  const std::string& bandwidth = args.bandwidth;
-  const std::string& latency = args.latency;
-  TempFile plan(".json"), platform(".xml"), hosts(".txt");
-  const Prepared p = prepare(args.schedule, args.sync, &model, plan);
+  const double bytes_per_second = bandwidth_of(args.bandwidth);
+  check_latency(args.latency);
+  TempFile plan(".json");
+  const Prepared p =
+      prepare(io::read_schedule_file(args.schedule), args.schedule, args.sync, &model, plan);
   if (p.table.header.ranks() != tree->ranks())
     throw InputError(args.schedule + ": " + std::to_string(p.table.header.ranks()) +
                      " ranks, but " + args.topology + " has " + std::to_string(tree->ranks()) +
                      " machines");
-  write_file_atomically(platform.path(),
-                        [&](std::ostream& os) { os << platform_xml(*tree, bandwidth, latency); });
-  write_file_atomically(hosts.path(), [&](std::ostream& os) {
-    for (const auto& m : tree->machines()) os << m << "\n";  // rank i on machine i
-  });
-  std::vector<std::string> cmd = {"smpirun",
-                                  "-np",
-                                  std::to_string(tree->ranks()),
-                                  "-platform",
-                                  platform.path(),
-                                  "-hostfile",
-                                  hosts.path(),
-                                  "--cfg=smpi/simulate-computation:no",
-                                  "--cfg=network/crosstraffic:0",
-                                  "--cfg=smpi/bw-factor:0:1",
-                                  "--cfg=smpi/lat-factor:0:1",
-                                  "--log=root.thres:critical"};
-  if (!args.library.empty()) cmd.push_back("--cfg=smpi/alltoall:" + args.library);
-  for (const std::string& a :
-       {runner_path(true), plan.path(), std::string("--bytes"), std::to_string(args.bytes),
-        std::string("--repeats"), std::to_string(args.repeats)})
-    cmd.push_back(a);
-  const Finished f = run_process(cmd, args.timeout);
+  const Network network(*tree, args.bandwidth, args.latency);
+  const Finished f = network.run(plan.path(), args.bytes, args.repeats, args.library, "",
+                                 args.timeout, args.trace);
   const nlohmann::json r = result_of(f, "smpirun");
   const std::string library =
       p.table.header.collective == Collective::alltoall
           ? "MPI_Alltoall (SimGrid's " + (args.library.empty() ? "default" : args.library) + ")"
           : std::string("MPI_Allgather (SimGrid's default)");
   const int code = report(p, r,
-                          "simulated by SimGrid on " + describe(model) + ", " + bandwidth +
-                              " links, " + latency + " latency",
+                          "simulated by SimGrid on " + describe(model) + ", " + args.bandwidth +
+                              " links, " + args.latency + " latency",
                           library, out);
   // Faraj & Yuan, Section 3: no alltoall moves more than |M| (|M| - 1) B / (|Mu| |Mv|) bytes per
   // second in aggregate.
@@ -365,6 +412,238 @@ int simulate(const SimulateArgs& args, std::ostream& out) {
   }
   print_errors(rank_errors(f.err, 10), r, out);
   return code;
+}
+
+// ---- whatif experiment --paper faraj-yuan
+// --------------------------------------------------------
+
+namespace {
+
+/// One line of the experiment: a schedule of ours with a phase separation, or one of SimGrid's
+/// built-in alltoall implementations (library != "").
+struct Contender {
+  std::string label, algorithm, sync, library;
+};
+
+const std::vector<Contender>& contenders() {
+  static const std::vector<Contender> all = {
+      {"linear (LAM: post everything)", "linear", "none", ""},
+      {"shift (MPICH pairwise order)", "shift", "none", ""},
+      {"faraj-yuan, barrier", "faraj-yuan", "barrier", ""},
+      {"faraj-yuan, pair-wise sync", "faraj-yuan", "pairwise", ""},
+      {"SimGrid basic_linear", "", "", "basic_linear"},
+      {"SimGrid pair", "", "", "pair"},
+      {"SimGrid ring", "", "", "ring"},
+      {"SimGrid bruck", "", "", "bruck"},
+      {"SimGrid ompi", "", "", "ompi"},
+      {"SimGrid mpich", "", "", "mpich"},
+  };
+  return all;
+}
+
+const char* kColors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                         "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+
+/// Aggregate throughput (MB/s) against message size (log scale), one line per contender and the
+/// peak bound dashed. Missing points (NaN) break a line.
+std::string throughput_svg(const std::string& title, const std::vector<std::uint64_t>& sizes,
+                           const std::vector<std::pair<std::string, std::vector<double>>>& series,
+                           double peak) {
+  const double W = 760, H = 420, left = 60, right = 230, top = 40, bottom = 50;
+  const double pw = W - left - right, ph = H - top - bottom, ymax = peak * 1.15;
+  const auto x = [&](std::size_t i) {
+    return sizes.size() < 2 ? left + pw / 2 : left + pw * double(i) / double(sizes.size() - 1);
+  };
+  const auto y = [&](double v) { return top + ph * (1 - v / ymax); };
+  std::ostringstream o;
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
+    << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
+    << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    << "<text x=\"" << left << "\" y=\"22\" font-size=\"14\">" << xml_escape(title) << "</text>\n"
+    << "<line x1=\"" << left << "\" y1=\"" << top + ph << "\" x2=\"" << left + pw << "\" y2=\""
+    << top + ph << "\" stroke=\"black\"/>\n<line x1=\"" << left << "\" y1=\"" << top << "\" x2=\""
+    << left << "\" y2=\"" << top + ph << "\" stroke=\"black\"/>\n";
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    o << "<text x=\"" << x(i) << "\" y=\"" << top + ph + 18 << "\" text-anchor=\"middle\">"
+      << sizes[i] / 1024 << "K</text>\n";
+  o << "<text x=\"" << left + pw / 2 << "\" y=\"" << H - 10
+    << "\" text-anchor=\"middle\">message size (bytes)</text>\n";
+  for (int t = 0; t <= 5; ++t) {
+    const double v = ymax * t / 5;
+    o << "<text x=\"" << left - 6 << "\" y=\"" << y(v) + 4 << "\" text-anchor=\"end\">"
+      << number(std::round(v * 10) / 10) << "</text>\n<line x1=\"" << left << "\" y1=\"" << y(v)
+      << "\" x2=\"" << left + pw << "\" y2=\"" << y(v) << "\" stroke=\"#eee\"/>\n";
+  }
+  o << "<text x=\"14\" y=\"" << top + ph / 2 << "\" transform=\"rotate(-90 14 " << top + ph / 2
+    << ")\" text-anchor=\"middle\">aggregate throughput (MB/s)</text>\n";
+  o << "<line x1=\"" << left << "\" y1=\"" << y(peak) << "\" x2=\"" << left + pw << "\" y2=\""
+    << y(peak) << "\" stroke=\"black\" stroke-dasharray=\"6 4\"/>\n";
+  double legend = top;
+  o << "<text x=\"" << left + pw + 12 << "\" y=\"" << legend + 4 << "\">- - peak bound</text>\n";
+  for (std::size_t k = 0; k < series.size(); ++k) {
+    const char* color = kColors[k % std::size(kColors)];
+    std::string points;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      const double v = series[k].second[i];
+      if (!std::isfinite(v)) continue;
+      points += number(x(i)) + "," + number(y(v)) + " ";
+      o << "<circle cx=\"" << x(i) << "\" cy=\"" << y(v) << "\" r=\"2.5\" fill=\"" << color
+        << "\"/>\n";
+    }
+    o << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"1.5\" points=\""
+      << points << "\"/>\n";
+    legend += 18;
+    o << "<line x1=\"" << left + pw + 12 << "\" y1=\"" << legend << "\" x2=\"" << left + pw + 30
+      << "\" y2=\"" << legend << "\" stroke=\"" << color << "\" stroke-width=\"2\"/>\n<text x=\""
+      << left + pw + 34 << "\" y=\"" << legend + 4 << "\">" << xml_escape(series[k].first)
+      << "</text>\n";
+  }
+  o << "</svg>\n";
+  return o.str();
+}
+
+}  // namespace
+
+int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
+  if (args.paper != "faraj-yuan")
+    throw InputError("whatif experiment: --paper must be faraj-yuan (the one reproduced so far)");
+  const double bytes_per_second = bandwidth_of(args.bandwidth);
+  check_latency(args.latency);
+  std::vector<std::string> files = args.topologies;
+  if (files.empty())
+    for (const char* name : {"faraj-yuan-24", "faraj-yuan-32-star", "faraj-yuan-32-chain"})
+      files.push_back(std::string(PHASECHECK_EXAMPLES_DIR) + "/" + name + "/topology.json");
+  std::vector<std::uint64_t> sizes;
+  for (const unsigned kb : args.message_kb) {
+    if (kb < 1 || kb > 65536) throw InputError("--message-kb must be in [1, 65536]");
+    sizes.push_back(std::uint64_t{kb} * 1024);
+  }
+  if (sizes.empty()) throw InputError("--message-kb: at least one size");
+  bool all_ok = true;
+  out << "Faraj & Yuan, Section 6 (Figs. 6-8), simulated by SimGrid: completion time of one "
+         "MPI_Alltoall in ms, "
+      << args.bandwidth << " links, " << args.latency
+      << " latency, full-duplex fluid model; every byte checked for our schedules\n";
+  for (const std::string& file : files) {
+    const Topology model = io::read_topology_file(file);
+    const auto* tree = std::get_if<Tree>(&model);
+    if (!tree) throw InputError(file + ": the experiment needs tree topologies");
+    const Network network(*tree, args.bandwidth, args.latency);
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<std::string> header = {"algorithm"};
+    for (const auto b : sizes) header.push_back(std::to_string(b / 1024) + "K");
+    Table table(header);
+    std::vector<std::pair<std::string, std::vector<double>>> series;
+    std::map<std::string, std::string> notes;  // why a contender failed -> at which sizes
+    // Library runs need programs of the right rank count; linear's are the cheapest.
+    const Schedule filler = schedules::generate(*schedules::find_algorithm("linear"), model, {});
+    for (const Contender& c : contenders()) {
+      TempFile plan(".json");
+      std::optional<Prepared> prepared;
+      if (c.library.empty())
+        prepared.emplace(
+            prepare(schedules::generate(*schedules::find_algorithm(c.algorithm), model, {}),
+                    c.algorithm, c.sync, &model, plan));
+      else
+        prepare(filler, "linear", "none", &model, plan);
+      std::vector<std::string> row = {c.label};
+      std::vector<double> throughput;
+      for (const auto b : sizes) {
+        const Finished f = network.run(plan.path(), b, 1, c.library,
+                                       c.library.empty() ? "schedule" : "library", args.timeout);
+        double seconds = std::nan("");
+        try {
+          const nlohmann::json r = result_of(f, "smpirun");
+          seconds = r.at(c.library.empty() ? "schedule_seconds" : "library_seconds").get<double>();
+          if (r.at("errors").get<long long>() != 0) {
+            all_ok = false;
+            row.push_back("BYTES WRONG");
+            throughput.push_back(std::nan(""));
+            continue;
+          }
+        } catch (const InputError& e) {
+          const std::string what = e.what();
+          const auto why = what.find("Uncaught exception");
+          std::string& at =
+              notes[c.label + ": " +
+                    (why == std::string::npos ? std::string("smpirun failed")
+                                              : what.substr(why, what.find('\n', why) - why))];
+          at += (at.empty() ? "" : ", ") + std::to_string(b / 1024) + "K";
+          row.push_back("-");
+          throughput.push_back(std::nan(""));
+          continue;
+        }
+        row.push_back(number(std::round(seconds * 1e4) / 10));
+        throughput.push_back(double(tree->ranks()) * (tree->ranks() - 1) * double(b) / seconds /
+                             1e6);
+      }
+      table.add(std::move(row));
+      series.push_back({c.label, std::move(throughput)});
+    }
+    // The bottleneck link carries |Mu| |Mv| messages each way: no alltoall finishes sooner.
+    const Tree::Cut cut = bottleneck(*tree);
+    const double load = double(cut.machines_a) * cut.machines_b;
+    std::vector<std::string> bound = {"bound |Mu| |Mv| m / B"};
+    for (const auto b : sizes)
+      bound.push_back(number(std::round(load * double(b) / bytes_per_second * 1e4) / 10));
+    table.add(std::move(bound));
+    const std::string name = std::filesystem::path(file).parent_path().filename().string();
+    out << "\n"
+        << name << ": " << describe(model) << ", bottleneck " << tree->node_name(cut.a) << " - "
+        << tree->node_name(cut.b) << " (" << cut.machines_a << " x " << cut.machines_b
+        << "), simulated in "
+        << number(
+               std::round(
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() *
+                   10) /
+               10)
+        << " s wall time\n\n";
+    table.print(out);
+    for (const auto& [why, sizes_failed] : notes)
+      out << "  " << why << " (at " << sizes_failed << ")\n";
+    if (!args.out_dir.empty()) {
+      const std::string svg = args.out_dir + "/" + name + "-throughput.svg";
+      write_file_atomically(svg, [&](std::ostream& os) {
+        os << throughput_svg(name + ": " + describe(model) + ", " + args.bandwidth, sizes, series,
+                             peak_throughput_factor(*tree) * bytes_per_second / 1e6);
+      });
+      out << "  plot: " << svg << "\n";
+    }
+  }
+  return all_ok ? 0 : 1;
+}
+
+int import_trace(const ImportArgs& args, std::ostream& out) {
+  if (args.format != "simgrid-trace")
+    throw InputError("import: unknown format '" + args.format + "' (known: simgrid-trace)");
+  const io::TraceImport trace = io::read_simgrid_trace(args.file, args.state, args.call);
+  const Topology model = args.topology.empty() ? Topology(FullyConnected(trace.ranks, 1))
+                                               : io::read_topology_file(args.topology);
+  const Schedule table = io::trace_schedule(trace, model, parse_collective(args.collective));
+  if (args.output.empty()) {
+    out << io::schedule_to_json(table);
+    return 0;
+  }
+  write_file_atomically(args.output, [&](std::ostream& os) { os << io::schedule_to_json(table); });
+  std::map<std::pair<Rank, Rank>, unsigned> pairs;
+  std::size_t self = 0;
+  for (const auto& m : trace.messages) {
+    if (m.src == m.dst)
+      ++self;
+    else
+      ++pairs[{m.src, m.dst}];
+  }
+  std::size_t repeated = 0;
+  for (const auto& [pair, n] : pairs) repeated += n > 1;
+  const std::uint64_t all = std::uint64_t{trace.ranks} * (trace.ranks - 1);
+  out << "imported call " << args.call << " of " << trace.calls << " of " << trace.state << " from "
+      << args.file << ": " << trace.ranks << " ranks, " << trace.messages.size() << " messages in "
+      << table.phases.size() << " steps\n"
+      << "  pairs messaged: " << pairs.size() << " of " << all << ", " << repeated
+      << " more than once, " << self << " messages to self\n"
+      << "  phase table: " << args.output << " (on " << describe(model)
+      << "; check it with phasecheck verify)\n";
+  return 0;
 }
 
 }  // namespace phasecheck::cli

@@ -287,11 +287,13 @@ int whatif_congestion(const WhatIfArgs& args, std::ostream& out) {
 
 int whatif(const WhatIfArgs& args, std::ostream& out) {
   if (args.question == "optimality") return whatif_optimality(args, out);
+  if (args.question == "experiment") return whatif_experiment(args, out);
   if (args.question == "congestion") return whatif_congestion(args, out);
   if (args.question == "hierarchical-factor") return whatif_hierarchical(args, out);
   if (args.question == "bruck-index") return whatif_bruck_index(args, out);
-  throw InputError("unknown what-if family '" + args.question +
-                   "' (known: hierarchical-factor, bruck-index, congestion, optimality)");
+  throw InputError(
+      "unknown what-if family '" + args.question +
+      "' (known: hierarchical-factor, bruck-index, congestion, optimality, experiment)");
 }
 
 }  // namespace phasecheck::cli
