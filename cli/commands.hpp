@@ -187,6 +187,24 @@ struct ImportArgs {
 /// A SimGrid Paje trace of a collective turned into a phase table (io/simgrid_trace.hpp).
 int import_trace(const ImportArgs& args, std::ostream& out);
 
+struct DiffArgs {
+  std::string before, after;  ///< schedule files: the accepted one and the changed one
+  std::string topology;       ///< judge both on this model instead of their own
+  std::string report = "text";
+  std::vector<std::string> allow;  ///< regressions that do not fail: more-phases, larger-c2, ...
+};
+/// What a change did to a schedule (cli/gate.cpp, docs/ci.md); exit 1 on a regression.
+int diff(const DiffArgs& args, std::ostream& out);
+
+struct GateArgs {
+  std::string manifest;
+  std::string report = "text";
+  std::vector<std::string> allow;
+  bool update = false;  ///< rewrite the baselines with what the cases give now
+};
+/// Every case of a manifest regenerated and diffed against its baseline; exit 1 on a failure.
+int gate(const GateArgs& args, std::ostream& out);
+
 // ---- shared by the commands -------------------------------------------------------------------
 
 /// The checks a registered algorithm claims for its schedule (none for other names).

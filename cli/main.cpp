@@ -97,6 +97,28 @@ int main(int argc, char** argv) {
                        "Write SimGrid's Paje trace, internal messages of collectives included, "
                        "to this file (see `import simgrid-trace`)");
 
+  cli::DiffArgs dif;
+  auto* diff = app.add_subcommand(
+      "diff",
+      "What a change did to a schedule: checks, phases, C1, C2 and the gap, before and after");
+  diff->add_option("before", dif.before, "The accepted schedule (JSON)")->required();
+  diff->add_option("after", dif.after, "The changed schedule (JSON)")->required();
+  diff->add_option("--topology", dif.topology, "Judge both on this model instead of their own");
+  diff->add_option("--report", dif.report,
+                   "text, json, markdown (a pull-request comment) or junit");
+  diff->add_option("--allow", dif.allow,
+                   "Regressions that do not fail: more-phases, larger-c1, larger-c2, larger-gap")
+      ->delimiter(',');
+
+  cli::GateArgs gat;
+  auto* gate = app.add_subcommand(
+      "gate", "Regenerate every case of a manifest and diff it against its accepted baseline");
+  gate->add_option("manifest", gat.manifest, "Gate manifest (docs/ci.md)")->required();
+  gate->add_option("--report", gat.report, "text, json, markdown or junit");
+  gate->add_option("--allow", gat.allow, "Regressions that do not fail (see diff)")->delimiter(',');
+  gate->add_flag("--update", gat.update,
+                 "Rewrite the baselines with what the cases give now (after an improvement)");
+
   cli::ImportArgs imp;
   auto* import = app.add_subcommand(
       "import",
@@ -279,6 +301,8 @@ int main(int argc, char** argv) {
     if (*program) return cli::program(prg, std::cout);
     if (*run) return cli::run(rn, std::cout);
     if (*import) return cli::import_trace(imp, std::cout);
+    if (*diff) return cli::diff(dif, std::cout);
+    if (*gate) return cli::gate(gat, std::cout);
     if (*simulate) return cli::simulate(sim, std::cout);
     if (*sync) return cli::sync(syn, std::cout);
     if (*cost) return cli::cost(cst, std::cout);

@@ -115,7 +115,11 @@ Finished run_process(const std::vector<std::string>& argv, double timeout) {
 std::string runner_path(bool smpi) {
   if (const char* env = std::getenv(smpi ? "PHASECHECK_SMPI_RUNNER" : "PHASECHECK_RUNNER"))
     return env;
-  return smpi ? PHASECHECK_SMPI_RUNNER : PHASECHECK_RUNNER;
+  const std::string built = smpi ? PHASECHECK_SMPI_RUNNER : PHASECHECK_RUNNER;
+  if (built.empty())
+    throw InputError(
+        "this phasecheck was built without the runner (-DPHASECHECK_BUILD_RUNNER=OFF)");
+  return built;
 }
 
 /// The runner's result line (rank 0 prints one JSON object), or an InputError with what the

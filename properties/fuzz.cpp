@@ -74,8 +74,8 @@ class Progress : public rc::detail::TestListener {
   double last_ = 0;  // seconds since start_ of the last line
 };
 
-/// The schedule an external generator prints for `t`, or nothing when it says the machine does
-/// not apply (exit code 2). Anything else that goes wrong is a failure of the generator.
+}  // namespace
+
 std::optional<Schedule> run_generator(const std::string& command, const Topology& t,
                                       const std::string& dir, std::string& problem) {
   const std::string in = dir + "/.fuzz-topology.json", out = dir + "/.fuzz-schedule.json";
@@ -102,6 +102,8 @@ std::optional<Schedule> run_generator(const std::string& command, const Topology
     return std::nullopt;
   }
 }
+
+namespace {
 
 void write_failure(const Failure& f, const std::string& dir, std::ostream& out,
                    const std::string& replay_fuzz) {

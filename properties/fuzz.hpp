@@ -6,8 +6,11 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "core/schedule.hpp"
 
 namespace phasecheck::properties {
 
@@ -26,5 +29,11 @@ struct FuzzOptions {
 /// Runs the campaign; progress lines go to `progress`, the summary and any failure to `out`.
 /// Returns 0 when every case passed, 1 on a failure (files written to options.out).
 int fuzz(const FuzzOptions& options, std::ostream& out, std::ostream& progress);
+
+/// The schedule an external generator (a shell command: topology JSON on stdin, schedule JSON on
+/// stdout) prints for `t`, using `dir` for the two files; nothing when it exits with 2 (the
+/// machine does not apply) or fails, and then `problem` says why (empty for exit 2).
+std::optional<Schedule> run_generator(const std::string& command, const Topology& t,
+                                      const std::string& dir, std::string& problem);
 
 }  // namespace phasecheck::properties

@@ -1,0 +1,85 @@
+#include "io/gate_manifest.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "io/json_common.hpp"
+
+namespace phasecheck::io {
+namespace {
+
+detail::Json load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return detail::parse_document(text.str(), path);
+}
+
+std::string resolve(const std::string& manifest, const std::string& relative) {
+  const std::filesystem::path p(relative);
+  if (p.is_absolute()) return relative;
+  return (std::filesystem::path(manifest).parent_path() / p).lexically_normal().string();
+}
+
+}  // namespace
+
+GateManifest read_gate_manifest(const std::string& path) {
+  const detail::Json doc = load(path);
+  const detail::Field root{doc, path, ""};
+  root.expect_object({"format", "cases"});
+  if (root.at("format").string() != kGateFormat)
+    root.at("format").fail(std::string("expected \"") + kGateFormat + "\"");
+  GateManifest m;
+  m.path = path;
+  const detail::Field cases = root.at("cases");
+  for (std::size_t i = 0; i < cases.array().size(); ++i) {
+    const detail::Field c = cases.at(i);
+    c.expect_object(
+        {"name", "topology", "algorithm", "parameters", "generator", "schedule", "baseline"});
+    GateCase g;
+    g.name = c.at("name").string();
+    g.topology = resolve(path, c.at("topology").string());
+    const int sources = int(c.has("algorithm")) + int(c.has("generator")) + int(c.has("schedule"));
+    if (sources != 1) c.fail("exactly one of \"algorithm\", \"generator\" and \"schedule\"");
+    if (c.has("algorithm")) g.algorithm = c.at("algorithm").string();
+    if (c.has("generator")) g.generator = c.at("generator").string();
+    if (c.has("schedule")) g.schedule = resolve(path, c.at("schedule").string());
+    if (c.has("parameters")) {
+      if (!c.has("algorithm")) c.at("parameters").fail("parameters are for \"algorithm\" cases");
+      const detail::Field p = c.at("parameters");
+      if (!p.value.is_object()) p.fail("expected an object of strings");
+      for (const auto& [key, value] : p.value.items()) g.parameters.set(key, p.at(key).string());
+    }
+    const detail::Field b = c.at("baseline");
+    if (b.value.is_string()) {
+      g.baseline = resolve(path, b.string());
+    } else {
+      b.expect_object({"phases", "C1", "C2"});
+      g.baseline_figures = Figures{b.at("phases").uint(UINT32_MAX), b.at("C1").uint(UINT32_MAX),
+                                   b.at("C2").uint(UINT64_MAX)};
+    }
+    m.cases.push_back(std::move(g));
+  }
+  return m;
+}
+
+void update_gate_figures(const std::string& path,
+                         const std::vector<std::optional<Figures>>& figures) {
+  nlohmann::ordered_json doc;
+  {
+    std::ifstream in(path, std::ios::binary);
+    doc = nlohmann::ordered_json::parse(in);
+  }
+  auto& cases = doc.at("cases");
+  for (std::size_t i = 0; i < cases.size() && i < figures.size(); ++i)
+    if (figures[i])
+      cases[i]["baseline"] = {
+          {"phases", figures[i]->phases}, {"C1", figures[i]->c1}, {"C2", figures[i]->c2}};
+  write_file_atomically(path, [&](std::ostream& os) { os << detail::dump(doc, 2) << "\n"; });
+}
+
+}  // namespace phasecheck::io

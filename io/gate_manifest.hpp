@@ -1,0 +1,47 @@
+#pragma once
+/// The gate's manifest (docs/ci.md): {"format": "phasecheck.gate/1", "cases": [{"name",
+/// "topology", one of "algorithm" (+ "parameters": {key: value}) | "generator" (a command:
+/// topology JSON on stdin, schedule JSON on stdout) | "schedule" (a file), and "baseline": a
+/// schedule file or its figures {"phases", "C1", "C2"}}]}. Paths are relative to the manifest.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/parameters.hpp"
+
+namespace phasecheck::io {
+
+inline constexpr const char* kGateFormat = "phasecheck.gate/1";
+
+struct Figures {
+  std::uint64_t phases = 0, c1 = 0, c2 = 0;
+  friend bool operator==(const Figures&, const Figures&) = default;
+};
+
+struct GateCase {
+  std::string name;
+  std::string topology;   ///< resolved path
+  std::string algorithm;  ///< one of algorithm, generator, schedule is set
+  Parameters parameters;
+  std::string generator;
+  std::string schedule;                     ///< resolved path
+  std::string baseline;                     ///< resolved path of a schedule file, or
+  std::optional<Figures> baseline_figures;  ///< the accepted figures
+};
+
+struct GateManifest {
+  std::string path;  ///< the file read
+  std::vector<GateCase> cases;
+};
+
+/// Throws InputError naming the file and the JSON path (line:column for syntax errors).
+GateManifest read_gate_manifest(const std::string& path);
+
+/// Rewrites the figures baselines of the manifest at `path` (case i gets figures[i] when set),
+/// leaving everything else as it is; the file is rewritten atomically, indented by 2.
+void update_gate_figures(const std::string& path,
+                         const std::vector<std::optional<Figures>>& figures);
+
+}  // namespace phasecheck::io
