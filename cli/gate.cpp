@@ -71,6 +71,7 @@ struct Comparison {
   std::vector<std::string> improvements;
   std::optional<std::size_t> first_difference;  ///< phase index where the tables differ
   std::vector<verify::CheckResult> new_failures;
+  std::set<std::string> allow;
   bool passed() const {
     return std::all_of(regressions.begin(), regressions.end(),
                        [](const Finding& f) { return f.allowed; });
@@ -99,7 +100,7 @@ std::vector<std::string> phase_keys(const Phase& p) {
 }
 
 Comparison compare(Side before, Side after, const std::set<std::string>& allow) {
-  Comparison c{std::move(before), std::move(after), {}, {}, {}, {}};
+  Comparison c{std::move(before), std::move(after), {}, {}, {}, {}, allow};
   const auto add = [&](const std::string& key, const std::string& text) {
     c.regressions.push_back({key, text, key != "check-failed" && allow.count(key) > 0});
   };
@@ -184,7 +185,21 @@ std::vector<std::array<std::string, 3>> figure_rows(const Comparison& c) {
           {"C2", std::to_string(x.c2), std::to_string(y.c2)},
           {"lower bound C1 / C2",
            std::to_string(c.before.bound_c1) + " / " + std::to_string(c.before.bound_c2),
-           std::to_string(c.after.bound_c1) + " / " + std::to_string(c.after.bound_c2)}};
+           std::to_string(c.after.bound_c1) + " / " + std::to_string(c.after.bound_c2)},
+          {"gap C1 / C2",
+           std::to_string(gap(x.c1, c.before.bound_c1)) + " / " +
+               std::to_string(gap(x.c2, c.before.bound_c2)),
+           std::to_string(gap(y.c1, c.after.bound_c1)) + " / " +
+               std::to_string(gap(y.c2, c.after.bound_c2))}};
+}
+
+/// What counts as a regression here, and what --allow lifted.
+std::string rules(const std::set<std::string>& allow) {
+  std::string out = "regressions checked: ";
+  for (std::size_t i = 0; i < kRegressions.size(); ++i)
+    out += (i ? ", " : "") + kRegressions[i].first +
+           (allow.count(kRegressions[i].first) ? " (allowed)" : "");
+  return out;
 }
 
 std::string text_report(const Comparison& c) {
@@ -194,7 +209,7 @@ std::string text_report(const Comparison& c) {
     os << "  " << (f.allowed ? "allowed     " : "regression  ") << f.key << ": " << f.text
        << (f.allowed || f.key == "check-failed" ? "" : "  (--allow " + f.key + ")") << "\n";
   for (const auto& i : c.improvements) os << "  better      " << i << "\n";
-  os << "\n";
+  os << "  " << rules(c.allow) << "\n\n";
   Table checks({"check", "before", "after"});
   for (const auto& n : check_names(c))
     checks.add({n, verdict_of(c.before, n), verdict_of(c.after, n)});
@@ -231,6 +246,7 @@ std::string markdown_report(const Comparison& c) {
   for (const auto& r : figure_rows(c))
     os << "| " << r[0] << " | " << r[1] << " | " << r[2] << " |\n";
   if (c.first_difference) os << "\nFirst difference: phase " << *c.first_difference << ".\n";
+  os << "\n<sub>" << rules(c.allow) << "</sub>\n";
   for (const auto& f : c.new_failures) {
     std::ostringstream ce;
     ce << f;

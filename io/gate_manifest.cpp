@@ -42,6 +42,8 @@ GateManifest read_gate_manifest(const std::string& path) {
         {"name", "topology", "algorithm", "parameters", "generator", "schedule", "baseline"});
     GateCase g;
     g.name = c.at("name").string();
+    for (const GateCase& earlier : m.cases)
+      if (earlier.name == g.name) c.at("name").fail("the name '" + g.name + "' is used twice");
     g.topology = resolve(path, c.at("topology").string());
     const int sources = int(c.has("algorithm")) + int(c.has("generator")) + int(c.has("schedule"));
     if (sources != 1) c.fail("exactly one of \"algorithm\", \"generator\" and \"schedule\"");
