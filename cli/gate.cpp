@@ -18,6 +18,7 @@
 #include "fuzz.hpp"
 #include "io/gate_manifest.hpp"
 #include "io/json.hpp"
+#include "io/report.hpp"
 #include "schedules/registry.hpp"
 #include "verify/verifier.hpp"
 
@@ -287,38 +288,21 @@ nlohmann::ordered_json json_of(const Comparison& c) {
   return j;
 }
 
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    if (ch == '&')
-      out += "&amp;";
-    else if (ch == '<')
-      out += "&lt;";
-    else if (ch == '>')
-      out += "&gt;";
-    else if (ch == '"')
-      out += "&quot;";
-    else
-      out += ch;
-  }
-  return out;
-}
-
 /// One <testsuite> per comparison: a test case per check and per figure.
 std::string junit_suite(const std::string& name, const Comparison& c) {
   std::ostringstream cases;
   std::size_t tests = 0, failures = 0;
   const auto testcase = [&](const std::string& test, const std::string& failure) {
     ++tests;
-    cases << "    <testcase classname=\"" << xml_escape(name) << "\" name=\"" << xml_escape(test)
-          << "\"";
+    cases << "    <testcase classname=\"" << io::xml_escape(name) << "\" name=\""
+          << io::xml_escape(test) << "\"";
     if (failure.empty()) {
       cases << "/>\n";
       return;
     }
     ++failures;
-    cases << ">\n      <failure message=\"" << xml_escape(failure) << "\">" << xml_escape(failure)
-          << "</failure>\n    </testcase>\n";
+    cases << ">\n      <failure message=\"" << io::xml_escape(failure) << "\">"
+          << io::xml_escape(failure) << "</failure>\n    </testcase>\n";
   };
   for (const auto& n : check_names(c)) {
     std::string failure;
@@ -337,7 +321,7 @@ std::string junit_suite(const std::string& name, const Comparison& c) {
     testcase(key, failure);
   }
   std::ostringstream os;
-  os << "  <testsuite name=\"" << xml_escape(name) << "\" tests=\"" << tests << "\" failures=\""
+  os << "  <testsuite name=\"" << io::xml_escape(name) << "\" tests=\"" << tests << "\" failures=\""
      << failures << "\">\n"
      << cases.str() << "  </testsuite>\n";
   return os.str();

@@ -25,6 +25,7 @@
 #include "core/files.hpp"
 #include "io/json.hpp"
 #include "io/programs_json.hpp"
+#include "io/report.hpp"
 #include "io/simgrid_trace.hpp"
 #include "programs/program.hpp"
 #include "programs/synchronization.hpp"
@@ -232,23 +233,6 @@ double quantity(const std::string& s, const char* what,
                    ")");
 }
 
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '&')
-      out += "&amp;";
-    else if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '"')
-      out += "&quot;";
-    else
-      out += c;
-  }
-  return out;
-}
-
 /// A SimGrid platform of the tree (toolchain.md, measured on this machine): one Floyd zone,
 /// machines as hosts, switches as routers, one split-duplex link per cable, one route per cable
 /// (the reverse route takes the other half).
@@ -258,14 +242,14 @@ std::string platform_xml(const Tree& tree, const std::string& bandwidth,
   x << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
     << "<platform version=\"4.1\">\n<zone id=\"tree\" routing=\"Floyd\">\n";
   for (const auto& m : tree.machines())
-    x << "  <host id=\"" << xml_escape(m) << "\" speed=\"1Gf\"/>\n";
-  for (const auto& s : tree.switches()) x << "  <router id=\"" << xml_escape(s) << "\"/>\n";
+    x << "  <host id=\"" << io::xml_escape(m) << "\" speed=\"1Gf\"/>\n";
+  for (const auto& s : tree.switches()) x << "  <router id=\"" << io::xml_escape(s) << "\"/>\n";
   for (std::size_t i = 0; i < tree.links().size(); ++i)
     x << "  <link id=\"cable" << i << "\" bandwidth=\"" << bandwidth << "\" latency=\"" << latency
       << "\" sharing_policy=\"SPLITDUPLEX\"/>\n";
   for (std::size_t i = 0; i < tree.links().size(); ++i) {
     const auto& [a, b] = tree.links()[i];
-    x << "  <route src=\"" << xml_escape(a) << "\" dst=\"" << xml_escape(b)
+    x << "  <route src=\"" << io::xml_escape(a) << "\" dst=\"" << io::xml_escape(b)
       << "\"><link_ctn id=\"cable" << i << "\" direction=\"UP\"/></route>\n";
   }
   x << "</zone>\n</platform>\n";
@@ -463,7 +447,8 @@ std::string throughput_svg(const std::string& title, const std::vector<std::uint
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
     << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
     << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-    << "<text x=\"" << left << "\" y=\"22\" font-size=\"14\">" << xml_escape(title) << "</text>\n"
+    << "<text x=\"" << left << "\" y=\"22\" font-size=\"14\">" << io::xml_escape(title)
+    << "</text>\n"
     << "<line x1=\"" << left << "\" y1=\"" << top + ph << "\" x2=\"" << left + pw << "\" y2=\""
     << top + ph << "\" stroke=\"black\"/>\n<line x1=\"" << left << "\" y1=\"" << top << "\" x2=\""
     << left << "\" y2=\"" << top + ph << "\" stroke=\"black\"/>\n";
@@ -499,7 +484,7 @@ std::string throughput_svg(const std::string& title, const std::vector<std::uint
     legend += 18;
     o << "<line x1=\"" << left + pw + 12 << "\" y1=\"" << legend << "\" x2=\"" << left + pw + 30
       << "\" y2=\"" << legend << "\" stroke=\"" << color << "\" stroke-width=\"2\"/>\n<text x=\""
-      << left + pw + 34 << "\" y=\"" << legend + 4 << "\">" << xml_escape(series[k].first)
+      << left + pw + 34 << "\" y=\"" << legend + 4 << "\">" << io::xml_escape(series[k].first)
       << "</text>\n";
   }
   o << "</svg>\n";

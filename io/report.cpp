@@ -154,6 +154,8 @@ std::string json(const Report& r, std::string_view source) {
   return detail::dump(j, 2) + "\n";
 }
 
+}  // namespace
+
 std::string xml_escape(std::string_view s) {
   std::string out;
   for (char ch : s) {
@@ -183,6 +185,8 @@ std::string xml_escape(std::string_view s) {
   }
   return out;
 }
+
+namespace {
 
 std::string junit(const Report& r, std::string_view source) {
   const auto failures = std::count_if(r.checks.begin(), r.checks.end(), [](const CheckResult& c) {

@@ -14,6 +14,10 @@ enum class ReportFormat { text, json, junit };
 /// Throws InputError on anything but text, json, junit.
 ReportFormat parse_report_format(std::string_view name);
 
+/// Text for an XML attribute or element: & < > " ' escaped, and the control characters XML 1.0
+/// forbids even escaped replaced by '?'. Shared by the JUnit, SVG and platform writers.
+std::string xml_escape(std::string_view s);
+
 /// `source` names the schedule (a file path, or "generated").
 std::string render(const verify::Report& report, std::string_view source, ReportFormat format);
 
