@@ -27,7 +27,12 @@ std::string answer_text(z3::check_result a, z3::solver& s) {
 void set_timeout(z3::context& ctx, z3::solver& solver, double seconds) {
   z3::params params(ctx);
   // Milliseconds, unsigned (toolchain.md); at least 1, since 0 would mean no limit.
-  params.set("timeout", std::max(1u, static_cast<unsigned>(seconds * 1000)));
+  params.set("timeout", std::max(1u, static_cast<unsigned>(std::min(seconds * 1000, 4e9))));
+  // A backstop: Z3 4.8.12 can lose a wall-clock timeout that fires very early in a check (a
+  // 1 ms timeout once ran for 15 minutes under load). The resource limit is counted, not timed:
+  // this machine does 0.3 to 3 million units a second on these encodings, so 10 million per
+  // second of timeout only ends a call the clock failed to end.
+  params.set("rlimit", static_cast<unsigned>(std::clamp(seconds * 1e7, 2e5, 4e9)));
   solver.set(params);
 }
 
