@@ -79,6 +79,10 @@ struct Comparison {
   }
 };
 
+Collective collective_of(const Comparison& c) {
+  return c.after.table ? c.after.table->header.collective : Collective::alltoall;
+}
+
 std::string verdict_of(const Side& s, const std::string& check) {
   if (!s.report) return "-";
   for (const auto& r : s.report->checks)
@@ -223,7 +227,7 @@ std::string text_report(const Comparison& c) {
     os << "\nfirst difference: phase " << *c.first_difference << "\n";
   else if (c.before.table)
     os << "\nthe two tables are identical\n";
-  for (const auto& f : c.new_failures) os << "\n" << f << "\n";
+  for (const auto& f : c.new_failures) os << "\n" << io::draw_check(f, collective_of(c));
   return os.str();
 }
 
@@ -249,11 +253,9 @@ std::string markdown_report(const Comparison& c) {
   if (c.first_difference) os << "\nFirst difference: phase " << *c.first_difference << ".\n";
   os << "\n<sub>" << rules(c.allow) << "</sub>\n";
   for (const auto& f : c.new_failures) {
-    std::ostringstream ce;
-    ce << f;
     os << "\n<details><summary>" << f.name << ": " << markdown_escape(f.summary)
        << "</summary>\n\n```\n"
-       << ce.str() << "\n```\n</details>\n";
+       << io::draw_check(f, collective_of(c)) << "```\n</details>\n";
   }
   return os.str();
 }
@@ -281,9 +283,8 @@ nlohmann::ordered_json json_of(const Comparison& c) {
       c.first_difference ? nlohmann::ordered_json(*c.first_difference) : nlohmann::ordered_json();
   j["new_failures"] = nlohmann::ordered_json::array();
   for (const auto& f : c.new_failures) {
-    std::ostringstream ce;
-    ce << f;
-    j["new_failures"].push_back({{"check", f.name}, {"summary", f.summary}, {"text", ce.str()}});
+    j["new_failures"].push_back(
+        {{"check", f.name}, {"summary", f.summary}, {"text", io::draw_check(f, collective_of(c))}});
   }
   return j;
 }
@@ -307,11 +308,7 @@ std::string junit_suite(const std::string& name, const Comparison& c) {
   for (const auto& n : check_names(c)) {
     std::string failure;
     for (const auto& f : c.new_failures)
-      if (f.name == n) {
-        std::ostringstream ce;
-        ce << f;
-        failure = ce.str();
-      }
+      if (f.name == n) failure = io::draw_check(f, collective_of(c));
     testcase("check " + n, failure);
   }
   for (const char* key : {"more-phases", "larger-c1", "larger-c2", "larger-gap"}) {

@@ -156,6 +156,13 @@ std::string json(const Report& r, std::string_view source) {
 
 }  // namespace
 
+std::string draw_check(const verify::CheckResult& check, Collective collective) {
+  if (!check.counterexample) return check.name + ": " + check.summary + "\n";
+  std::ostringstream os;
+  draw(os, check, collective);
+  return os.str().substr(1);  // draw() starts with a blank line
+}
+
 std::string xml_escape(std::string_view s) {
   std::string out;
   for (char ch : s) {

@@ -18,6 +18,11 @@ ReportFormat parse_report_format(std::string_view name);
 /// forbids even escaped replaced by '?'. Shared by the JUnit, SVG and platform writers.
 std::string xml_escape(std::string_view s);
 
+/// A failed check as `verify` prints it: the explanation, then the offending phase with its
+/// transfers, their routes and the shared link or port; "name: summary" when it has no
+/// counterexample.
+std::string draw_check(const verify::CheckResult& check, Collective collective);
+
 /// `source` names the schedule (a file path, or "generated").
 std::string render(const verify::Report& report, std::string_view source, ReportFormat format);
 
