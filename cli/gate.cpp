@@ -384,57 +384,55 @@ int gate(const GateArgs& args, std::ostream& out) {
     ~Remove() { std::filesystem::remove_all(path); }
   } scratch{scratch_name};
   for (const io::GateCase& g : manifest.cases) {
-    const Topology model = io::read_topology_file(g.topology);
-    Schedule s;
-    std::string source;
-    if (!g.algorithm.empty()) {
-      const auto* a = schedules::find_algorithm(g.algorithm);
-      if (!a)
-        throw InputError(args.manifest + ": case " + g.name + ": unknown algorithm '" +
-                         g.algorithm + "'");
-      s = schedules::generate(*a, model, g.parameters);
-      source = g.algorithm;
-    } else if (!g.generator.empty()) {
-      std::string problem;
-      // The command runs in the manifest's directory, like its relative paths.
-      std::string dir = std::filesystem::absolute(args.manifest).parent_path().string(), quoted;
-      for (char ch : dir) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-      auto got = properties::run_generator("cd '" + quoted + "' && " + g.generator, model,
-                                           scratch.path.string(), problem);
-      if (!got)
-        throw InputError(args.manifest + ": case " + g.name + ": " +
-                         (problem.empty() ? "the generator does not take this machine" : problem));
-      s = std::move(*got);
-      source = "generator";
-    } else {
-      s = io::read_schedule_file(g.schedule);
-      source = g.schedule;
-    }
-    Side after = judge(std::move(s), g.name, &model);
-    Side before;
-    if (g.baseline_figures) {
-      before.source = "baseline";
-      before.figures = *g.baseline_figures;
-      before.bound_c1 = after.bound_c1;
-      before.bound_c2 = after.bound_c2;
-    } else {
-      before = judge(io::read_schedule_file(g.baseline), g.baseline, &model);
-    }
-    Comparison c = compare(std::move(before), std::move(after), allow);
-    // A baseline is only ever replaced by a schedule that passes its checks.
-    const bool acceptable = c.after.report->verdict() == Verdict::pass;
-    if (args.update && !acceptable) {
-      new_figures.push_back(std::nullopt);
-    } else if (args.update) {
-      if (g.baseline_figures) {
-        new_figures.push_back(c.after.figures);
+    // Every problem of a case names the manifest and the case.
+    try {
+      const Topology model = io::read_topology_file(g.topology);
+      Schedule s;
+      if (!g.algorithm.empty()) {
+        const auto* a = schedules::find_algorithm(g.algorithm);
+        if (!a) throw InputError("unknown algorithm '" + g.algorithm + "'");
+        s = schedules::generate(*a, model, g.parameters);
+      } else if (!g.generator.empty()) {
+        std::string problem;
+        // The command runs in the manifest's directory, like its relative paths.
+        std::string dir = std::filesystem::absolute(args.manifest).parent_path().string(), quoted;
+        for (char ch : dir) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+        auto got = properties::run_generator("cd '" + quoted + "' && " + g.generator, model,
+                                             scratch.path.string(), problem);
+        if (!got)
+          throw InputError(problem.empty() ? "the generator does not take this machine" : problem);
+        s = std::move(*got);
       } else {
-        new_figures.push_back(std::nullopt);
-        write_file_atomically(
-            g.baseline, [&](std::ostream& os) { os << io::schedule_to_json(*c.after.table); });
+        s = io::read_schedule_file(g.schedule);
       }
+      Side after = judge(std::move(s), g.name, &model);
+      Side before;
+      if (g.baseline_figures) {
+        before.source = "baseline";
+        before.figures = *g.baseline_figures;
+        before.bound_c1 = after.bound_c1;
+        before.bound_c2 = after.bound_c2;
+      } else {
+        before = judge(io::read_schedule_file(g.baseline), g.baseline, &model);
+      }
+      Comparison c = compare(std::move(before), std::move(after), allow);
+      // A baseline is only ever replaced by a schedule that passes its checks.
+      const bool acceptable = c.after.report->verdict() == Verdict::pass;
+      if (args.update && !acceptable) {
+        new_figures.push_back(std::nullopt);
+      } else if (args.update) {
+        if (g.baseline_figures) {
+          new_figures.push_back(c.after.figures);
+        } else {
+          new_figures.push_back(std::nullopt);
+          write_file_atomically(
+              g.baseline, [&](std::ostream& os) { os << io::schedule_to_json(*c.after.table); });
+        }
+      }
+      results.push_back({g.name, std::move(c)});
+    } catch (const InputError& e) {
+      throw InputError(args.manifest + ": case '" + g.name + "': " + e.what());
     }
-    results.push_back({g.name, std::move(c)});
   }
   if (args.update) io::update_gate_figures(args.manifest, new_figures);
 

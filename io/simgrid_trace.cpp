@@ -127,10 +127,14 @@ TraceImport read_simgrid_trace(const std::string& path, const std::string& state
   Rank ranks = 0;
   for (const auto& [alias, name] : container_name)
     if (name.rfind("rank-", 0) == 0) {
-      std::size_t used = 0;
-      const unsigned long r = std::stoul(name.substr(5), &used);
-      if (used != name.size() - 5 || r >= kMaxRanks)
-        throw InputError(path + ": container '" + name + "' is not rank-N");
+      const std::string digits = name.substr(5);
+      unsigned long r = kMaxRanks;
+      if (!digits.empty() && digits.size() <= 6 &&
+          std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+        r = std::stoul(digits);
+      if (r >= kMaxRanks)
+        throw InputError(path + ": container '" + name + "' is not rank-N with N < " +
+                         std::to_string(kMaxRanks));
       rank_of[alias] = static_cast<Rank>(r);
       ranks = std::max<Rank>(ranks, static_cast<Rank>(r + 1));
     }
