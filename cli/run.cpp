@@ -179,6 +179,16 @@ void check_common(std::uint64_t bytes, unsigned repeats, double timeout) {
     throw InputError("--timeout must be a positive number of seconds (at most a day)");
 }
 
+/// All ranks' messages together (p^2 B for alltoall) must fit comfortably in this machine's
+/// memory: every rank holds its own messages, what it receives, and the library's buffers.
+void check_volume(Rank ranks, std::uint64_t bytes) {
+  const double total = double(ranks) * ranks * double(bytes);
+  if (total > 4.0 * (1ull << 30))
+    throw InputError("--bytes " + std::to_string(bytes) + " on " + std::to_string(ranks) +
+                     " ranks: " + number(total / (1ull << 30)) +
+                     " GiB of messages, more than the 4 GiB a run may use");
+}
+
 std::string ms(double seconds) { return number(seconds * 1e3) + " ms"; }
 
 /// The verdict and the timing lines shared by run and simulate; returns the exit code.
@@ -272,6 +282,7 @@ int run(const RunArgs& args, std::ostream& out) {
     throw InputError("--np " + std::to_string(args.np) + ": the schedule has " +
                      std::to_string(ranks) + " ranks");
   if (ranks < 2 || ranks > 256) throw InputError("run: 2 to 256 ranks on this machine");
+  check_volume(ranks, args.bytes);
   std::vector<std::string> cmd = kOpenMpi;
   for (const std::string& a :
        {std::string("-np"), std::to_string(ranks), std::string("--timeout"),
@@ -375,6 +386,7 @@ int simulate(const SimulateArgs& args, std::ostream& out) {
     throw InputError(args.schedule + ": " + std::to_string(p.table.header.ranks()) +
                      " ranks, but " + args.topology + " has " + std::to_string(tree->ranks()) +
                      " machines");
+  check_volume(tree->ranks(), args.bytes);
   const Network network(*tree, args.bandwidth, args.latency);
   const Finished f = network.run(plan.path(), args.bytes, args.repeats, args.library, "",
                                  args.timeout, args.trace);
@@ -517,6 +529,7 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
     const Topology model = io::read_topology_file(file);
     const auto* tree = std::get_if<Tree>(&model);
     if (!tree) throw InputError(file + ": the experiment needs tree topologies");
+    check_volume(tree->ranks(), *std::max_element(sizes.begin(), sizes.end()));
     const Network network(*tree, args.bandwidth, args.latency);
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::string> header = {"algorithm"};
