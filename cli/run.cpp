@@ -520,16 +520,23 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
     sizes.push_back(std::uint64_t{kb} * 1024);
   }
   if (sizes.empty()) throw InputError("--message-kb: at least one size");
+  // Every machine is read and checked before the first (long) simulation.
+  std::vector<Topology> models;
+  for (const std::string& file : files) {
+    models.push_back(io::read_topology_file(file));
+    const auto* tree = std::get_if<Tree>(&models.back());
+    if (!tree) throw InputError(file + ": the experiment needs tree topologies");
+    check_volume(tree->ranks(), *std::max_element(sizes.begin(), sizes.end()));
+  }
   bool all_ok = true;
   out << "Faraj & Yuan, Section 6 (Figs. 6-8), simulated by SimGrid: completion time of one "
          "MPI_Alltoall in ms, "
       << args.bandwidth << " links, " << args.latency
       << " latency, full-duplex fluid model; every byte checked for our schedules\n";
-  for (const std::string& file : files) {
-    const Topology model = io::read_topology_file(file);
+  for (std::size_t m = 0; m < files.size(); ++m) {
+    const std::string& file = files[m];
+    const Topology& model = models[m];
     const auto* tree = std::get_if<Tree>(&model);
-    if (!tree) throw InputError(file + ": the experiment needs tree topologies");
-    check_volume(tree->ranks(), *std::max_element(sizes.begin(), sizes.end()));
     const Network network(*tree, args.bandwidth, args.latency);
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::string> header = {"algorithm"};
