@@ -48,6 +48,9 @@ Side judge(Schedule table, const std::string& source, const Topology* model) {
   Side s;
   s.source = source;
   const Topology& m = model ? *model : table.header.topology;
+  if (table.header.ranks() != ranks(m))
+    throw InputError(source + ": " + std::to_string(table.header.ranks()) + " ranks, but " +
+                     describe(m) + " has " + std::to_string(ranks(m)));
   s.report = verify::verify(table, m, claims_for(table.header));
   s.figures = {s.report->counts.phases, s.report->counts.c1, s.report->counts.c2};
   s.bound_c1 = s.report->bound_c1;
@@ -373,6 +376,7 @@ int gate(const GateArgs& args, std::ostream& out) {
   const io::GateManifest manifest = io::read_gate_manifest(args.manifest);
   std::vector<std::pair<std::string, Comparison>> results;
   std::vector<std::optional<io::Figures>> new_figures;
+  std::vector<std::pair<std::string, std::string>> new_baselines;  // path, schedule JSON
   // The external generators' files go to a directory of this run's own.
   std::string scratch_name =
       (std::filesystem::temp_directory_path() / "phasecheck-gate-XXXXXX").string();
@@ -425,8 +429,7 @@ int gate(const GateArgs& args, std::ostream& out) {
           new_figures.push_back(c.after.figures);
         } else {
           new_figures.push_back(std::nullopt);
-          write_file_atomically(
-              g.baseline, [&](std::ostream& os) { os << io::schedule_to_json(*c.after.table); });
+          new_baselines.push_back({g.baseline, io::schedule_to_json(*c.after.table)});
         }
       }
       results.push_back({g.name, std::move(c)});
@@ -434,6 +437,9 @@ int gate(const GateArgs& args, std::ostream& out) {
       throw InputError(args.manifest + ": case '" + g.name + "': " + e.what());
     }
   }
+  // Written only once every case has run: a bad case leaves every baseline as it was.
+  for (const auto& [path, text] : new_baselines)
+    write_file_atomically(path, [&](std::ostream& os) { os << text; });
   if (args.update) io::update_gate_figures(args.manifest, new_figures);
 
   std::size_t failed = 0;

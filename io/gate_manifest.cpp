@@ -36,6 +36,7 @@ GateManifest read_gate_manifest(const std::string& path) {
   GateManifest m;
   m.path = path;
   const detail::Field cases = root.at("cases");
+  if (cases.array().empty()) cases.fail("no cases: a gate that checks nothing cannot fail");
   for (std::size_t i = 0; i < cases.array().size(); ++i) {
     const detail::Field c = cases.at(i);
     c.expect_object(

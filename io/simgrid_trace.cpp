@@ -77,6 +77,7 @@ TraceImport read_simgrid_trace(const std::string& path, const std::string& state
         continue;
       }
       const auto f = fields(line);
+      if (f.empty()) continue;  // blank but for spaces
       const auto def = defs.find(f[0]);
       if (def == defs.end()) fail("event " + f[0] + " is not defined in the header");
       const auto& names = def->second.fields;
@@ -135,6 +136,10 @@ TraceImport read_simgrid_trace(const std::string& path, const std::string& state
       if (r >= kMaxRanks)
         throw InputError(path + ": container '" + name + "' is not rank-N with N < " +
                          std::to_string(kMaxRanks));
+      for (const auto& [other, rank] : rank_of)
+        if (rank == r)
+          throw InputError(path + ": two containers are named '" + name + "' (" + other + " and " +
+                           alias + ")");
       rank_of[alias] = static_cast<Rank>(r);
       ranks = std::max<Rank>(ranks, static_cast<Rank>(r + 1));
     }

@@ -15,7 +15,8 @@
 // the pattern. Forwarding a block the rank does not hold is an error (and sends zero bytes in its
 // place).
 //
-// Output (rank 0, one JSON object on stdout): ranks, bytes, repeats, errors (summed over ranks),
+// Output (rank 0, one JSON object on stdout): ranks, bytes, repeats, errors (summed over ranks
+// and calls: every call is checked, outside its time),
 // schedule_seconds (median over repeats of the slowest rank's time per call) and
 // library_seconds (the same for the library's MPI_Alltoall or MPI_Allgather on the same data,
 // in the same run). The first few errors go to stderr, one line each.
@@ -115,19 +116,28 @@ struct Rank {
   const Plan& plan;
   std::uint64_t bytes;
   std::map<Key, std::vector<std::uint8_t>> held;
-  std::vector<std::string> errors;
+  std::vector<std::string> errors;        ///< of the current call
+  std::vector<std::string> first_errors;  ///< of the first call that had any
+  long long total_errors = 0;             ///< over every call
 
   void error(const std::string& e) { errors.push_back(e); }
 
-  /// The first errors of the last call, to stderr.
-  void print_errors() const {
-    for (std::size_t i = 0; i < errors.size() && i < kMaxErrorLines; ++i)
-      std::fprintf(stderr, "rank %d: %s\n", rank, errors[i].c_str());
+  /// After each call, outside its time: every block checked, the errors counted.
+  void finish_call() {
+    check();
+    total_errors += static_cast<long long>(errors.size());
+    if (first_errors.empty()) first_errors = errors;
+    errors.clear();
   }
 
-  /// Before each call: the blocks this rank starts with (its own messages), no errors yet.
+  /// The first errors of the first call that had any, to stderr.
+  void print_errors() const {
+    for (std::size_t i = 0; i < first_errors.size() && i < kMaxErrorLines; ++i)
+      std::fprintf(stderr, "rank %d: %s\n", rank, first_errors[i].c_str());
+  }
+
+  /// Before each call: the blocks this rank starts with (its own messages).
   void reset() {
-    errors.clear();
     held.clear();
     const int p = plan.ranks;
     for (std::int64_t part = 0; part < plan.parts; ++part) {
@@ -351,12 +361,17 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  Rank me{rank, plan, bytes, {}, {}};
+  Rank me{rank, plan, bytes, {}, {}, {}, 0};
   std::vector<double> schedule, library;
   if (only != "library") {
-    schedule = timed(
-        repeats, [&] { me.reset(); }, [&] { me.run(); });
-    me.check();  // the last call's holdings (each call starts from the rank's own blocks)
+    bool first = true;
+    const auto prepare = [&] {
+      if (!first) me.finish_call();  // the previous call, checked before this one starts
+      first = false;
+      me.reset();
+    };
+    schedule = timed(repeats, prepare, [&] { me.run(); });
+    me.finish_call();
     me.print_errors();
   }
 
@@ -380,7 +395,7 @@ int main(int argc, char** argv) {
     library = timed(
         repeats, [] {}, collective);
 
-  long long mine = static_cast<long long>(me.errors.size()), errors = 0;
+  long long mine = me.total_errors, errors = 0;
   MPI_Reduce(&mine, &errors, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     nlohmann::ordered_json out;

@@ -284,6 +284,9 @@ OptimalResult search(const Topology& model, const OptimalOptions& o) {
     result.lower = result.upper = 0;
     result.proven = true;
     result.witness = Schedule{};
+    result.witness->header.algorithm = "optimal";
+    result.witness->header.collective = o.collective;
+    result.witness->header.topology = model;
     result.why = "one rank: nothing to send";
     return result;
   }
