@@ -30,6 +30,11 @@
 
 namespace phasecheck::cli {
 
+void check_timeout(double seconds) {
+  if (!(seconds > 0) || !std::isfinite(seconds) || seconds > 86400)
+    throw InputError("--timeout must be a positive number of seconds (at most a day)");
+}
+
 Claims claims_for(const ScheduleHeader& header) {
   if (const auto* a = schedules::find_algorithm(header.algorithm)) return a->claims(header);
   return {};

@@ -207,6 +207,8 @@ int gate(const GateArgs& args, std::ostream& out);
 
 // ---- shared by the commands -------------------------------------------------------------------
 
+/// --timeout: positive, finite, at most a day (InputError otherwise).
+void check_timeout(double seconds);
 /// The checks a registered algorithm claims for its schedule (none for other names).
 Claims claims_for(const ScheduleHeader& header);
 /// The link whose cut splits the machines most evenly: |Mu| x |Mv| messages each way.

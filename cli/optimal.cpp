@@ -36,12 +36,6 @@ bool witness_passes(const Schedule& s, const Topology& model, verify::Counts* co
   return ok;
 }
 
-/// Seconds per solver call: positive, finite, at most a day.
-void check_timeout(double seconds) {
-  if (!(seconds > 0) || !std::isfinite(seconds) || seconds > 86400)
-    throw InputError("--timeout must be a positive number of seconds (at most a day)");
-}
-
 verify::Symmetry parse_symmetry(const std::string& s) {
   if (s == "clique") return verify::Symmetry::clique;
   if (s == "first") return verify::Symmetry::first;

@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <map>
 
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "verify/bounds.hpp"
+#include "verify/verifier.hpp"
 
 namespace phasecheck::verify {
 namespace {
@@ -22,6 +22,16 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 std::string answer_text(z3::check_result a, z3::solver& s) {
   return a == z3::sat ? "sat" : a == z3::unsat ? "unsat" : "unknown (" + s.reason_unknown() + ")";
+}
+
+/// A schedule of `phases` empty phases made by `algorithm` on `model`, to be filled in.
+Schedule blank(const char* algorithm, Collective c, const Topology& model, std::uint64_t phases) {
+  Schedule s;
+  s.header.algorithm = algorithm;
+  s.header.collective = c;
+  s.header.topology = model;
+  s.phases.resize(phases);
+  return s;
 }
 
 void set_timeout(z3::context& ctx, z3::solver& solver, double seconds) {
@@ -154,11 +164,7 @@ class DirectInstance {
   /// The schedule of the last SAT answer, in k phases.
   Schedule witness(std::uint64_t k) const {
     const z3::model mod = solver_.get_model();
-    Schedule s;
-    s.header.algorithm = "optimal";
-    s.header.collective = o_.collective;
-    s.header.topology = model_;
-    s.phases.resize(k);
+    Schedule s = blank("optimal", o_.collective, model_, k);
     for (std::size_t m = 0; m < messages_.size(); ++m)
       for (std::uint64_t t = 0; t < k; ++t)
         if (mod.eval(X(m, t), true).is_true()) {
@@ -242,14 +248,8 @@ class DirectInstance {
 
 }  // namespace
 
-namespace {
-
-/// Has the solver check that no two messages of `clique` can share a phase, pair by pair, on the
-/// same encoding of the model (one phase, capacity constraints only). A certified clique of c
-/// messages proves that fewer than c phases are impossible, and makes fixing message i of it in
-/// phase i sound (verify/optimal.hpp). Returns "" when certified, else what failed.
-}  // namespace
-
+// A certified clique of c messages proves that fewer than c phases are impossible, and makes
+// fixing message i of it in phase i sound (verify/optimal.hpp).
 std::string certify_clique(const Topology& model, const std::vector<Message>& clique,
                            double timeout) {
   OptimalOptions o;
@@ -283,10 +283,7 @@ OptimalResult search(const Topology& model, const OptimalOptions& o) {
   if (messages == 0) {
     result.lower = result.upper = 0;
     result.proven = true;
-    result.witness = Schedule{};
-    result.witness->header.algorithm = "optimal";
-    result.witness->header.collective = o.collective;
-    result.witness->header.topology = model;
+    result.witness = blank("optimal", o.collective, model, 0);
     result.why = "one rank: nothing to send";
     return result;
   }
@@ -496,11 +493,7 @@ class ForwardingInstance {
   /// The schedule of the last SAT answer.
   Schedule witness(const Topology& model) const {
     const z3::model mod = solver_.get_model();
-    Schedule s;
-    s.header.algorithm = "optimal-forwarding";
-    s.header.collective = o_.collective;
-    s.header.topology = model;
-    s.phases.resize(R_);
+    Schedule s = blank("optimal-forwarding", o_.collective, model, R_);
     std::map<std::tuple<std::uint64_t, Rank, Rank>, std::vector<Block>> transfers;
     for (const auto& [key, var] : s_)
       if (mod.eval(var, true).is_true()) transfers[{key.t, key.u, key.v}].push_back(blocks_[key.b]);
@@ -536,16 +529,9 @@ class ForwardingInstance {
   z3::expr_vector all_sizes_{ctx_};
 };
 
-/// C2 of a schedule: the sum over phases of the largest transfer, in blocks.
-std::uint64_t c2_of(const Schedule& s) {
-  std::uint64_t c2 = 0;
-  for (const Phase& phase : s.phases) {
-    std::size_t largest = 0;
-    for (const Transfer& t : phase.transfers()) largest = std::max(largest, phase.blocks(t).size());
-    c2 += largest;
-  }
-  return c2;
-}
+/// C1 and C2 of a schedule as the verifier counts them (local copies are not communication),
+/// so that the frontier and the reports measure alike.
+Counts counts_of(const Schedule& s, const Topology& model) { return verify(s, model).counts; }
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
@@ -565,7 +551,8 @@ ForwardingResult optimal_forwarding(const Topology& model, const ForwardingOptio
   ForwardingResult result;
   if (n < 2) {
     result.c1_proven = true;
-    result.frontier.push_back({0, 0, 0, true, "bound", 0, Schedule{}, "direct"});
+    result.frontier.push_back(
+        {0, 0, 0, true, "bound", 0, blank("direct", o.collective, model, 0), "direct"});
     result.why = "one rank: nothing to send";
     return result;
   }
@@ -594,20 +581,15 @@ ForwardingResult optimal_forwarding(const Topology& model, const ForwardingOptio
     const Schedule* schedule;
     std::uint64_t c1, c2;
   };
-  Schedule direct_schedule;
-  direct_schedule.header.algorithm = "direct";
-  direct_schedule.header.collective = o.collective;
-  direct_schedule.header.topology = model;
-  direct_schedule.phases.resize(direct);
+  Schedule direct_schedule = blank("direct", o.collective, model, direct);
   for (Rank u = 0; u < n; ++u)
     for (Rank i = 1; i < n; ++i)
       direct_schedule.phases[(i - 1) / k].add(u, (u + i) % n,
                                               direct_block(o.collective, u, (u + i) % n));
-  std::vector<Known> known = {{"direct", &direct_schedule, direct, c2_of(direct_schedule)}};
+  std::vector<Known> known = {{"direct", &direct_schedule, direct, direct}};
   for (const auto& [name, s] : o.known) {
-    std::uint64_t c1 = 0;
-    for (const Phase& phase : s.phases) c1 += phase.empty() ? 0 : 1;
-    known.push_back({name, &s, c1, c2_of(s)});
+    const Counts c = counts_of(s, model);
+    known.push_back({name, &s, c.c1, c.c2});
   }
 
   bool below_decided = true;  // every R below the current one is proven infeasible
@@ -690,7 +672,7 @@ ForwardingResult optimal_forwarding(const Topology& model, const ForwardingOptio
             break;
           }
           point.witness = instance.witness(model);
-          point.c2_upper = c2_of(*point.witness);
+          point.c2_upper = counts_of(*point.witness, model).c2;
           if (point.c2_upper < bound) {
             result.why = "the solver found C2 = " + std::to_string(point.c2_upper) +
                          " at C1 = " + std::to_string(R) + ", below the bound " +

@@ -31,5 +31,8 @@ for algorithm in $("$pc" algorithms | awk 'NR > 1 {print $1}'); do
     done
   done
   if [ $((alltoall + allgather)) -eq 0 ]; then echo "FAIL  $algorithm never ran"; status=1; fi
+  gathered=$((${gathered:-0} + allgather))
 done
+# The allgather forms must have run too, not been skipped by a change in the JSON's spelling.
+if [ "${gathered:-0}" -eq 0 ]; then echo "FAIL  no algorithm ran its allgather form"; status=1; fi
 exit $status
