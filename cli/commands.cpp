@@ -30,11 +30,6 @@
 
 namespace phasecheck::cli {
 
-void check_timeout(double seconds) {
-  if (!(seconds > 0) || !std::isfinite(seconds) || seconds > 86400)
-    throw InputError("--timeout must be a positive number of seconds (at most a day)");
-}
-
 Claims claims_for(const ScheduleHeader& header) {
   if (const auto* a = schedules::find_algorithm(header.algorithm)) return a->claims(header);
   return {};
@@ -111,6 +106,7 @@ int list_algorithms(std::ostream& out) {
 
 int generate(const GenerateArgs& args, std::ostream& out) {
   const auto& algorithm = require_algorithm(args.algorithm);
+  if (!args.output.empty()) check_output(args.output, {args.topology});
   const ScheduleHeader header = schedules::make_header(
       algorithm, io::read_topology_file(args.topology), Parameters::parse(args.set));
   const auto emit = [&](std::ostream& os) {
@@ -118,10 +114,10 @@ int generate(const GenerateArgs& args, std::ostream& out) {
     algorithm.generate(header, writer.sink());
     writer.finish();
   };
-  if (args.output.empty() || args.output == "-")
+  if (args.output.empty())
     emit(out);
   else
-    write_file_atomically(args.output, emit);
+    write_output(args.output, emit, {args.topology});
   return 0;
 }
 
@@ -152,27 +148,27 @@ Verified read_and_verify(const std::string& path, const std::string& topology_pa
     }
   };
   const auto on_phase = [&](const Phase& p) { verifier->consume(p); };
-  if (path == "-")
-    io::read_schedule(std::cin, v.source, on_header, on_phase);
-  else
-    io::read_schedule_file(path, on_header, on_phase);
+  io::read_schedule_file(path, on_header, on_phase);
   v.report = verifier->finish();
   return v;
 }
 
-void emit(const std::string& text, const std::string& output, std::ostream& out) {
+/// The text on `out`, or in the file `output` (which must not be one of `inputs`).
+void emit(const std::string& text, const std::string& output, std::ostream& out,
+          const std::vector<std::string>& inputs) {
   if (output.empty())
     out << text;
   else
-    write_file_atomically(output, [&](std::ostream& os) { os << text; });
+    write_output(output, [&](std::ostream& os) { os << text; }, inputs);
 }
 
 }  // namespace
 
 int verify(const VerifyArgs& args, std::ostream& out) {
   const io::ReportFormat format = io::parse_report_format(args.report);
+  if (!args.output.empty()) check_output(args.output, {args.schedule, args.topology});
   const Verified v = read_and_verify(args.schedule, args.topology);
-  emit(io::render(v.report, v.source, format), args.output, out);
+  emit(io::render(v.report, v.source, format), args.output, out, {args.schedule, args.topology});
   return v.report.verdict() == Verdict::pass ? 0 : 1;
 }
 
@@ -240,9 +236,12 @@ int program(const ProgramArgs& args, std::ostream& out) {
   const verify::CheckResult check = programs::replay(table, model, progs);
   const bool ok = report.verdict() == Verdict::pass && check.verdict == Verdict::pass;
   if (!args.output.empty())
-    write_file_atomically(args.output, [&](std::ostream& os) {
-      os << io::programs_to_json(progs, table, args.schedule, separation);
-    });
+    write_output(
+        args.output,
+        [&](std::ostream& os) {
+          os << io::programs_to_json(progs, table, args.schedule, separation);
+        },
+        {args.schedule});
   std::size_t ops = 0;
   for (const auto& prog : progs) ops += prog.ops.size();
   out << (ok ? "PASS" : "FAIL") << "  per-rank programs of " << report.algorithm << " ("
@@ -346,7 +345,7 @@ int topology(const TopologyArgs& args, std::ostream& out) {
           ? dragonfly(args.a, args.h, args.p)
           : throw InputError("unknown network '" + args.kind + "' (known: slimfly, dragonfly)");
   const std::string text = io::topology_to_pretty_json(Topology(std::move(g)));
-  emit(text, args.output, out);
+  emit(text, args.output, out, {});
   return 0;
 }
 
@@ -355,9 +354,11 @@ int cost(const CostArgs& args, std::ostream& out) {
   model.validate();
   const io::ReportFormat format = io::parse_report_format(args.report);
   if (format == io::ReportFormat::junit) throw InputError("cost reports are text or json");
+  if (!args.output.empty()) check_output(args.output, {args.schedule, args.topology});
   const Verified v = read_and_verify(args.schedule, args.topology);
   const verify::CostReport c = verify::cost(v.report, v.claims, model);
-  emit(io::render_cost(c, v.report, v.source, format), args.output, out);
+  emit(io::render_cost(c, v.report, v.source, format), args.output, out,
+       {args.schedule, args.topology});
   return v.report.verdict() == Verdict::pass && c.consistent() ? 0 : 1;
 }
 

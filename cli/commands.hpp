@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/claims.hpp"
+#include "core/limits.hpp"
 #include "core/topology.hpp"
 
 namespace phasecheck::cli {
@@ -207,8 +208,6 @@ int gate(const GateArgs& args, std::ostream& out);
 
 // ---- shared by the commands -------------------------------------------------------------------
 
-/// --timeout: positive, finite, at most a day (InputError otherwise).
-void check_timeout(double seconds);
 /// The checks a registered algorithm claims for its schedule (none for other names).
 Claims claims_for(const ScheduleHeader& header);
 /// The link whose cut splits the machines most evenly: |Mu| x |Mv| messages each way.

@@ -417,7 +417,7 @@ int gate(const GateArgs& args, std::ostream& out) {
   }
   // Written only once every case has run: a bad case leaves every baseline as it was.
   for (const auto& [path, text] : new_baselines)
-    write_file_atomically(path, [&](std::ostream& os) { os << text; });
+    write_output(path, [&](std::ostream& os) { os << text; }, {args.manifest});
   if (args.update) io::update_gate_figures(args.manifest, new_figures);
 
   std::size_t failed = 0;

@@ -126,8 +126,9 @@ int optimal_direct(const OptimalArgs& args, const Topology& model, Collective c,
     body << "  witness: " << r.witness->phases.size() << " phases, checked by the verifier: "
          << (witness_ok ? "delivery and contention pass" : "FAILS: " + why) << "\n";
     if (!args.output.empty() && witness_ok)
-      write_file_atomically(args.output,
-                            [&](std::ostream& os) { os << io::schedule_to_json(*r.witness); });
+      write_output(
+          args.output, [&](std::ostream& os) { os << io::schedule_to_json(*r.witness); },
+          {args.topology});
   }
   // The solver gave up, but the best algorithm's schedule (direct, delivered, contention-free:
   // checked by the verifier in best_direct_algorithm) meets the lower bound: that proves it.

@@ -3,14 +3,10 @@
 // SimGrid's smpirun on a simulated network built from a tree topology (docs/run.md).
 
 #include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -18,7 +14,6 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 #include "cli/commands.hpp"
 #include "cli/table.hpp"
@@ -28,12 +23,11 @@
 #include "io/programs_json.hpp"
 #include "io/report.hpp"
 #include "io/simgrid_trace.hpp"
+#include "launch/process.hpp"
 #include "programs/program.hpp"
 #include "programs/synchronization.hpp"
 #include "schedules/registry.hpp"
 #include "verify/verifier.hpp"
-
-extern char** environ;
 
 namespace phasecheck::cli {
 namespace {
@@ -58,92 +52,10 @@ class TempFile {
   std::string path_;
 };
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
-struct Finished {
-  int status = -1;  ///< exit code; -1 when killed or not started
-  bool timed_out = false;
-  std::string out, err;
-};
-
-volatile std::sig_atomic_t g_interrupted = 0;
-extern "C" void on_interrupt(int) { g_interrupted = 1; }
-
-/// SIGINT and SIGTERM noted (not fatal) while alive, so that the child's process group is killed
-/// and the temporary files are removed before phasecheck exits.
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    g_interrupted = 0;
-    struct sigaction a {};
-    a.sa_handler = on_interrupt;
-    sigemptyset(&a.sa_mask);
-    sigaction(SIGINT, &a, &old_int_);
-    sigaction(SIGTERM, &a, &old_term_);
-  }
-  ~InterruptGuard() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-
- private:
-  struct sigaction old_int_ {
-  }, old_term_{};
-};
-
-/// Runs argv[0] (searched in PATH) with stdout and stderr captured, in its own process group,
-/// killed with the group after `timeout` seconds or when phasecheck is interrupted. No shell:
-/// arguments are passed as they are.
-Finished run_process(const std::vector<std::string>& argv, double timeout) {
-  const InterruptGuard guard;
-  TempFile out(".out"), err(".err");
-  posix_spawn_file_actions_t files;
-  posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_addopen(&files, 1, out.path().c_str(), O_WRONLY | O_TRUNC, 0);
-  posix_spawn_file_actions_addopen(&files, 2, err.path().c_str(), O_WRONLY | O_TRUNC, 0);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, args[0], &files, &attr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&files);
-  posix_spawnattr_destroy(&attr);
-  Finished f;
-  if (spawned != 0) {
-    f.err = argv[0] + ": cannot start it (" + std::strerror(spawned) + ")";
-    return f;
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
-  int status = 0;
-  while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (g_interrupted) {
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      throw InputError("interrupted: " + argv[0] + " and its processes were stopped");
-    }
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      f.timed_out = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  if (!f.timed_out && WIFEXITED(status)) f.status = WEXITSTATUS(status);
-  f.out = slurp(out.path());
-  f.err = slurp(err.path());
-  return f;
+/// Runs argv (no shell) in its own process group, killed with the group after `timeout` seconds
+/// or when phasecheck is interrupted.
+launch::Finished run_process(const std::vector<std::string>& argv, double timeout) {
+  return launch::run({.argv = argv, .timeout = timeout});
 }
 
 /// The runner binary: $PHASECHECK_RUNNER / $PHASECHECK_SMPI_RUNNER, else the one built with
@@ -160,16 +72,16 @@ std::string runner_path(bool smpi) {
 
 /// The runner's result line (rank 0 prints one JSON object), or an InputError with what the
 /// launcher said.
-nlohmann::json result_of(const Finished& f, const std::string& launcher) {
+nlohmann::json result_of(const launch::Finished& f, const std::string& launcher,
+                         double timeout) {
   std::istringstream lines(f.out);
   std::string line, last;
   while (std::getline(lines, line))
     if (!line.empty() && line.front() == '{') last = line;
-  if (f.timed_out) throw InputError(launcher + " did not finish in time (a deadlock?)");
-  if (last.empty() || f.status != 0) {
-    std::string tail = f.err.size() > 2000 ? f.err.substr(f.err.size() - 2000) : f.err;
-    throw InputError(launcher + " failed (exit " + std::to_string(f.status) + "):\n" + tail);
-  }
+  if (f.timed_out)
+    throw InputError(launcher + " did not finish in time (a deadlock?): " + f.describe(timeout));
+  if (last.empty() || f.status != 0)
+    throw InputError(launcher + " failed (" + f.describe(timeout) + "):\n" + f.err_tail());
   return nlohmann::json::parse(last);
 }
 
@@ -204,7 +116,7 @@ Prepared prepare(Schedule table, const std::string& source, const std::string& s
     sync_plan = programs::pairwise_synchronization(p.table, judge);
   const auto progs =
       programs::rank_programs(p.table, p.separation, sync_plan ? &*sync_plan : nullptr);
-  write_file_atomically(plan.path(), [&](std::ostream& os) {
+  write_output(plan.path(), [&](std::ostream& os) {
     os << io::programs_to_json(progs, p.table, source, p.separation);
   });
   return p;
@@ -350,8 +262,8 @@ int run(const RunArgs& args, std::ostream& out) {
         std::string("--bytes"), std::to_string(args.bytes), std::string("--repeats"),
         std::to_string(args.repeats)})
     cmd.push_back(a);
-  const Finished f = run_process(cmd, args.timeout + 30);
-  const nlohmann::json r = result_of(f, "mpirun");
+  const launch::Finished f = run_process(cmd, args.timeout + 30);
+  const nlohmann::json r = result_of(f, "mpirun", args.timeout + 30);
   const int code =
       report(p, r, "under Open MPI (mpirun, this machine)",
              std::string("MPI_") +
@@ -384,16 +296,16 @@ class Network {
  public:
   Network(const Tree& tree, const std::string& bandwidth, const std::string& latency)
       : tree_(tree), platform_(".xml"), hosts_(".txt") {
-    write_file_atomically(platform_.path(),
+    write_output(platform_.path(),
                           [&](std::ostream& os) { os << platform_xml(tree, bandwidth, latency); });
-    write_file_atomically(hosts_.path(), [&](std::ostream& os) {
+    write_output(hosts_.path(), [&](std::ostream& os) {
       for (std::size_t i = 0; i < tree.machines().size(); ++i) os << "h" << i << "\n";  // rank i
     });
   }
 
   /// smpirun of the runner on the programs in `plan`; `library` picks SimGrid's alltoall, `only`
   /// restricts the runner to "schedule" or "library".
-  Finished run(const std::string& plan, std::uint64_t bytes, unsigned repeats,
+  launch::Finished run(const std::string& plan, std::uint64_t bytes, unsigned repeats,
                const std::string& library, const std::string& only, double timeout,
                const std::string& trace = "") const {
     std::vector<std::string> cmd = {"smpirun",
@@ -444,9 +356,9 @@ int simulate(const SimulateArgs& args, std::ostream& out) {
       prepare(io::read_schedule_file(args.schedule), args.schedule, args.sync, &model, plan);
   check_volume(tree->ranks(), args.bytes);
   const Network network(*tree, args.bandwidth, args.latency);
-  const Finished f = network.run(plan.path(), args.bytes, args.repeats, args.library, "",
+  const launch::Finished f = network.run(plan.path(), args.bytes, args.repeats, args.library, "",
                                  args.timeout, args.trace);
-  const nlohmann::json r = result_of(f, "smpirun");
+  const nlohmann::json r = result_of(f, "smpirun", args.timeout);
   const std::string library =
       p.table.header.collective == Collective::alltoall
           ? "MPI_Alltoall (SimGrid's " + (args.library.empty() ? "default" : args.library) + ")"
@@ -621,11 +533,11 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
       std::vector<std::string> row = {c.label};
       std::vector<double> throughput;
       for (const auto b : sizes) {
-        const Finished f = network.run(plan.path(), b, 1, c.library,
+        const launch::Finished f = network.run(plan.path(), b, 1, c.library,
                                        c.library.empty() ? "schedule" : "library", args.timeout);
         double seconds = std::nan("");
         try {
-          const nlohmann::json r = result_of(f, "smpirun");
+          const nlohmann::json r = result_of(f, "smpirun", args.timeout);
           seconds = r.at(c.library.empty() ? "schedule_seconds" : "library_seconds").get<double>();
           if (r.at("errors").get<long long>() != 0) {
             all_ok = false;
@@ -678,7 +590,7 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
       out << "  " << why << " (at " << sizes_failed << ")\n";
     if (!args.out_dir.empty()) {
       const std::string svg = args.out_dir + "/" + name + "-throughput.svg";
-      write_file_atomically(svg, [&](std::ostream& os) {
+      write_output(svg, [&](std::ostream& os) {
         os << throughput_svg(name + ": " + describe(model) + ", " + args.bandwidth, sizes, series,
                              peak_throughput_factor(*tree) * bytes_per_second / 1e6);
       });
@@ -702,7 +614,9 @@ int import_trace(const ImportArgs& args, std::ostream& out) {
     out << io::schedule_to_json(table);
     return 0;
   }
-  write_file_atomically(args.output, [&](std::ostream& os) { os << io::schedule_to_json(table); });
+  write_output(
+      args.output, [&](std::ostream& os) { os << io::schedule_to_json(table); },
+      {args.file, args.topology});
   std::map<std::pair<Rank, Rank>, unsigned> pairs;
   std::size_t self = 0;
   for (const auto& m : trace.messages) {

@@ -75,8 +75,8 @@ int whatif_hierarchical(const WhatIfArgs& args, std::ostream& out) {
   std::vector<std::pair<std::string, std::vector<Rank>>> instances;
   for (const std::string& s : args.sizes) instances.push_back({s, parse_sizes(s, "--sizes " + s)});
   if (!args.sizes_file.empty()) {
-    std::ifstream in;
-    open_input(in, args.sizes_file);
+    InputFile file(args.sizes_file);
+    std::istream& in = file.stream();
     std::string line;
     for (std::size_t number = 1; std::getline(in, line); ++number) {
       if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);

@@ -12,11 +12,7 @@ namespace phasecheck::io {
 namespace {
 
 detail::Json load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return detail::parse_document(text.str(), path);
+  return detail::parse_document(read_input(path), path);
 }
 
 std::string resolve(const std::string& manifest, const std::string& relative) {
@@ -72,17 +68,19 @@ GateManifest read_gate_manifest(const std::string& path) {
 
 void update_gate_figures(const std::string& path,
                          const std::vector<std::optional<Figures>>& figures) {
+  // The manifest was read and checked by read_gate_manifest; this keeps its key order.
   nlohmann::ordered_json doc;
-  {
-    std::ifstream in(path, std::ios::binary);
-    doc = nlohmann::ordered_json::parse(in);
+  try {
+    doc = nlohmann::ordered_json::parse(read_input(path));
+  } catch (const nlohmann::json::exception& e) {
+    detail::throw_syntax_error(path, e);
   }
   auto& cases = doc.at("cases");
   for (std::size_t i = 0; i < cases.size() && i < figures.size(); ++i)
     if (figures[i])
       cases[i]["baseline"] = {
           {"phases", figures[i]->phases}, {"C1", figures[i]->c1}, {"C2", figures[i]->c2}};
-  write_file_atomically(path, [&](std::ostream& os) { os << detail::dump(doc, 2) << "\n"; });
+  write_output(path, [&](std::ostream& os) { os << detail::dump(doc, 2) << "\n"; });
 }
 
 }  // namespace phasecheck::io

@@ -463,20 +463,15 @@ void read_schedule(std::istream& in, std::string_view source,
                    const std::function<void(const ScheduleHeader&)>& on_header,
                    const PhaseSink& on_phase) {
   ScheduleSax sax(source, on_header, on_phase);
-  read_guarded(std::string(source), [&] {
-    Json::sax_parse(in, &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
-    if (in.bad()) throw InputError(std::string(source) + ": read error");
-  });
+  Json::sax_parse(in, &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
+  if (in.bad()) throw InputError(std::string(source) + ": read error");
 }
 
 void read_schedule_file(const std::string& path,
                         const std::function<void(const ScheduleHeader&)>& on_header,
                         const PhaseSink& on_phase) {
-  std::ifstream in;
-  std::vector<char> buffer(1 << 20);
-  in.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-  open_input(in, path);
-  read_schedule(in, path, on_header, on_phase);
+  InputFile in(path);
+  read_schedule(in.stream(), in.name(), on_header, on_phase);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 
 namespace phasecheck::io {
 namespace {
@@ -41,8 +42,8 @@ struct EventDef {
 
 TraceImport read_simgrid_trace(const std::string& path, const std::string& state,
                                std::uint32_t call) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open the file");
+  InputFile file(path);
+  std::istream& in = file.stream();
   std::map<std::string, EventDef> defs;  // event id -> definition
   std::map<std::string, std::string> container_name, value_name;
   std::map<std::string, std::vector<std::string>> stack;  // container -> state names

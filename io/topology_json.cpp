@@ -164,14 +164,7 @@ Topology parse_topology(std::string_view text, std::string_view source) {
 }
 
 Topology read_topology_file(const std::string& path) {
-  std::ifstream in;
-  open_input(in, path);
-  std::ostringstream text;
-  read_guarded(path, [&] {
-    text << in.rdbuf();
-    if (in.bad()) throw InputError(path + ": read error");
-  });
-  return parse_topology(text.str(), path);
+  return parse_topology(read_input(path), path);
 }
 
 std::string topology_to_pretty_json(const Topology& t) {

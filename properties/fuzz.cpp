@@ -108,12 +108,12 @@ namespace {
 void write_failure(const Failure& f, const std::string& dir, std::ostream& out,
                    const std::string& replay_fuzz) {
   std::filesystem::create_directories(dir);
-  write_file_atomically(dir + "/topology.json",
+  write_output(dir + "/topology.json",
                         [&](std::ostream& os) { os << io::topology_to_pretty_json(f.topology); });
   if (f.schedule)
-    write_file_atomically(dir + "/schedule.json",
+    write_output(dir + "/schedule.json",
                           [&](std::ostream& os) { os << io::schedule_to_json(*f.schedule); });
-  write_file_atomically(dir + "/report.txt", [&](std::ostream& os) { os << f.report; });
+  write_output(dir + "/report.txt", [&](std::ostream& os) { os << f.report; });
   out << "\nFAIL  " << f.what << "\n  smallest machine: " << describe(f.topology)
       << "\n  written: " << dir << "/topology.json" << (f.schedule ? ", schedule.json" : "")
       << ", report.txt\n  replay:  "

@@ -179,7 +179,7 @@ class DirectInstance {
   /// The instance as SMT-LIB2, with `status` ("sat", "unsat" or "unknown") as the expected
   /// answer on the first line.
   void write_smt2(const std::string& path, const std::string& status) {
-    write_file_atomically(path, [&](std::ostream& f) {
+    write_output(path, [&](std::ostream& f) {
       f << "; phasecheck optimal: expected " << status << ": " << describe(model_) << ", direct "
         << to_string(o_.collective) << ", at most " << T_ << (T_ == 1 ? " phase\n" : " phases\n")
         << "(set-logic "
@@ -390,7 +390,7 @@ namespace {
 class ForwardingInstance {
  public:
   ForwardingInstance(Rank n, unsigned k, std::uint64_t R, const ForwardingOptions& o)
-      : n_(n), R_(R), o_(o), solver_(ctx_) {
+      : R_(R), o_(o), solver_(ctx_) {
     set_timeout(ctx_, solver_, o.timeout);
     for (Rank origin = 0; origin < n; ++origin) {
       if (o.collective == Collective::allgather) {
@@ -518,7 +518,6 @@ class ForwardingInstance {
   const z3::expr& H(std::size_t b, Rank r, std::uint64_t t) const { return h_.at(Key{b, r, 0, t}); }
   const z3::expr& E(Rank u, Rank v, std::uint64_t t) const { return e_.at(Key{0, u, v, t}); }
 
-  Rank n_;
   std::uint64_t R_;
   const ForwardingOptions& o_;
   std::vector<Block> blocks_;

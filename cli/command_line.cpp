@@ -1,0 +1,357 @@
+// The command line: every subcommand's options (CLI11) and the table from subcommand to the
+// function in cli/commands.hpp that runs it. The only translation unit that includes CLI11.
+
+#include "cli/command_line.hpp"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <new>
+#include <utility>
+
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "fuzz.hpp"
+
+namespace phasecheck::cli {
+
+struct CommandLine::Impl {
+  std::unique_ptr<CLI::App> app;
+  GenerateArgs gen;
+  VerifyArgs ver;
+  CostArgs cst;
+  SyncArgs syn;
+  RunArgs rn;
+  SimulateArgs sim;
+  DiffArgs dif;
+  GateArgs gat;
+  ImportArgs imp;
+  ProgramArgs prg;
+  CongestionArgs con;
+  TopologyArgs top;
+  properties::FuzzOptions fz;
+  OptimalArgs opt;
+  MutateArgs mut;
+  BoundsArgs bnd;
+  std::vector<std::string> survey_files;
+  WhatIfArgs what;
+  /// Each subcommand with the function that runs it.
+  std::vector<std::pair<CLI::App*, std::function<int(std::ostream&, std::ostream&)>>> commands_;
+
+  Impl() {
+    app = std::make_unique<CLI::App>(
+        "phasecheck: generate and formally check all-to-all communication schedules.\n"
+        "Exit codes: 0 all checks pass, 1 a check failed, 2 bad input or usage, "
+        "3 internal error.");
+    app->require_subcommand(1);
+    app->set_version_flag("--version", "phasecheck 0.1.0");
+
+    auto* algorithms = app->add_subcommand("algorithms", "List the registered algorithms");
+
+    auto* generate = app->add_subcommand("generate", "Generate a schedule as JSON");
+    generate->add_option("algorithm", gen.algorithm, "Algorithm name (see `algorithms`)")->required();
+    generate->add_option("--topology", gen.topology, "Topology JSON file")->required();
+    generate->add_option("--set", gen.set, "Algorithm parameter key=value (repeatable)");
+    generate->add_option("-o,--output", gen.output, "Output file (default: standard output)");
+
+    auto* verify =
+        app->add_subcommand("verify", "Check a schedule: delivery, contention, invariants, bounds");
+    verify->add_option("schedule", ver.schedule, "Schedule JSON file (- for standard input)")
+        ->required();
+    verify->add_option("--topology", ver.topology,
+                       "Judge on this model instead of the schedule's own (a what-if)");
+    verify->add_option("--report", ver.report, "Report format")
+        ->check(CLI::IsMember({"text", "json", "junit"}));
+    verify->add_option("-o,--output", ver.output, "Write the report to this file");
+
+    auto* cost = app->add_subcommand(
+        "cost",
+        "Time of a schedule under the linear model t_s + t_w m x per phase, next to the "
+        "algorithm's closed forms (Grama et al. Eq. 4.7-4.10) and the model's bound");
+    cost->add_option("schedule", cst.schedule, "Schedule JSON file (- for standard input)")
+        ->required();
+    cost->add_option("--ts", cst.ts, "Start-up time per message, seconds (e.g. 10e-6)")->required();
+    cost->add_option("--tw", cst.tw, "Transfer time per word, seconds (e.g. 1e-9)")->required();
+    cost->add_option("--m", cst.m, "Words per block (the message size m)")->required();
+    cost->add_option("--topology", cst.topology, "Judge on this model instead of the schedule's own");
+    cost->add_option("--report", cst.report, "Report format")->check(CLI::IsMember({"text", "json"}));
+    cost->add_option("-o,--output", cst.output, "Write the report to this file");
+
+    auto* sync = app->add_subcommand(
+        "sync",
+        "Pair-wise synchronization of a schedule (Faraj & Yuan, Section 5), reduced and checked");
+    sync->add_option("schedule", syn.schedule, "Schedule JSON file")->required();
+    sync->add_option("--topology", syn.topology, "Judge on this model instead of the schedule's own");
+    sync->add_flag("--list", syn.list, "Print every synchronization message");
+
+    auto* run = app->add_subcommand(
+        "run",
+        "Execute a schedule's per-rank programs with MPI on this machine (Open MPI, mpirun) and "
+        "check every byte; time it against the library's own collective");
+    run->add_option("schedule", rn.schedule, "Schedule JSON file")->required();
+    run->add_option("--np", rn.np, "Number of MPI processes (default: the schedule's ranks)");
+    run->add_option("--bytes", rn.bytes, "Bytes per message (default 1024)");
+    run->add_option("--sync", rn.sync, "Phase separation (default barrier)")
+        ->check(CLI::IsMember({"none", "barrier", "pairwise"}));
+    run->add_option("--repeats", rn.repeats, "Calls to time; the median is reported (default 5)");
+    run->add_option("--timeout", rn.timeout, "Seconds before mpirun is stopped (default 300)");
+
+    auto* simulate = app->add_subcommand(
+        "simulate",
+        "Execute a schedule's per-rank programs under SimGrid (smpirun) on a simulated network "
+        "built from a tree topology; simulated time and aggregate throughput vs the peak bound");
+    simulate->add_option("schedule", sim.schedule, "Schedule JSON file")->required();
+    simulate->add_option("--topology", sim.topology, "Tree topology JSON file (the network)")
+        ->required();
+    simulate->add_option("--bandwidth", sim.bandwidth, "Link bandwidth (default 100Mbps)");
+    simulate->add_option("--latency", sim.latency, "Link latency (default 10us)");
+    simulate->add_option("--bytes", sim.bytes, "Bytes per message (default 65536)");
+    simulate->add_option("--sync", sim.sync, "Phase separation (default barrier)")
+        ->check(CLI::IsMember({"none", "barrier", "pairwise"}));
+    simulate->add_option("--library", sim.library,
+                         "SimGrid's alltoall to compare with (basic_linear, pair, ring, bruck, "
+                         "ompi, mpich, ...; default: SimGrid's default)");
+    simulate->add_option("--repeats", sim.repeats, "Calls to time (default 3)");
+    simulate->add_option("--timeout", sim.timeout, "Seconds before smpirun is stopped (default 600)");
+    simulate->add_option("--trace", sim.trace,
+                         "Write SimGrid's Paje trace, internal messages of collectives included, "
+                         "to this file (see `import simgrid-trace`)");
+
+    auto* diff = app->add_subcommand(
+        "diff",
+        "What a change did to a schedule: checks, phases, C1, C2 and the gap, before and after");
+    diff->add_option("before", dif.before, "The accepted schedule (JSON)")->required();
+    diff->add_option("after", dif.after, "The changed schedule (JSON)")->required();
+    diff->add_option("--topology", dif.topology, "Judge both on this model instead of their own");
+    // The report formats and the regressions --allow may lift (cli/gate.cpp, docs/ci.md).
+    const std::vector<std::string> diff_formats = {"text", "json", "markdown", "junit"};
+    const std::vector<std::string> allowable = {"more-phases", "larger-c1", "larger-c2",
+                                                "larger-gap"};
+    diff->add_option("--report", dif.report, "text, json, markdown (a pull-request comment) or junit")
+        ->check(CLI::IsMember(diff_formats));
+    diff->add_option("--allow", dif.allow,
+                     "Regressions that do not fail: more-phases, larger-c1, larger-c2, larger-gap")
+        ->delimiter(',')
+        ->check(CLI::IsMember(allowable));
+
+    auto* gate = app->add_subcommand(
+        "gate", "Regenerate every case of a manifest and diff it against its accepted baseline");
+    gate->add_option("manifest", gat.manifest, "Gate manifest (docs/ci.md)")->required();
+    gate->add_option("--report", gat.report, "text, json, markdown or junit")
+        ->check(CLI::IsMember(diff_formats));
+    gate->add_option("--allow", gat.allow, "Regressions that do not fail (see diff)")
+        ->delimiter(',')
+        ->check(CLI::IsMember(allowable));
+    gate->add_flag("--update", gat.update,
+                   "Rewrite the baselines with what the cases give now (after an improvement)");
+
+    auto* import = app->add_subcommand(
+        "import",
+        "Turn a SimGrid Paje trace of a collective into a phase table (pattern level: who sends "
+        "to whom, in which step of each rank)");
+    import->add_option("format", imp.format, "simgrid-trace")
+        ->required()
+        ->check(CLI::IsMember({"simgrid-trace"}));
+    import->add_option("file", imp.file, "Paje trace (smpirun --cfg=tracing:yes ...)")->required();
+    import->add_option("--topology", imp.topology,
+                       "The machine to judge the table on (default: fully-connected, 1 port)");
+    import->add_option("--state", imp.state, "The collective's state (default PMPI_Alltoall)");
+    import->add_option("--call", imp.call, "Which call of it, from 0 (default 0)");
+    import->add_option("--collective", imp.collective, "alltoall or allgather")
+        ->check(CLI::IsMember({"alltoall", "allgather"}));
+    import->add_option("-o,--output", imp.output, "Write the table here (default: standard output)");
+
+    auto* program = app->add_subcommand(
+        "program",
+        "Per-rank programs of a schedule (sends, receives, synchronizations), replayed "
+        "together to prove they realize it without deadlock or contention");
+    program->add_option("schedule", prg.schedule, "Schedule JSON file")->required();
+    program->add_option("--rank", prg.ranks, "Print this rank's program (repeatable)");
+    program->add_option("--sync", prg.sync, "Phase separation")
+        ->check(CLI::IsMember({"none", "barrier", "pairwise"}));
+    program->add_option("-o,--output", prg.output, "Write every rank's program as JSON to this file");
+
+    auto* congestion = app->add_subcommand(
+        "congestion", "Link loads per phase on a routed machine (graph, tree, ...) and their sum");
+    congestion->add_option("schedule", con.schedule, "Schedule JSON file")->required();
+    congestion->add_option("--topology", con.topology, "Measure on this model instead");
+    congestion->add_flag("--phases", con.phases, "Print every phase");
+
+    auto* topology = app->add_subcommand(
+        "topology", "Write a generated network as a topology file: slimfly (MMS) or dragonfly");
+    topology->add_option("kind", top.kind, "slimfly or dragonfly")
+        ->required()
+        ->check(CLI::IsMember({"slimfly", "dragonfly"}));
+    topology->add_option("--q", top.q, "slimfly: the prime q (2q^2 routers)");
+    topology->add_option("--concentration", top.concentration,
+                         "slimfly: hosts per router (default ceil(degree/2))");
+    topology->add_option("--a", top.a, "dragonfly: routers per group");
+    topology->add_option("--h", top.h, "dragonfly: global links per router");
+    topology->add_option("--p", top.p, "dragonfly: hosts per router");
+    topology->add_option("-o,--output", top.output, "Output file (default: standard output)");
+
+    auto* fuzz = app->add_subcommand(
+        "fuzz",
+        "Property-based fuzzing of registered algorithms (or an external generator) on "
+        "random machines; a failure is shrunk and written out for replay");
+    fuzz->add_option("algorithms", fz.algorithms, "Registered algorithms (default: all)");
+    fuzz->add_option("--cases", fz.cases, "Cases per algorithm (per batch with --seconds)");
+    fuzz->add_option("--seconds", fz.seconds, "Keep running batches for this long");
+    fuzz->add_option("--seed", fz.seed, "First seed (same seed, same cases)");
+    fuzz->add_option("--max-size", fz.max_size, "How large generated machines get (rapidcheck size)");
+    fuzz->add_option("--out", fz.out, "Directory for a failure's files");
+    fuzz->add_option("--generator", fz.generator,
+                     "External generator: a command reading a topology on stdin, printing a "
+                     "schedule (exit 2: machine not supported)");
+    fuzz->add_flag("--contention-free", fz.contention_free,
+                   "With --generator: also require contention-freedom");
+
+    auto* optimal = app->add_subcommand(
+        "optimal",
+        "Minimal phases of a direct schedule on a machine, proven with Z3 (SAT witness "
+        "verified, UNSAT below it), or unknown on a timeout");
+    optimal->add_option("--topology", opt.topology, "Topology JSON file (at most 12 ranks)")
+        ->required();
+    optimal->add_option("--collective", opt.collective, "alltoall or allgather")
+        ->check(CLI::IsMember({"alltoall", "allgather"}));
+    optimal->add_option("--timeout", opt.timeout, "Seconds per solver call (default 60)");
+    optimal
+        ->add_option("--mode", opt.mode,
+                     "direct (each message straight to its destination) or forwarding (k-port, "
+                     "blocks relayed: the (C1, C2) Pareto frontier)")
+        ->check(CLI::IsMember({"direct", "forwarding"}));
+    optimal
+        ->add_option("--symmetry", opt.symmetry,
+                     "clique (default), first or none: which messages to fix to phases")
+        ->check(CLI::IsMember({"clique", "first", "none"}));
+    optimal
+        ->add_option("--encoding", opt.encoding,
+                     "cardinality (default) or pairwise at-most-one constraints")
+        ->check(CLI::IsMember({"cardinality", "pairwise"}));
+    optimal->add_option("--max-transfer", opt.max_transfer,
+                        "forwarding: at most this many blocks per transfer (default no limit)");
+    optimal->add_option("--smt2", opt.smt2, "Write the instance as SMT-LIB2 to this file");
+    optimal->add_option("-o,--output", opt.output, "Write the optimal schedule to this file");
+
+    auto* mutate = app->add_subcommand(
+        "mutate",
+        "Plant single faults in a schedule and check that the checkers catch every "
+        "invalid mutant (confirmed by a naive re-simulation)");
+    mutate->add_option("schedule", mut.schedule, "Schedule JSON file")->required();
+    mutate->add_option("--topology", mut.topology, "Judge on this model instead");
+    mutate->add_option("--per-class", mut.per_class, "Mutants per fault class");
+    mutate->add_option("--seed", mut.seed, "Seed for choosing the faults");
+
+    auto* bounds = app->add_subcommand("bounds", "Print the lower bounds of a machine model");
+    bounds->add_option("--topology", bnd.topology, "Topology JSON file")->required();
+    bounds->add_option("--collective", bnd.collective, "alltoall or allgather")
+        ->check(CLI::IsMember({"alltoall", "allgather"}));
+    bounds->add_option("--bandwidth", bnd.bandwidth,
+                       "Link bandwidth B in bytes/s: a tree's peak aggregate throughput bound");
+
+    auto* survey = app->add_subcommand(
+        "survey", "Generate and verify every algorithm on each topology; print a table");
+    survey->add_option("topologies", survey_files, "Topology JSON files")->required();
+
+    auto* whatif = app->add_subcommand("whatif", "Research tables for a family of instances");
+    whatif
+        ->add_option("question", what.question,
+                     "hierarchical-factor, bruck-index, congestion, optimality or experiment")
+        ->required();
+    whatif->add_option("--sizes", what.sizes, "Node sizes of a cluster, e.g. 8,8,4,1 (repeatable)");
+    whatif->add_option("--sizes-file", what.sizes_file, "File with one size vector per line");
+    whatif->add_option("--ranks", what.ranks, "bruck-index: processors n");
+    whatif->add_option("--ports", what.ports, "bruck-index: ports k");
+    whatif->add_option("--ts", what.ts, "bruck-index: start-up time, seconds");
+    whatif->add_option("--tw", what.tw, "bruck-index: transfer time per byte, seconds");
+    whatif->add_option("--block", what.block, "bruck-index: block size in bytes");
+    whatif->add_option("--topology", what.topology, "congestion: the machine (a routed topology)");
+    whatif->add_option("--algorithms", what.algorithms, "congestion: algorithms, comma-separated");
+    whatif->add_option("--seeds", what.seeds, "congestion: seeds, 1..20 or 3,5,8");
+    whatif
+        ->add_option("--family", what.family,
+                     "optimality: cluster (every node-size vector), tree (every tree shape) or "
+                     "kport (every n and k, forwarding frontier)")
+        ->check(CLI::IsMember({"cluster", "tree", "kport"}));
+    whatif->add_option(
+        "--max-ranks", what.max_ranks,
+        "optimality: clusters (<= 12) or k-port machines (<= 8) up to this many ranks");
+    whatif->add_option("--max-machines", what.max_machines,
+                       "optimality: trees up to this many machines (<= 10)");
+    whatif->add_option("--timeout", what.timeout, "optimality: seconds per solver call");
+    whatif->add_option("--paper", what.paper, "experiment: the paper to reproduce (faraj-yuan)");
+    whatif
+        ->add_option("--topologies", what.topologies,
+                     "experiment: tree topology files (default: the paper's three machines)")
+        ->delimiter(',');
+    whatif
+        ->add_option("--message-kb", what.message_kb,
+                     "experiment: message sizes in KiB (default 8,16,32,64,128,256)")
+        ->delimiter(',');
+    whatif->add_option("--bandwidth", what.bandwidth, "experiment: link bandwidth (default 100Mbps)");
+    whatif->add_option("--latency", what.latency, "experiment: link latency (default 10us)");
+    whatif->add_option("--out-dir", what.out_dir,
+                       "experiment: write a throughput plot (SVG) per machine here");
+    whatif->add_option("--bytes", what.bytes,
+                       "congestion: bytes per message, for the paper's algorithm selection");
+
+    commands_.push_back({algorithms, [this](std::ostream& out, std::ostream&) { return cli::list_algorithms(out); }});
+    commands_.push_back({generate, [this](std::ostream& out, std::ostream&) { return cli::generate(gen, out); }});
+    commands_.push_back({verify, [this](std::ostream& out, std::ostream&) { return cli::verify(ver, out); }});
+    commands_.push_back({fuzz, [this](std::ostream& out, std::ostream& err) {
+      fz.progress = isatty(fileno(stderr));
+      return properties::fuzz(fz, out, err);
+    }});
+    commands_.push_back({optimal, [this](std::ostream& out, std::ostream&) { return cli::optimal(opt, out); }});
+    commands_.push_back({mutate, [this](std::ostream& out, std::ostream&) { return cli::mutate(mut, out); }});
+    commands_.push_back({congestion, [this](std::ostream& out, std::ostream&) { return cli::congestion(con, out); }});
+    commands_.push_back({topology, [this](std::ostream& out, std::ostream&) { return cli::topology(top, out); }});
+    commands_.push_back({program, [this](std::ostream& out, std::ostream&) { return cli::program(prg, out); }});
+    commands_.push_back({run, [this](std::ostream& out, std::ostream&) { return cli::run(rn, out); }});
+    commands_.push_back({import, [this](std::ostream& out, std::ostream&) { return cli::import_trace(imp, out); }});
+    commands_.push_back({diff, [this](std::ostream& out, std::ostream&) { return cli::diff(dif, out); }});
+    commands_.push_back({gate, [this](std::ostream& out, std::ostream&) { return cli::gate(gat, out); }});
+    commands_.push_back({simulate, [this](std::ostream& out, std::ostream&) { return cli::simulate(sim, out); }});
+    commands_.push_back({sync, [this](std::ostream& out, std::ostream&) { return cli::sync(syn, out); }});
+    commands_.push_back({cost, [this](std::ostream& out, std::ostream&) { return cli::cost(cst, out); }});
+    commands_.push_back({bounds, [this](std::ostream& out, std::ostream&) { return cli::bounds(bnd, out); }});
+    commands_.push_back({survey, [this](std::ostream& out, std::ostream&) { return cli::survey(survey_files, out); }});
+    commands_.push_back({whatif, [this](std::ostream& out, std::ostream&) { return cli::whatif(what, out); }});
+  }
+};
+
+CommandLine::CommandLine() : impl_(std::make_unique<Impl>()) {}
+CommandLine::~CommandLine() = default;
+
+std::optional<int> CommandLine::parse(int argc, const char* const* argv, std::ostream& out,
+                                      std::ostream& err) {
+  try {
+    impl_->app->parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = impl_->app->exit(e, out, err);
+    return code == 0 ? 0 : 2;
+  }
+  return std::nullopt;
+}
+
+int CommandLine::run(std::ostream& out, std::ostream& err) {
+  try {
+    for (const auto& [command, function] : impl_->commands_)
+      if (*command) return function(out, err);
+  } catch (const InputError& e) {
+    err << "phasecheck: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    err << "phasecheck: error: not enough memory for this input\n";
+    return 2;
+  } catch (const std::exception& e) {
+    err << "phasecheck: internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return 2;
+}
+
+}  // namespace phasecheck::cli
