@@ -14,12 +14,14 @@
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/limits.hpp"
 #include "fuzz.hpp"
 
 namespace phasecheck::cli {
 
 struct CommandLine::Impl {
   std::unique_ptr<CLI::App> app;
+  Limits limits;
   GenerateArgs gen;
   VerifyArgs ver;
   CostArgs cst;
@@ -48,6 +50,17 @@ struct CommandLine::Impl {
         "3 internal error.");
     app->require_subcommand(1);
     app->set_version_flag("--version", "phasecheck 0.1.0");
+    // Limits of every command (core/limits.hpp, docs/limits.md), given before or after it.
+    app->fallthrough();
+    app->add_option("--max-input-size", limits.max_input_bytes,
+                    "Largest input file read, in bytes (suffixes k, m, g; default 1g)")
+        ->transform(CLI::AsSizeValue(false))
+        ->envname("PHASECHECK_MAX_INPUT_SIZE");
+    app->add_option("--max-memory", limits.max_memory_bytes,
+                    "Most memory the state sized by an input may take, in bytes (suffixes k, m, "
+                    "g; default half of physical memory)")
+        ->transform(CLI::AsSizeValue(false))
+        ->envname("PHASECHECK_MAX_MEMORY");
 
     auto* algorithms = app->add_subcommand("algorithms", "List the registered algorithms");
 
@@ -145,6 +158,8 @@ struct CommandLine::Impl {
     gate->add_option("--allow", gat.allow, "Regressions that do not fail (see diff)")
         ->delimiter(',')
         ->check(CLI::IsMember(allowable));
+    gate->add_option("--timeout", gat.timeout,
+                     "Seconds for one run of a case's external generator (default 300)");
     gate->add_flag("--update", gat.update,
                    "Rewrite the baselines with what the cases give now (after an improvement)");
 
@@ -206,6 +221,8 @@ struct CommandLine::Impl {
     fuzz->add_option("--generator", fz.generator,
                      "External generator: a command reading a topology on stdin, printing a "
                      "schedule (exit 2: machine not supported)");
+    fuzz->add_option("--generator-timeout", fz.generator_timeout,
+                     "With --generator: seconds for one run of it (default 60)");
     fuzz->add_flag("--contention-free", fz.contention_free,
                    "With --generator: also require contention-freedom");
 
@@ -330,6 +347,7 @@ std::optional<int> CommandLine::parse(int argc, const char* const* argv, std::os
                                       std::ostream& err) {
   try {
     impl_->app->parse(argc, argv);
+    set_limits(impl_->limits);
   } catch (const CLI::ParseError& e) {
     const int code = impl_->app->exit(e, out, err);
     return code == 0 ? 0 : 2;

@@ -174,7 +174,9 @@ int verify(const VerifyArgs& args, std::ostream& out) {
 
 int sync(const SyncArgs& args, std::ostream& out) {
   // The dependence graph needs the whole table (at most kMaxSyncRanks ranks): read it once.
-  const Schedule table = io::read_schedule_file(args.schedule);
+  const Schedule table = io::read_schedule_file(args.schedule, [](const ScheduleHeader& h) {
+    check_ranks(h.ranks(), programs::kMaxSyncRanks, "sync", "");
+  });
   const Topology model =
       args.topology.empty() ? table.header.topology : io::read_topology_file(args.topology);
   Verified v{args.schedule, table.header, claims_for(table.header), {}};
@@ -222,7 +224,12 @@ int sync(const SyncArgs& args, std::ostream& out) {
 
 int program(const ProgramArgs& args, std::ostream& out) {
   const programs::Separation separation = programs::parse_separation(args.sync);
-  const Schedule table = io::read_schedule_file(args.schedule);
+  if (!args.output.empty()) check_output(args.output, {args.schedule});
+  const Schedule table = io::read_schedule_file(args.schedule, [&](const ScheduleHeader& h) {
+    if (separation == programs::Separation::pairwise)
+      check_ranks(h.ranks(), programs::kMaxSyncRanks, "program --sync pairwise",
+                  "--sync barrier works on any size");
+  });
   const Topology& model = table.header.topology;
   const verify::Report report = verify::verify(table, model, claims_for(table.header));
   std::optional<programs::SyncPlan> plan;
@@ -305,7 +312,13 @@ int congestion(const CongestionArgs& args, std::ostream& out) {
 }
 
 int mutate(const MutateArgs& args, std::ostream& out) {
-  const Schedule table = io::read_schedule_file(args.schedule);
+  if (args.per_class < 1 || args.per_class > properties::kMaxMutantsPerClass)
+    throw InputError("--per-class must be in [1, " +
+                     std::to_string(properties::kMaxMutantsPerClass) + "]");
+  const Schedule table = io::read_schedule_file(args.schedule, [](const ScheduleHeader& h) {
+    check_ranks(h.ranks(), properties::kMaxMutateRanks, "mutate",
+                "each mutant is re-simulated naively; `verify` checks any size");
+  });
   const Topology model =
       args.topology.empty() ? table.header.topology : io::read_topology_file(args.topology);
   if (ranks(model) != table.header.ranks())

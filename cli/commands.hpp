@@ -202,6 +202,7 @@ struct GateArgs {
   std::string report = "text";
   std::vector<std::string> allow;
   bool update = false;  ///< rewrite the baselines with what the cases give now
+  double timeout = 300;  ///< seconds for one run of a case's external generator
 };
 /// Every case of a manifest regenerated and diffed against its baseline; exit 1 on a failure.
 int gate(const GateArgs& args, std::ostream& out);

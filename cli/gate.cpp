@@ -19,6 +19,7 @@
 #include "io/gate_manifest.hpp"
 #include "io/json.hpp"
 #include "io/report.hpp"
+#include "launch/process.hpp"
 #include "schedules/registry.hpp"
 #include "verify/verifier.hpp"
 
@@ -355,16 +356,8 @@ int gate(const GateArgs& args, std::ostream& out) {
   std::vector<std::pair<std::string, Comparison>> results;
   std::vector<std::optional<io::Figures>> new_figures;
   std::vector<std::pair<std::string, std::string>> new_baselines;  // path, schedule JSON
-  // The external generators' files go to a directory of this run's own.
-  std::string scratch_name =
-      (std::filesystem::temp_directory_path() / "phasecheck-gate-XXXXXX").string();
-  if (!mkdtemp(scratch_name.data()))
-    throw InputError("cannot create a temporary directory in " +
-                     std::filesystem::temp_directory_path().string());
-  struct Remove {
-    std::filesystem::path path;
-    ~Remove() { std::filesystem::remove_all(path); }
-  } scratch{scratch_name};
+  check_timeout(args.timeout);
+  const launch::ScratchDirectory scratch;  // the external generators' files
   for (const io::GateCase& g : manifest.cases) {
     // Every problem of a case names the manifest and the case.
     try {
@@ -377,10 +370,9 @@ int gate(const GateArgs& args, std::ostream& out) {
       } else if (!g.generator.empty()) {
         std::string problem;
         // The command runs in the manifest's directory, like its relative paths.
-        std::string dir = std::filesystem::absolute(args.manifest).parent_path().string(), quoted;
-        for (char ch : dir) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-        auto got = properties::run_generator("cd '" + quoted + "' && " + g.generator, model,
-                                             scratch.path.string(), problem);
+        const std::string dir = std::filesystem::absolute(args.manifest).parent_path().string();
+        auto got = properties::run_generator({g.generator, dir, args.timeout}, model,
+                                             scratch.path(), problem);
         if (!got)
           throw InputError(problem.empty() ? "the generator does not take this machine" : problem);
         s = std::move(*got);

@@ -245,6 +245,12 @@ int optimal(const OptimalArgs& args, std::ostream& out) {
   const Topology model = io::read_topology_file(args.topology);
   const Collective c = parse_collective(args.collective);
   check_timeout(args.timeout);
+  // Before the bounds and the algorithms, which take long on a large machine.
+  if (args.mode == "forwarding")
+    check_ranks(ranks(model), verify::kMaxForwardingRanks, "optimal --mode forwarding",
+                verify::kLargerMachines);
+  else
+    check_ranks(ranks(model), verify::kMaxOptimalRanks, "optimal", verify::kLargerMachines);
   return args.mode == "forwarding" ? optimal_forwarding(args, model, c, out)
                                    : optimal_direct(args, model, c, out);
 }

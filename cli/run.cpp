@@ -82,7 +82,11 @@ nlohmann::json result_of(const launch::Finished& f, const std::string& launcher,
     throw InputError(launcher + " did not finish in time (a deadlock?): " + f.describe(timeout));
   if (last.empty() || f.status != 0)
     throw InputError(launcher + " failed (" + f.describe(timeout) + "):\n" + f.err_tail());
-  return nlohmann::json::parse(last);
+  try {
+    return nlohmann::json::parse(last);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(launcher + " printed a result line that is not JSON (" + e.what() + ")");
+  }
 }
 
 /// The runner's error lines ("rank 3: block [0,3] never arrived"), at most `limit`.

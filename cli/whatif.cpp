@@ -192,7 +192,7 @@ std::vector<std::uint64_t> parse_seeds(const std::string& text) {
     const std::uint64_t lo = parse(std::string_view(text).substr(0, dots)),
                         hi = parse(std::string_view(text).substr(dots + 2));
     if (hi < lo || hi - lo >= 10000) throw InputError("--seeds " + text + ": 1 to 10000 seeds");
-    for (std::uint64_t s = lo; s <= hi; ++s) seeds.push_back(s);
+    for (std::uint64_t i = 0; i <= hi - lo; ++i) seeds.push_back(lo + i);  // hi may be 2^64 - 1
     return seeds;
   }
   std::string_view rest = text;

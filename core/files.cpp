@@ -141,7 +141,11 @@ class Temporary {
     struct sigaction a {};
     a.sa_handler = remove_temporary_and_die;
     sigemptyset(&a.sa_mask);
-    for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &a, &g_old[i]);
+    for (int i = 0; i < 3; ++i) {
+      sigaction(kSignals[i], nullptr, &g_old[i]);
+      // An ignored signal (SIGINT in a background job) stays ignored: it would not end us.
+      if (g_old[i].sa_handler != SIG_IGN) sigaction(kSignals[i], &a, nullptr);
+    }
   }
   ~Temporary() {
     if (fd_ >= 0) close(fd_);

@@ -16,8 +16,8 @@ Limits g_limits;
 
 std::uint64_t Limits::default_max_memory() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return std::uint64_t(4) << 30;  // unknown: a modest 4 GiB
-  return std::uint64_t(pages) * std::uint64_t(page) / 2;
+  if (pages <= 0 || page <= 0) return std::uint64_t(2) << 30;  // unknown: a modest 2 GiB
+  return std::uint64_t(pages) * std::uint64_t(page) / 4;
 }
 
 const Limits& limits() { return g_limits; }

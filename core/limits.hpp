@@ -14,8 +14,8 @@ namespace phasecheck {
 struct Limits {
   /// Largest input file read, in bytes (default 1 GiB).
   std::uint64_t max_input_bytes = std::uint64_t(1) << 30;
-  /// Largest memory one data structure sized from an input may take, in bytes (default half of
-  /// the machine's physical memory).
+  /// Largest memory one data structure sized from an input may take, in bytes (default a
+  /// quarter of the machine's physical memory).
   std::uint64_t max_memory_bytes = default_max_memory();
 
   static std::uint64_t default_max_memory();

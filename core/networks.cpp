@@ -80,10 +80,15 @@ Graph slim_fly(unsigned q, unsigned concentration) {
 
 Graph dragonfly(unsigned a, unsigned h, unsigned p) {
   if (a < 1 || h < 1 || p < 1) throw InputError("dragonfly: a, h and p must be at least 1");
-  const unsigned g = a * h + 1;
-  if (std::uint64_t{g} * a > kMaxRouters)
-    throw InputError("dragonfly: " + std::to_string(std::uint64_t{g} * a) + " routers; at most " +
-                     std::to_string(kMaxRouters) + " are supported");
+  // (a h + 1) a routers: computed in 64 bits, where a, h < 2^32 cannot overflow it.
+  const std::uint64_t groups = std::uint64_t{a} * h + 1;
+  if (groups > kMaxRouters || groups * a > kMaxRouters)
+    throw InputError("dragonfly: a = " + std::to_string(a) + ", h = " + std::to_string(h) +
+                     " gives (a h + 1) a = " +
+                     (groups > kMaxRouters ? "more than " + std::to_string(kMaxRouters)
+                                           : std::to_string(groups * a)) +
+                     " routers; at most " + std::to_string(kMaxRouters) + " are supported");
+  const auto g = static_cast<unsigned>(groups);
   const auto name = [](unsigned group, unsigned r) {
     return "g" + std::to_string(group) + ".r" + std::to_string(r);
   };

@@ -35,7 +35,11 @@ void read_schedule(std::istream& in, std::string_view source,
 void read_schedule_file(const std::string& path,
                         const std::function<void(const ScheduleHeader&)>& on_header,
                         const PhaseSink& on_phase);
-Schedule read_schedule_file(const std::string& path);
+/// The whole table. `check_header` sees the header before any phase is stored (when the header
+/// comes first in the file, as phasecheck writes it), so that a command refuses a machine too
+/// large for it before reading the phases; it throws InputError to refuse.
+Schedule read_schedule_file(const std::string& path,
+                            const std::function<void(const ScheduleHeader&)>& check_header = {});
 Schedule parse_schedule(std::string_view text, std::string_view source);
 
 /// Writes a schedule as it is generated: header keys first, one transfer per line, "blocks"

@@ -27,6 +27,35 @@ void throw_syntax_error(std::string_view source, const nlohmann::json::exception
   throw InputError(std::string(source) + ": invalid JSON: " + text);
 }
 
+void throw_json_error(std::string_view source, const nlohmann::detail::position_t& at,
+                      const std::string& token, const nlohmann::json::exception& e,
+                      std::string_view text) {
+  if (dynamic_cast<const nlohmann::json::parse_error*>(&e)) throw_syntax_error(source, e);
+  // Where the token starts: counted in the text when we have it; else from the parser's line and
+  // column, which are past the token (and lose the column when a newline followed it).
+  std::string where;
+  if (at.chars_read_total >= token.size() && at.chars_read_total <= text.size()) {
+    const std::size_t start = at.chars_read_total - token.size();
+    const std::size_t line = 1 + std::count(text.begin(), text.begin() + start, '\n');
+    const std::size_t line_start = text.rfind('\n', start == 0 ? 0 : start - 1);
+    const std::size_t column =
+        start == 0 ? 1 : start - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+    where = std::to_string(line) + ":" + std::to_string(column);
+  } else if (at.chars_read_current_line >= token.size() && at.chars_read_current_line > 0) {
+    where = std::to_string(at.lines_read + 1) + ":" +
+            std::to_string(at.chars_read_current_line - token.size() + 1);
+  } else {
+    where = std::to_string(at.lines_read + 1);
+  }
+  // out_of_range.406: "number overflow parsing '1e400'".
+  std::string what = e.what();
+  if (const auto bracket = what.find("] "); bracket != std::string::npos) what.erase(0, bracket + 2);
+  if (const auto quote = what.find('\''); what.starts_with("number overflow") &&
+                                          quote != std::string::npos)
+    what = "number out of range: " + what.substr(quote + 1, what.size() - quote - 2);
+  throw InputError(std::string(source) + ":" + where + ": invalid JSON: " + what);
+}
+
 void throw_at(std::string_view source, std::string_view path, const std::string& what) {
   throw InputError(std::string(source) + ": " + (path.empty() ? "" : std::string(path) + ": ") +
                    what);
@@ -77,6 +106,30 @@ std::string Field::string() const {
   return s;
 }
 
+namespace {
+
+/// nlohmann's DOM builder, told where an error is (see throw_json_error).
+class DomParser : public nlohmann::detail::json_sax_dom_callback_parser<Json> {
+ public:
+  DomParser(Json& result, const Json::parser_callback_t& on_value, std::string_view source,
+            std::string_view text)
+      : json_sax_dom_callback_parser(result, on_value, true), source_(source), text_(text) {}
+  // The SAX interface's own signature, required by sax_parse's static checks; the parser calls
+  // the overload below, which takes its position_t without conversion.
+  bool parse_error(std::size_t, const std::string&, const nlohmann::json::exception& e) {
+    throw_syntax_error(source_, e);
+  }
+  bool parse_error(const nlohmann::detail::position_t& at, const std::string& token,
+                   const nlohmann::json::exception& e) {
+    throw_json_error(source_, at, token, e, text_);
+  }
+
+ private:
+  std::string_view source_, text_;
+};
+
+}  // namespace
+
 Json parse_document(std::string_view text, std::string_view source) {
   // Keys of the objects being parsed, innermost last; arrays push an empty set to keep the
   // stack aligned with the nesting.
@@ -104,11 +157,10 @@ Json parse_document(std::string_view text, std::string_view source) {
     }
     return true;
   };
-  try {
-    return Json::parse(text, guard);
-  } catch (const Json::parse_error& e) {
-    throw_syntax_error(source, e);
-  }
+  Json result;
+  DomParser parser(result, guard, source, text);
+  Json::sax_parse(text, &parser, nlohmann::json::input_format_t::json, /*strict=*/true);
+  return result;
 }
 
 std::uint64_t Field::uint(std::uint64_t max) const {

@@ -21,6 +21,14 @@ Json parse_document(std::string_view text, std::string_view source);
 
 /// "file.json:3:14: <what>" from a nlohmann parse error (which knows line and column).
 [[noreturn]] void throw_syntax_error(std::string_view source, const nlohmann::json::exception& e);
+/// The same for any error the parser reports at `at`: a syntax error, or a number beyond double
+/// ("file.json:2:16: number out of range: 1e400"). nlohmann passes the position to a SAX
+/// consumer's parse_error; a consumer that declares this overload receives it whole.
+/// `token` is the text the parser stopped on; `text`, when the whole document is at hand, lets
+/// the position be that of the token's start (nlohmann's is after it).
+[[noreturn]] void throw_json_error(std::string_view source, const nlohmann::detail::position_t& at,
+                                  const std::string& token, const nlohmann::json::exception& e,
+                                  std::string_view text = {});
 /// "file.json: <path>: <what>".
 [[noreturn]] void throw_at(std::string_view source, std::string_view path, const std::string& what);
 

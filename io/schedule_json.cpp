@@ -195,6 +195,11 @@ class ScheduleSax {
   bool parse_error(std::size_t, const std::string&, const nlohmann::json::exception& e) {
     detail::throw_syntax_error(source_, e);
   }
+  // Called by the parser in place of the one above: it has the line and column (json_common.hpp).
+  bool parse_error(const nlohmann::detail::position_t& at, const std::string& token,
+                   const nlohmann::json::exception& e) {
+    detail::throw_json_error(source_, at, token, e);
+  }
 
  private:
   enum class State {
@@ -485,9 +490,22 @@ Schedule read_whole(const std::function<void(const std::function<void(const Sche
 
 }  // namespace
 
-Schedule read_schedule_file(const std::string& path) {
+Schedule read_schedule_file(const std::string& path,
+                            const std::function<void(const ScheduleHeader&)>& check_header) {
   return read_whole([&](const auto& on_header, const auto& on_phase) {
-    read_schedule_file(path, on_header, on_phase);
+    read_schedule_file(
+        path,
+        [&](const ScheduleHeader& h) {
+          if (check_header) {
+            try {
+              check_header(h);
+            } catch (const InputError& e) {
+              throw InputError(path + ": " + e.what());
+            }
+          }
+          on_header(h);
+        },
+        on_phase);
   });
 }
 

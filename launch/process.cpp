@@ -12,6 +12,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
@@ -89,6 +90,21 @@ void kill_group(pid_t pid, int& status) {
 
 std::vector<std::string> shell_command(const std::string& text) { return {"/bin/sh", "-c", text}; }
 
+ScratchDirectory::ScratchDirectory() {
+  std::string pattern =
+      (std::filesystem::temp_directory_path() / "phasecheck-XXXXXX").string();
+  if (!mkdtemp(pattern.data()))
+    throw InputError("cannot create a temporary directory in " +
+                     std::filesystem::temp_directory_path().string() + " (" +
+                     std::strerror(errno) + ")");
+  path_ = pattern;
+}
+
+ScratchDirectory::~ScratchDirectory() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
 std::string Finished::describe(double timeout) const {
   if (timed_out) {
     char text[64];
@@ -116,7 +132,11 @@ Finished run(const Command& c) {
   posix_spawn_file_actions_init(&files);
   const std::string input = c.stdin_file.empty() ? "/dev/null" : c.stdin_file;
   posix_spawn_file_actions_addopen(&files, 0, input.c_str(), O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&files, out.fd[1], 1);
+  if (c.stdout_file.empty())
+    posix_spawn_file_actions_adddup2(&files, out.fd[1], 1);
+  else
+    posix_spawn_file_actions_addopen(&files, 1, c.stdout_file.c_str(),
+                                     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
   posix_spawn_file_actions_adddup2(&files, err.fd[1], 2);
   if (!c.directory.empty()) posix_spawn_file_actions_addchdir_np(&files, c.directory.c_str());
   posix_spawnattr_t attr;

@@ -12,6 +12,9 @@ namespace phasecheck::launch {
 struct Command {
   std::vector<std::string> argv;  ///< argv[0] is searched in PATH
   std::string stdin_file;         ///< read standard input from this file; empty: /dev/null
+  /// Standard output goes to this new file (created exclusively: it must not exist); empty: it
+  /// is captured in Finished::out.
+  std::string stdout_file;
   std::string directory;          ///< working directory; empty: phasecheck's own
   double timeout = 300;           ///< seconds before the whole process group is killed
 };
@@ -34,6 +37,23 @@ struct Finished {
 
 /// Output kept from a child: a runaway child cannot fill phasecheck's memory.
 inline constexpr std::size_t kMaxCaptured = std::size_t(64) << 20;
+
+/// A directory of this process's own (mode 0700, unguessable name) in the system's temporary
+/// directory, removed with everything in it when this goes out of scope: for the files a child
+/// reads and writes, where nobody else can plant a name.
+class ScratchDirectory {
+ public:
+  ScratchDirectory();
+  ~ScratchDirectory();
+  ScratchDirectory(const ScratchDirectory&) = delete;
+  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+  /// `name` inside it.
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 /// Runs `c` to the end or to its deadline. Throws InputError when it cannot be started, and when
 /// phasecheck receives SIGINT or SIGTERM meanwhile (after killing the group and cleaning up).

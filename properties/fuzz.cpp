@@ -1,6 +1,8 @@
 #include "fuzz.hpp"
 
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +17,8 @@
 #include "claims_check.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/limits.hpp"
+#include "launch/process.hpp"
 #include "generators.hpp"
 #include "io/json.hpp"
 #include "io/report.hpp"
@@ -76,27 +80,24 @@ class Progress : public rc::detail::TestListener {
 
 }  // namespace
 
-std::optional<Schedule> run_generator(const std::string& command, const Topology& t,
-                                      const std::string& dir, std::string& problem) {
-  const std::string in = dir + "/.fuzz-topology.json", out = dir + "/.fuzz-schedule.json";
-  std::ofstream(in, std::ios::binary) << io::topology_to_pretty_json(t);
-  const int status = std::system((command + " < '" + in + "' > '" + out + "'").c_str());
-  struct Cleanup {
-    std::string a, b;
-    ~Cleanup() {
-      std::remove(a.c_str());
-      std::remove(b.c_str());
-    }
-  } cleanup{in, out};
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (code == 2) return std::nullopt;
-  if (code != 0) {
-    problem = "the generator exited with " + std::to_string(code);
+std::optional<Schedule> run_generator(const Generator& g, const Topology& t,
+                                      const std::string& scratch, std::string& problem) {
+  const std::string in = scratch + "/topology.json", out = scratch + "/schedule.json";
+  std::filesystem::remove(out);
+  write_output(in, [&](std::ostream& os) { os << io::topology_to_pretty_json(t); });
+  const launch::Finished f = launch::run({.argv = launch::shell_command(g.command),
+                                          .stdin_file = in,
+                                          .stdout_file = out,
+                                          .directory = g.directory,
+                                          .timeout = g.timeout});
+  if (f.status == 2) return std::nullopt;
+  if (f.status != 0) {
+    problem = "the generator failed (" + f.describe(g.timeout) + "): " + g.command;
+    if (const std::string tail = f.err_tail(); !tail.empty()) problem += "\n" + tail;
     return std::nullopt;
   }
   try {
-    Schedule s = io::read_schedule_file(out);
-    return s;
+    return io::read_schedule_file(out);
   } catch (const InputError& e) {
     problem = std::string("the generator's output is not a valid schedule: ") + e.what();
     return std::nullopt;
@@ -124,7 +125,19 @@ void write_failure(const Failure& f, const std::string& dir, std::ostream& out,
 
 }  // namespace
 
+void validate(const FuzzOptions& o) {
+  if (o.cases == 0 || o.cases > (std::uint64_t(1) << 30))
+    throw InputError("fuzz: --cases must be in [1, 2^30]");
+  if (!std::isfinite(o.seconds) || o.seconds < 0 || o.seconds > 7 * 86400)
+    throw InputError("fuzz: --seconds must be a number of seconds in [0, 604800] (a week)");
+  if (o.max_size < 1 || o.max_size > kMaxFuzzSize)
+    throw InputError("fuzz: --max-size must be in [1, " + std::to_string(kMaxFuzzSize) + "]");
+  if (o.seed > std::numeric_limits<std::uint64_t>::max() - (std::uint64_t(1) << 32))
+    throw InputError("fuzz: --seed must be below 2^64 - 2^32 (batches count up from it)");
+}
+
 int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
+  validate(o);
   {
     // rapidcheck announces its default configuration on first use ("Using configuration: seed=");
     // every run here passes its own parameters, so that line would only mislead.
@@ -134,6 +147,7 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
     std::cerr.rdbuf(saved);
   }
   std::vector<const schedules::Algorithm*> algorithms;
+  std::optional<launch::ScratchDirectory> scratch;  // the generator's files
   if (o.generator.empty()) {
     if (o.algorithms.empty())
       for (const auto& a : schedules::algorithms()) algorithms.push_back(&a);
@@ -144,9 +158,9 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
     }
   } else {
     algorithms.push_back(nullptr);  // the external generator
-    std::filesystem::create_directories(o.out);
+    check_timeout(o.generator_timeout, "--generator-timeout");
+    scratch.emplace();
   }
-  if (o.cases == 0) throw InputError("fuzz: --cases must be at least 1");
 
   // --seconds is shared evenly between the algorithms.
   const double share = o.seconds / double(algorithms.size());
@@ -175,7 +189,8 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
           report = io::render(r, "schedule.json", io::ReportFormat::text);
         } else {
           std::string problem;
-          auto got = run_generator(o.generator, t, o.out, problem);
+          auto got = run_generator({o.generator, "", o.generator_timeout}, t,
+                                   scratch->path(), problem);
           if (!got && problem.empty()) RC_DISCARD("the generator does not take this machine");
           if (!got) {
             broken = problem;

@@ -14,6 +14,10 @@
 
 namespace phasecheck::properties {
 
+/// The largest rapidcheck size `fuzz` takes: machines grow with it, and beyond this they only
+/// repeat the kMaxRanks refusals.
+inline constexpr int kMaxFuzzSize = 1000;
+
 struct FuzzOptions {
   std::vector<std::string> algorithms;  ///< registered names; empty: all
   std::uint64_t cases = 200;            ///< per algorithm, when seconds == 0
@@ -22,18 +26,30 @@ struct FuzzOptions {
   int max_size = 40;                 ///< rapidcheck's size: how large machines get
   std::string out = "fuzz-failure";  ///< where a failure's files go
   std::string generator;             ///< external: CMD < topology.json > schedule.json
+  double generator_timeout = 60;     ///< seconds for one run of the generator
   bool contention_free = false;      ///< external: also require contention-freedom
   bool progress = false;             ///< a progress line (for a terminal)
 };
 
-/// Runs the campaign; progress lines go to `progress`, the summary and any failure to `out`.
+/// Throws InputError unless every option is in its range (cases, seconds finite, size, seed).
+void validate(const FuzzOptions& options);
+
+/// Runs the campaign (after validate); progress lines go to `progress`, the summary and any failure to `out`.
 /// Returns 0 when every case passed, 1 on a failure (files written to options.out).
 int fuzz(const FuzzOptions& options, std::ostream& out, std::ostream& progress);
 
-/// The schedule an external generator (a shell command: topology JSON on stdin, schedule JSON on
-/// stdout) prints for `t`, using `dir` for the two files; nothing when it exits with 2 (the
-/// machine does not apply) or fails, and then `problem` says why (empty for exit 2).
-std::optional<Schedule> run_generator(const std::string& command, const Topology& t,
-                                      const std::string& dir, std::string& problem);
+/// An external generator: a shell command reading a topology (JSON) on stdin and printing a
+/// schedule (JSON) on stdout, run in `directory` (empty: here) with a deadline.
+struct Generator {
+  std::string command;
+  std::string directory;
+  double timeout = 60;
+};
+
+/// The schedule `g` prints for `t`, using `scratch` (a private directory) for the two files;
+/// nothing when it exits with 2 (the machine does not apply) or fails, and then `problem` says
+/// why (empty for exit 2): its exit code, signal or timeout, and the tail of its stderr.
+std::optional<Schedule> run_generator(const Generator& g, const Topology& t,
+                                      const std::string& scratch, std::string& problem);
 
 }  // namespace phasecheck::properties

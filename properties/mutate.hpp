@@ -30,6 +30,11 @@ struct MutationReport {
   bool perfect() const;  ///< nothing missed, nothing over-strict
 };
 
+/// The largest inputs `mutate` takes: every mutant is re-simulated with sets of holdings
+/// (ranks^2 blocks), once per mutant.
+inline constexpr Rank kMaxMutateRanks = 512;
+inline constexpr std::uint32_t kMaxMutantsPerClass = 100000;
+
 /// Plants up to `per_class` faults of each class (deterministic for `seed`) in `schedule` and
 /// judges them on `model`. Validity: every block delivered exactly once, and, when the original
 /// is contention-free on the model, no contention.

@@ -92,6 +92,13 @@ Plan read_plan(const char* path, int rank) {
   plan.ranks = j.at("ranks").get<int>();
   plan.alltoall = j.at("collective") == "alltoall";
   plan.parts = j.at("parts").get<std::int64_t>();
+  // The runner trusts nothing of the file: each number is checked before it divides or indexes
+  // (1024 is phasecheck's kMaxParts).
+  const auto bad = [&](const std::string& what) {
+    throw std::runtime_error(std::string(path) + ": " + what);
+  };
+  if (plan.ranks < 1) bad("\"ranks\" must be at least 1");
+  if (plan.parts < 1 || plan.parts > 1024) bad("\"parts\" must be in [1, 1024]");
   const auto& program = j.at("programs").at(static_cast<std::size_t>(rank));
   if (program.at("rank").get<int>() != rank)
     throw std::runtime_error(std::string(path) + ": programs out of order");
@@ -102,10 +109,16 @@ Plan read_plan(const char* path, int rank) {
     Op op{kinds.at(o.at("op").get<std::string>())};
     op.phase = o.at("phase").get<int>();
     if (o.contains("peer")) op.peer = o.at("peer").get<int>();
+    if (op.peer < -1 || op.peer >= plan.ranks) bad("a peer out of range");
     if (o.contains("contents"))
-      for (const auto& b : o.at("contents"))
+      for (const auto& b : o.at("contents")) {
         op.contents.emplace_back(b.at(0).get<std::int64_t>(), b.at(1).get<std::int64_t>(),
                                  b.at(2).get<std::int64_t>());
+        const auto& [origin, dest, part] = op.contents.back();
+        if (origin < 0 || origin >= plan.ranks || dest < -1 || dest >= plan.ranks || part < 0 ||
+            part >= plan.parts)
+          bad("a block out of range");
+      }
     plan.ops.push_back(std::move(op));
   }
   return plan;

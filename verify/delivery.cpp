@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "core/limits.hpp"
+
 namespace phasecheck::verify {
 namespace {
 
@@ -14,11 +16,30 @@ std::string phase_name(std::size_t index) { return "phase " + std::to_string(ind
 
 }  // namespace
 
+std::optional<std::uint64_t> DeliveryChecker::memory_bytes(Rank ranks, std::uint32_t parts) {
+  const auto blocks = checked_mul(checked_mul(ranks, ranks), parts);
+  // arrival_ and, once a block is forwarded, RelayCopies' latest holder: 4 bytes each per block;
+  // complete_: 4 bytes per pair.
+  return checked_add(checked_mul(blocks, 8), checked_mul(checked_mul(ranks, ranks), 4));
+}
+
+namespace {
+
+/// The number of blocks, after the memory they need was found within the limit.
+std::size_t block_slots(Rank ranks, std::uint32_t parts) {
+  check_memory(DeliveryChecker::memory_bytes(ranks, parts),
+               "checking delivery on " + std::to_string(ranks) + " ranks" +
+                   (parts > 1 ? " x " + std::to_string(parts) + " parts" : std::string()));
+  return std::size_t{ranks} * ranks * parts;
+}
+
+}  // namespace
+
 DeliveryChecker::DeliveryChecker(Collective collective, Rank ranks, std::uint32_t parts)
     : collective_(collective),
       ranks_(ranks),
       parts_(parts),
-      arrival_(std::size_t{ranks} * ranks * parts, 0),
+      arrival_(block_slots(ranks, parts), 0),
       relay_(ranks, std::uint64_t{ranks} * ranks * parts),
       received_(ranks, 0),
       complete_(parts > 1 ? std::size_t{ranks} * ranks : 0, 0) {}

@@ -22,7 +22,12 @@ namespace phasecheck::verify {
 class DeliveryChecker final : public DataView {
  public:
   /// `parts`: segments per message (alltoall); a message is delivered when all have arrived.
+  /// Throws InputError, before allocating, when its state (memory_bytes) exceeds the memory
+  /// limit (core/limits.hpp).
   DeliveryChecker(Collective collective, Rank ranks, std::uint32_t parts = 1);
+  /// The most memory its state takes: 8 bytes per block (ranks^2 x parts) and 4 per pair; empty
+  /// when that overflows.
+  static std::optional<std::uint64_t> memory_bytes(Rank ranks, std::uint32_t parts);
 
   /// Applies phase number `index` (0-based, consecutive). Transfers must be well-formed.
   void consume(std::size_t index, const Phase& phase);

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/limits.hpp"
 #include "verify/bounds.hpp"
 #include "verify/verifier.hpp"
 
@@ -273,9 +274,7 @@ namespace {
 
 OptimalResult search(const Topology& model, const OptimalOptions& o) {
   const Rank p = ranks(model);
-  if (p > 12)
-    throw InputError("optimal: at most 12 ranks (" + describe(model) + " has " + std::to_string(p) +
-                     ")");
+  check_ranks(p, kMaxOptimalRanks, "optimal", kLargerMachines);
   const std::uint64_t messages = std::uint64_t(p) * (p - 1);
   OptimalResult result;
   result.lower = o.lower;
@@ -545,8 +544,7 @@ ForwardingResult optimal_forwarding(const Topology& model, const ForwardingOptio
         describe(model));
   const Rank n = f->ranks;
   const unsigned k = f->ports;
-  if (n > 8)
-    throw InputError("optimal --mode forwarding: at most 8 ranks (" + describe(model) + ")");
+  check_ranks(n, kMaxForwardingRanks, "optimal --mode forwarding", kLargerMachines);
   ForwardingResult result;
   if (n < 2) {
     result.c1_proven = true;

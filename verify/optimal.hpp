@@ -84,6 +84,14 @@ struct OptimalResult {
   std::string why;  ///< how the answer was reached
 };
 
+/// The largest machines the solver is given: direct mode, and forwarding mode (k-port).
+inline constexpr Rank kMaxOptimalRanks = 12;
+inline constexpr Rank kMaxForwardingRanks = 8;
+/// What the refusal of a larger machine suggests instead.
+inline constexpr const char* kLargerMachines =
+    "for larger machines `phasecheck bounds` gives the lower bounds and `phasecheck survey` the "
+    "best registered algorithm against them";
+
 /// Searches T = max(lower, clique), ... up to `upper`. Throws InputError for more than 12 ranks
 /// (the encoding has p^2 T variables; larger instances are beyond a proof in a minute).
 OptimalResult optimal_phases(const Topology& model, const OptimalOptions& options);
