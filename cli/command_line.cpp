@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -44,6 +46,19 @@ struct CommandLine::Impl {
   std::vector<std::pair<CLI::App*, std::function<int(std::ostream&, std::ostream&)>>> commands_;
 
   Impl() {
+    // CLI11 2.1 reads unsigned options with strtoull: "-1" becomes 2^64 - 1, "0x10" is 16 and an
+    // overflow becomes the maximum, silently. Every unsigned option is checked as text first.
+    const CLI::Validator natural(
+        [](std::string& text) -> std::string {
+          std::uint64_t value = 0;
+          const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+          if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+            return "'" + text + "' is not a non-negative integer";
+          if (error != std::errc() || end != text.data() + text.size())
+            return "'" + text + "' is too large";
+          return {};
+        },
+        "N");
     app = std::make_unique<CLI::App>(
         "phasecheck: generate and formally check all-to-all communication schedules.\n"
         "Exit codes: 0 all checks pass, 1 a check failed, 2 bad input or usage, "
@@ -105,11 +120,14 @@ struct CommandLine::Impl {
         "Execute a schedule's per-rank programs with MPI on this machine (Open MPI, mpirun) and "
         "check every byte; time it against the library's own collective");
     run->add_option("schedule", rn.schedule, "Schedule JSON file")->required();
-    run->add_option("--np", rn.np, "Number of MPI processes (default: the schedule's ranks)");
-    run->add_option("--bytes", rn.bytes, "Bytes per message (default 1024)");
+    run->add_option("--np", rn.np, "Number of MPI processes (default: the schedule's ranks)")
+        ->check(natural);
+    run->add_option("--bytes", rn.bytes, "Bytes per message (default 1024)")
+        ->check(natural);
     run->add_option("--sync", rn.sync, "Phase separation (default barrier)")
         ->check(CLI::IsMember({"none", "barrier", "pairwise"}));
-    run->add_option("--repeats", rn.repeats, "Calls to time; the median is reported (default 5)");
+    run->add_option("--repeats", rn.repeats, "Calls to time; the median is reported (default 5)")
+        ->check(natural);
     run->add_option("--timeout", rn.timeout, "Seconds before mpirun is stopped (default 300)");
 
     auto* simulate = app->add_subcommand(
@@ -121,13 +139,15 @@ struct CommandLine::Impl {
         ->required();
     simulate->add_option("--bandwidth", sim.bandwidth, "Link bandwidth (default 100Mbps)");
     simulate->add_option("--latency", sim.latency, "Link latency (default 10us)");
-    simulate->add_option("--bytes", sim.bytes, "Bytes per message (default 65536)");
+    simulate->add_option("--bytes", sim.bytes, "Bytes per message (default 65536)")
+        ->check(natural);
     simulate->add_option("--sync", sim.sync, "Phase separation (default barrier)")
         ->check(CLI::IsMember({"none", "barrier", "pairwise"}));
     simulate->add_option("--library", sim.library,
                          "SimGrid's alltoall to compare with (basic_linear, pair, ring, bruck, "
                          "ompi, mpich, ...; default: SimGrid's default)");
-    simulate->add_option("--repeats", sim.repeats, "Calls to time (default 3)");
+    simulate->add_option("--repeats", sim.repeats, "Calls to time (default 3)")
+        ->check(natural);
     simulate->add_option("--timeout", sim.timeout, "Seconds before smpirun is stopped (default 600)");
     simulate->add_option("--trace", sim.trace,
                          "Write SimGrid's Paje trace, internal messages of collectives included, "
@@ -174,7 +194,8 @@ struct CommandLine::Impl {
     import->add_option("--topology", imp.topology,
                        "The machine to judge the table on (default: fully-connected, 1 port)");
     import->add_option("--state", imp.state, "The collective's state (default PMPI_Alltoall)");
-    import->add_option("--call", imp.call, "Which call of it, from 0 (default 0)");
+    import->add_option("--call", imp.call, "Which call of it, from 0 (default 0)")
+        ->check(natural);
     import->add_option("--collective", imp.collective, "alltoall or allgather")
         ->check(CLI::IsMember({"alltoall", "allgather"}));
     import->add_option("-o,--output", imp.output, "Write the table here (default: standard output)");
@@ -184,7 +205,8 @@ struct CommandLine::Impl {
         "Per-rank programs of a schedule (sends, receives, synchronizations), replayed "
         "together to prove they realize it without deadlock or contention");
     program->add_option("schedule", prg.schedule, "Schedule JSON file")->required();
-    program->add_option("--rank", prg.ranks, "Print this rank's program (repeatable)");
+    program->add_option("--rank", prg.ranks, "Print this rank's program (repeatable)")
+        ->check(natural);
     program->add_option("--sync", prg.sync, "Phase separation")
         ->check(CLI::IsMember({"none", "barrier", "pairwise"}));
     program->add_option("-o,--output", prg.output, "Write every rank's program as JSON to this file");
@@ -200,12 +222,17 @@ struct CommandLine::Impl {
     topology->add_option("kind", top.kind, "slimfly or dragonfly")
         ->required()
         ->check(CLI::IsMember({"slimfly", "dragonfly"}));
-    topology->add_option("--q", top.q, "slimfly: the prime q (2q^2 routers)");
+    topology->add_option("--q", top.q, "slimfly: the prime q (2q^2 routers)")
+        ->check(natural);
     topology->add_option("--concentration", top.concentration,
-                         "slimfly: hosts per router (default ceil(degree/2))");
-    topology->add_option("--a", top.a, "dragonfly: routers per group");
-    topology->add_option("--h", top.h, "dragonfly: global links per router");
-    topology->add_option("--p", top.p, "dragonfly: hosts per router");
+                         "slimfly: hosts per router (default ceil(degree/2))")
+        ->check(natural);
+    topology->add_option("--a", top.a, "dragonfly: routers per group")
+        ->check(natural);
+    topology->add_option("--h", top.h, "dragonfly: global links per router")
+        ->check(natural);
+    topology->add_option("--p", top.p, "dragonfly: hosts per router")
+        ->check(natural);
     topology->add_option("-o,--output", top.output, "Output file (default: standard output)");
 
     auto* fuzz = app->add_subcommand(
@@ -213,9 +240,11 @@ struct CommandLine::Impl {
         "Property-based fuzzing of registered algorithms (or an external generator) on "
         "random machines; a failure is shrunk and written out for replay");
     fuzz->add_option("algorithms", fz.algorithms, "Registered algorithms (default: all)");
-    fuzz->add_option("--cases", fz.cases, "Cases per algorithm (per batch with --seconds)");
+    fuzz->add_option("--cases", fz.cases, "Cases per algorithm (per batch with --seconds)")
+        ->check(natural);
     fuzz->add_option("--seconds", fz.seconds, "Keep running batches for this long");
-    fuzz->add_option("--seed", fz.seed, "First seed (same seed, same cases)");
+    fuzz->add_option("--seed", fz.seed, "First seed (same seed, same cases)")
+        ->check(natural);
     fuzz->add_option("--max-size", fz.max_size, "How large generated machines get (rapidcheck size)");
     fuzz->add_option("--out", fz.out, "Directory for a failure's files");
     fuzz->add_option("--generator", fz.generator,
@@ -249,7 +278,8 @@ struct CommandLine::Impl {
                      "cardinality (default) or pairwise at-most-one constraints")
         ->check(CLI::IsMember({"cardinality", "pairwise"}));
     optimal->add_option("--max-transfer", opt.max_transfer,
-                        "forwarding: at most this many blocks per transfer (default no limit)");
+                        "forwarding: at most this many blocks per transfer (default no limit)")
+        ->check(natural);
     optimal->add_option("--smt2", opt.smt2, "Write the instance as SMT-LIB2 to this file");
     optimal->add_option("-o,--output", opt.output, "Write the optimal schedule to this file");
 
@@ -259,8 +289,10 @@ struct CommandLine::Impl {
         "invalid mutant (confirmed by a naive re-simulation)");
     mutate->add_option("schedule", mut.schedule, "Schedule JSON file")->required();
     mutate->add_option("--topology", mut.topology, "Judge on this model instead");
-    mutate->add_option("--per-class", mut.per_class, "Mutants per fault class");
-    mutate->add_option("--seed", mut.seed, "Seed for choosing the faults");
+    mutate->add_option("--per-class", mut.per_class, "Mutants per fault class")
+        ->check(natural);
+    mutate->add_option("--seed", mut.seed, "Seed for choosing the faults")
+        ->check(natural);
 
     auto* bounds = app->add_subcommand("bounds", "Print the lower bounds of a machine model");
     bounds->add_option("--topology", bnd.topology, "Topology JSON file")->required();
@@ -280,8 +312,10 @@ struct CommandLine::Impl {
         ->required();
     whatif->add_option("--sizes", what.sizes, "Node sizes of a cluster, e.g. 8,8,4,1 (repeatable)");
     whatif->add_option("--sizes-file", what.sizes_file, "File with one size vector per line");
-    whatif->add_option("--ranks", what.ranks, "bruck-index: processors n");
-    whatif->add_option("--ports", what.ports, "bruck-index: ports k");
+    whatif->add_option("--ranks", what.ranks, "bruck-index: processors n")
+        ->check(natural);
+    whatif->add_option("--ports", what.ports, "bruck-index: ports k")
+        ->check(natural);
     whatif->add_option("--ts", what.ts, "bruck-index: start-up time, seconds");
     whatif->add_option("--tw", what.tw, "bruck-index: transfer time per byte, seconds");
     whatif->add_option("--block", what.block, "bruck-index: block size in bytes");
@@ -295,9 +329,11 @@ struct CommandLine::Impl {
         ->check(CLI::IsMember({"cluster", "tree", "kport"}));
     whatif->add_option(
         "--max-ranks", what.max_ranks,
-        "optimality: clusters (<= 12) or k-port machines (<= 8) up to this many ranks");
+        "optimality: clusters (<= 12) or k-port machines (<= 8) up to this many ranks")
+        ->check(natural);
     whatif->add_option("--max-machines", what.max_machines,
-                       "optimality: trees up to this many machines (<= 10)");
+                       "optimality: trees up to this many machines (<= 10)")
+        ->check(natural);
     whatif->add_option("--timeout", what.timeout, "optimality: seconds per solver call");
     whatif->add_option("--paper", what.paper, "experiment: the paper to reproduce (faraj-yuan)");
     whatif
@@ -307,13 +343,15 @@ struct CommandLine::Impl {
     whatif
         ->add_option("--message-kb", what.message_kb,
                      "experiment: message sizes in KiB (default 8,16,32,64,128,256)")
-        ->delimiter(',');
+        ->delimiter(',')
+        ->check(natural);
     whatif->add_option("--bandwidth", what.bandwidth, "experiment: link bandwidth (default 100Mbps)");
     whatif->add_option("--latency", what.latency, "experiment: link latency (default 10us)");
     whatif->add_option("--out-dir", what.out_dir,
                        "experiment: write a throughput plot (SVG) per machine here");
     whatif->add_option("--bytes", what.bytes,
-                       "congestion: bytes per message, for the paper's algorithm selection");
+                       "congestion: bytes per message, for the paper's algorithm selection")
+        ->check(natural);
 
     commands_.push_back({algorithms, [this](std::ostream& out, std::ostream&) { return cli::list_algorithms(out); }});
     commands_.push_back({generate, [this](std::ostream& out, std::ostream&) { return cli::generate(gen, out); }});

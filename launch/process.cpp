@@ -116,11 +116,12 @@ std::string Finished::describe(double timeout) const {
 }
 
 std::string Finished::err_tail(std::size_t lines) const {
-  std::size_t at = err.size();
-  if (at > 0 && err[at - 1] == '\n') --at;
+  std::size_t end = err.size();
+  if (end > 0 && err[end - 1] == '\n') --end;
+  std::size_t at = end;
   for (std::size_t seen = 0; at > 0; --at)
     if (err[at - 1] == '\n' && ++seen == lines) break;
-  return err.substr(at);
+  return err.substr(at, end - at);
 }
 
 Finished run(const Command& c) {
@@ -158,7 +159,8 @@ Finished run(const Command& c) {
   posix_spawn_file_actions_destroy(&files);
   posix_spawnattr_destroy(&attr);
   if (spawned != 0)
-    throw InputError(c.argv[0] + ": cannot start it (" + std::strerror(spawned) + ")");
+    throw InputError(c.argv[0] + ": cannot start it (" + std::strerror(spawned) +
+                     (c.stdout_file.empty() ? "" : "; its output file is " + c.stdout_file) + ")");
   out.close_end(1);
   err.close_end(1);
 

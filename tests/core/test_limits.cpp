@@ -1,0 +1,36 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "core/error.hpp"
+#include "core/limits.hpp"
+
+using namespace phasecheck;
+
+TEST_CASE("limits: checked arithmetic and the memory check name the figure and the option") {
+  CHECK(checked_mul(std::uint64_t(1) << 32, std::uint64_t(1) << 31) == std::uint64_t(1) << 63);
+  CHECK_FALSE(checked_mul(std::uint64_t(1) << 32, std::uint64_t(1) << 32));
+  CHECK_FALSE(checked_add(std::numeric_limits<std::uint64_t>::max(), 1));
+  CHECK_FALSE(checked_mul(std::nullopt, 1));
+  CHECK(format_bytes(300) == "300 bytes");
+  CHECK(format_bytes(std::uint64_t(3) << 29) == "1.5 GiB");
+  Limits l;
+  l.max_memory_bytes = std::uint64_t(1) << 30;
+  const Limits saved = limits();
+  set_limits(l);
+  CHECK_NOTHROW(check_memory(std::uint64_t(1) << 30, "x"));
+  CHECK_THROWS_WITH_AS(check_memory((std::uint64_t(1) << 30) + 1, "the state"),
+                       "the state needs 1 GiB, more than the memory limit of 1 GiB (raise it with "
+                       "--max-memory)",
+                       InputError);
+  CHECK_THROWS_WITH_AS(check_memory(std::nullopt, "the state"),
+                       doctest::Contains("needs more than 2^64 bytes"), InputError);
+  CHECK_THROWS_WITH_AS(check_ranks(13, 12, "optimal", "use bounds"),
+                       "optimal works on at most 12 ranks; this machine has 13 (use bounds)",
+                       InputError);
+  for (double bad : {0.0, -1.0, 1e9, std::nan(""), HUGE_VAL})
+    CHECK_THROWS_AS(check_timeout(bad), InputError);
+  set_limits(saved);
+}
