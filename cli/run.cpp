@@ -136,6 +136,9 @@ void check_common(std::uint64_t bytes, unsigned repeats, double timeout) {
 /// All ranks' messages together (p^2 B for alltoall) must fit in this machine's 24 GiB about
 /// five times over: every rank keeps its own messages (to start each call from), holds them and
 /// what it receives, and the library's send and receive buffers.
+/// Processes `run` starts on this one machine.
+constexpr Rank kMaxRunRanks = 256;
+
 void check_volume(Rank ranks, std::uint64_t bytes) {
   const double total = double(ranks) * ranks * double(bytes);
   if (total > 2.0 * (1ull << 30))
@@ -251,14 +254,19 @@ const std::vector<std::string> kOpenMpi = {
 int run(const RunArgs& args, std::ostream& out) {
   check_common(args.bytes, args.repeats, args.timeout);
   TempFile plan(".json");
-  const Prepared p =
-      prepare(io::read_schedule_file(args.schedule), args.schedule, args.sync, nullptr, plan);
+  // The machine's size first, from the header: before the phases are read and verified.
+  const auto check_size = [&](const ScheduleHeader& h) {
+    const Rank ranks = h.ranks();
+    if (args.np != 0 && args.np != ranks)
+      throw InputError("--np " + std::to_string(args.np) + ": the schedule has " +
+                       std::to_string(ranks) + " ranks");
+    if (ranks < 2 || ranks > kMaxRunRanks)
+      throw InputError("run: 2 to " + std::to_string(kMaxRunRanks) + " ranks on this machine");
+    check_volume(ranks, args.bytes);
+  };
+  const Prepared p = prepare(io::read_schedule_file(args.schedule, check_size), args.schedule,
+                             args.sync, nullptr, plan);
   const Rank ranks = p.table.header.ranks();
-  if (args.np != 0 && args.np != ranks)
-    throw InputError("--np " + std::to_string(args.np) + ": the schedule has " +
-                     std::to_string(ranks) + " ranks");
-  if (ranks < 2 || ranks > 256) throw InputError("run: 2 to 256 ranks on this machine");
-  check_volume(ranks, args.bytes);
   std::vector<std::string> cmd = kOpenMpi;
   for (const std::string& a :
        {std::string("-np"), std::to_string(ranks), std::string("--timeout"),
@@ -355,10 +363,10 @@ int simulate(const SimulateArgs& args, std::ostream& out) {
   if (!tree) throw InputError(args.topology + ": simulate needs a tree topology");
   const double bytes_per_second = bandwidth_of(args.bandwidth);
   check_latency(args.latency);
+  check_volume(tree->ranks(), args.bytes);
   TempFile plan(".json");
   const Prepared p =
       prepare(io::read_schedule_file(args.schedule), args.schedule, args.sync, &model, plan);
-  check_volume(tree->ranks(), args.bytes);
   const Network network(*tree, args.bandwidth, args.latency);
   const launch::Finished f = network.run(plan.path(), args.bytes, args.repeats, args.library, "",
                                  args.timeout, args.trace);

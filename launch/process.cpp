@@ -22,6 +22,7 @@ extern char** environ;
 namespace phasecheck::launch {
 namespace {
 
+// Sticky: once phasecheck was interrupted, no further child is started.
 volatile std::sig_atomic_t g_interrupted = 0;
 extern "C" void on_interrupt(int) { g_interrupted = 1; }
 
@@ -30,7 +31,6 @@ extern "C" void on_interrupt(int) { g_interrupted = 1; }
 class InterruptGuard {
  public:
   InterruptGuard() {
-    g_interrupted = 0;
     struct sigaction a {};
     a.sa_handler = on_interrupt;
     sigemptyset(&a.sa_mask);
@@ -88,6 +88,8 @@ void kill_group(pid_t pid, int& status) {
 
 }  // namespace
 
+bool interrupted() { return g_interrupted != 0; }
+
 std::vector<std::string> shell_command(const std::string& text) { return {"/bin/sh", "-c", text}; }
 
 ScratchDirectory::ScratchDirectory() {
@@ -128,6 +130,7 @@ Finished run(const Command& c) {
   if (c.argv.empty()) throw InputError("no command to run");
   check_timeout(c.timeout);
   const InterruptGuard guard;
+  if (g_interrupted) throw InputError("interrupted: " + c.argv[0] + " was not started");
   Pipe out, err;
   posix_spawn_file_actions_t files;
   posix_spawn_file_actions_init(&files);

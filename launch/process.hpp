@@ -38,6 +38,10 @@ struct Finished {
 /// Output kept from a child: a runaway child cannot fill phasecheck's memory.
 inline constexpr std::size_t kMaxCaptured = std::size_t(64) << 20;
 
+/// Whether phasecheck received SIGINT or SIGTERM while a child ran: from then on run() starts
+/// nothing. For callers whose own callers swallow exceptions (a rapidcheck property).
+bool interrupted();
+
 /// A directory of this process's own (mode 0700, unguessable name) in the system's temporary
 /// directory, removed with everything in it when this goes out of scope: for the files a child
 /// reads and writes, where nobody else can plant a name.
@@ -56,7 +60,8 @@ class ScratchDirectory {
 };
 
 /// Runs `c` to the end or to its deadline. Throws InputError when it cannot be started, and when
-/// phasecheck receives SIGINT or SIGTERM meanwhile (after killing the group and cleaning up).
+/// phasecheck receives SIGINT or SIGTERM meanwhile (after killing the group and cleaning up), or
+/// did earlier (see interrupted()).
 Finished run(const Command& c);
 
 }  // namespace phasecheck::launch

@@ -189,8 +189,15 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
           report = io::render(r, "schedule.json", io::ReportFormat::text);
         } else {
           std::string problem;
-          auto got = run_generator({o.generator, "", o.generator_timeout}, t,
-                                   scratch->path(), problem);
+          if (launch::interrupted()) RC_DISCARD("interrupted");
+          std::optional<Schedule> got;
+          try {
+            got = run_generator({o.generator, "", o.generator_timeout}, t, scratch->path(),
+                                problem);
+          } catch (const InputError& e) {
+            if (launch::interrupted()) RC_DISCARD("interrupted");
+            problem = std::string("the generator could not run: ") + e.what();
+          }
           if (!got && problem.empty()) RC_DISCARD("the generator does not take this machine");
           if (!got) {
             broken = problem;
@@ -222,6 +229,13 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
       const auto result = rc::detail::checkTestable(property, metadata, params, listener);
       total += listener.cases();
       discarded += listener.discarded();
+      if (launch::interrupted()) throw InputError("fuzz: interrupted; the generator was stopped");
+      if (rc::detail::FailureResult other; result.match(other) && !failed) {
+        // The property itself threw (not a broken claim): never a pass.
+        if (o.progress) progress << "\n";
+        out << "FAIL  " << name << ": " << other.description << "\n";
+        return 1;
+      }
       if (result.template is<rc::detail::FailureResult>() && failed) {
         if (o.progress) progress << "\n";
         const std::string again =
