@@ -353,7 +353,7 @@ struct CommandLine::Impl {
                        "congestion: bytes per message, for the paper's algorithm selection")
         ->check(natural);
 
-    commands_.push_back({algorithms, [this](std::ostream& out, std::ostream&) { return cli::list_algorithms(out); }});
+    commands_.push_back({algorithms, [](std::ostream& out, std::ostream&) { return cli::list_algorithms(out); }});
     commands_.push_back({generate, [this](std::ostream& out, std::ostream&) { return cli::generate(gen, out); }});
     commands_.push_back({verify, [this](std::ostream& out, std::ostream&) { return cli::verify(ver, out); }});
     commands_.push_back({fuzz, [this](std::ostream& out, std::ostream& err) {

@@ -47,6 +47,19 @@ SyncPlan pairwise_synchronization(const Schedule& schedule, const Topology& mode
                      std::to_string(kMaxSyncRanks) + " ranks, not " + std::to_string(p) +
                      " (the dependence graph has a vertex per message and the reduction a bit per "
                      "pair of them)");
+  if (!for_each_link(model, 0, 0, [](LinkId) {}))
+    throw InputError(
+        "pair-wise synchronization needs a routed model (tree, hypercube, mesh or "
+        "ring), not " +
+        describe(model));
+  std::uint64_t messages = 0;
+  for (const Phase& phase : schedule.phases)
+    for (const Transfer& t : phase.transfers()) messages += !t.local();
+  if (messages > kMaxSyncMessages)
+    throw InputError("pair-wise synchronization is computed for up to " +
+                     std::to_string(kMaxSyncMessages) + " messages, not " +
+                     std::to_string(messages) +
+                     " (the reduction takes a bit per pair of them; segments count one each)");
   SyncPlan plan;
   for (std::uint32_t ph = 0; ph < schedule.phases.size(); ++ph) {
     const auto transfers = schedule.phases[ph].transfers();
@@ -55,18 +68,14 @@ SyncPlan pairwise_synchronization(const Schedule& schedule, const Topology& mode
         plan.messages.push_back({ph, transfers[i].src, transfers[i].dst, i});
   }
   const auto n = static_cast<std::uint32_t>(plan.messages.size());
+  // Without messages (no phases, or local copies only) there is nothing to order.
+  if (n == 0) return plan;
 
   // The users of every directed link, in message order (which is phase order).
   std::map<LinkId, std::vector<std::uint32_t>> users;
-  for (std::uint32_t m = 0; m < n; ++m) {
-    const bool routed = for_each_link(model, plan.messages[m].src, plan.messages[m].dst,
-                                      [&](LinkId l) { users[l].push_back(m); });
-    if (!routed)
-      throw InputError(
-          "pair-wise synchronization needs a routed model (tree, hypercube, mesh or "
-          "ring), not " +
-          describe(model));
-  }
+  for (std::uint32_t m = 0; m < n; ++m)
+    for_each_link(model, plan.messages[m].src, plan.messages[m].dst,
+                  [&](LinkId l) { users[l].push_back(m); });
   // Distinct contending pairs: a bit per (earlier, later) message pair, n^2 / 8 bytes (33 MB at
   // kMaxSyncRanks), because pairs sharing several links must count once.
   const std::size_t words = (n + 63) / 64;

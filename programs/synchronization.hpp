@@ -51,9 +51,13 @@ struct SyncPlan {
 /// The largest rank count for which the dependence graph is built (it has p(p-1) messages and the
 /// reduction takes a bit per pair of them: 128 ranks, 16,256 messages, 33 MB).
 inline constexpr Rank kMaxSyncRanks = 128;
+/// The largest message count, whatever the ranks: a table that cuts messages into segments, or
+/// sends a pair more than once, has more than p(p-1) (randomized-segmented: parts times as many).
+inline constexpr std::uint32_t kMaxSyncMessages = kMaxSyncRanks * (kMaxSyncRanks - 1);
 
 /// Builds and reduces the dependence graph of `schedule` on `model`, which must be routed (tree,
-/// hypercube, mesh, ring). Throws InputError for other models or more than kMaxSyncRanks ranks.
+/// hypercube, mesh, ring). Throws InputError for other models, more than kMaxSyncRanks ranks or
+/// more than kMaxSyncMessages messages.
 SyncPlan pairwise_synchronization(const Schedule& schedule, const Topology& model);
 
 }  // namespace phasecheck::programs

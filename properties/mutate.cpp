@@ -139,11 +139,11 @@ MutationReport mutate(const Schedule& original, const Topology& model, std::uint
     for (std::uint32_t n = 0; n < per_class; ++n) {
       Schedule m{original.header, original.phases};
       const auto [ph, at] = any_transfer();
-      const auto only = [&, ph = ph, at = at](auto&& edit) {
-        m.phases[ph] = rebuilt(original.phases[ph],
-                               [&](std::size_t i, Rank& s, Rank& d, std::vector<Block>& b) {
-                                 return i == at ? edit(s, d, b) : 1;
-                               });
+      const auto only = [&, phase = ph, index = at](auto&& edit) {
+        m.phases[phase] = rebuilt(original.phases[phase],
+                                  [&](std::size_t i, Rank& s, Rank& d, std::vector<Block>& b) {
+                                    return i == index ? edit(s, d, b) : 1;
+                                  });
       };
       bool made = true;
       switch (cls) {

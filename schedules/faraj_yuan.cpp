@@ -81,7 +81,9 @@ std::vector<std::vector<Rank>> subtrees_of(const Branches& g, NodeId root) {
     }
     std::sort(machines.begin(), machines.end());
   }
-  std::stable_sort(t.begin(), t.end(), [](const auto& a, const auto& b) {
+  // A total order (the subtrees are disjoint, so their first machines differ): std::sort gives
+  // what a stable sort would, without libstdc++'s deprecated get_temporary_buffer (clang warns).
+  std::sort(t.begin(), t.end(), [](const auto& a, const auto& b) {
     return a.size() != b.size() ? a.size() > b.size() : a.front() < b.front();
   });
   return t;
