@@ -2,8 +2,6 @@
 // last accepted version, as a person, a program, a pull-request comment or a CI test tab reads it
 // (docs/ci.md).
 
-#include <stdlib.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <map>

@@ -2,14 +2,10 @@
 // phasecheck-runner (runner/runner.cpp) under Open MPI's mpirun on this machine, or under
 // SimGrid's smpirun on a simulated network built from a tree topology (docs/run.md).
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -31,26 +27,6 @@
 
 namespace phasecheck::cli {
 namespace {
-
-/// A file in the system's temporary directory, removed when this goes out of scope.
-class TempFile {
- public:
-  explicit TempFile(const std::string& suffix) {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / ("phasecheck-XXXXXX" + suffix)).string();
-    const int fd = mkstemps(pattern.data(), static_cast<int>(suffix.size()));
-    if (fd < 0) throw InputError("cannot create a temporary file in " + pattern);
-    close(fd);
-    path_ = pattern;
-  }
-  ~TempFile() { std::filesystem::remove(path_); }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 /// Runs argv (no shell) in its own process group, killed with the group after `timeout` seconds
 /// or when phasecheck is interrupted.
@@ -107,7 +83,7 @@ struct Prepared {
 
 /// The schedule, verified on `model` (its own when null), and its programs written to `plan`.
 Prepared prepare(Schedule table, const std::string& source, const std::string& sync,
-                 const Topology* model, const TempFile& plan) {
+                 const Topology* model, const std::string& plan) {
   Prepared p{std::move(table), {}, programs::parse_separation(sync)};
   const Topology& judge = model ? *model : p.table.header.topology;
   try {
@@ -120,7 +96,7 @@ Prepared prepare(Schedule table, const std::string& source, const std::string& s
     sync_plan = programs::pairwise_synchronization(p.table, judge);
   const auto progs =
       programs::rank_programs(p.table, p.separation, sync_plan ? &*sync_plan : nullptr);
-  write_output(plan.path(), [&](std::ostream& os) {
+  write_output(plan, [&](std::ostream& os) {
     os << io::programs_to_json(progs, p.table, source, p.separation);
   });
   return p;
@@ -253,7 +229,8 @@ const std::vector<std::string> kOpenMpi = {
 
 int run(const RunArgs& args, std::ostream& out) {
   check_common(args.bytes, args.repeats, args.timeout);
-  TempFile plan(".json");
+  const launch::ScratchDirectory scratch;  // the programs, for the runner
+  const std::string plan = scratch.file("programs.json");
   // The machine's size first, from the header: before the phases are read and verified.
   const auto check_size = [&](const ScheduleHeader& h) {
     const Rank ranks = h.ranks();
@@ -270,7 +247,7 @@ int run(const RunArgs& args, std::ostream& out) {
   std::vector<std::string> cmd = kOpenMpi;
   for (const std::string& a :
        {std::string("-np"), std::to_string(ranks), std::string("--timeout"),
-        std::to_string(static_cast<long>(std::ceil(args.timeout))), runner_path(false), plan.path(),
+        std::to_string(static_cast<long>(std::ceil(args.timeout))), runner_path(false), plan,
         std::string("--bytes"), std::to_string(args.bytes), std::string("--repeats"),
         std::to_string(args.repeats)})
     cmd.push_back(a);
@@ -307,10 +284,10 @@ void check_latency(const std::string& s) {
 class Network {
  public:
   Network(const Tree& tree, const std::string& bandwidth, const std::string& latency)
-      : tree_(tree), platform_(".xml"), hosts_(".txt") {
-    write_output(platform_.path(),
-                          [&](std::ostream& os) { os << platform_xml(tree, bandwidth, latency); });
-    write_output(hosts_.path(), [&](std::ostream& os) {
+      : tree_(tree) {
+    write_output(platform(),
+                 [&](std::ostream& os) { os << platform_xml(tree, bandwidth, latency); });
+    write_output(hosts(), [&](std::ostream& os) {
       for (std::size_t i = 0; i < tree.machines().size(); ++i) os << "h" << i << "\n";  // rank i
     });
   }
@@ -324,9 +301,9 @@ class Network {
                                     "-np",
                                     std::to_string(tree_.ranks()),
                                     "-platform",
-                                    platform_.path(),
+                                    platform(),
                                     "-hostfile",
-                                    hosts_.path(),
+                                    hosts(),
                                     "--cfg=smpi/simulate-computation:no",
                                     "--cfg=network/crosstraffic:0",
                                     "--cfg=smpi/bw-factor:0:1",
@@ -350,8 +327,11 @@ class Network {
   }
 
  private:
+  std::string platform() const { return scratch_.file("platform.xml"); }
+  std::string hosts() const { return scratch_.file("hosts.txt"); }
+
   const Tree& tree_;
-  TempFile platform_, hosts_;
+  launch::ScratchDirectory scratch_;  // the platform and the host file
 };
 
 }  // namespace
@@ -364,11 +344,12 @@ int simulate(const SimulateArgs& args, std::ostream& out) {
   const double bytes_per_second = bandwidth_of(args.bandwidth);
   check_latency(args.latency);
   check_volume(tree->ranks(), args.bytes);
-  TempFile plan(".json");
+  const launch::ScratchDirectory scratch;  // the programs, for the runner
+  const std::string plan = scratch.file("programs.json");
   const Prepared p =
       prepare(io::read_schedule_file(args.schedule), args.schedule, args.sync, &model, plan);
   const Network network(*tree, args.bandwidth, args.latency);
-  const launch::Finished f = network.run(plan.path(), args.bytes, args.repeats, args.library, "",
+  const launch::Finished f = network.run(plan, args.bytes, args.repeats, args.library, "",
                                  args.timeout, args.trace);
   const nlohmann::json r = result_of(f, "smpirun", args.timeout);
   const std::string library =
@@ -534,7 +515,8 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
     // Library runs need programs of the right rank count; linear's are the cheapest.
     const Schedule filler = schedules::generate(*schedules::find_algorithm("linear"), model, {});
     for (const Contender& c : contenders()) {
-      TempFile plan(".json");
+      const launch::ScratchDirectory scratch;  // the programs, for the runner
+      const std::string plan = scratch.file("programs.json");
       std::optional<Prepared> prepared;
       if (c.library.empty())
         prepared.emplace(
@@ -545,7 +527,7 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
       std::vector<std::string> row = {c.label};
       std::vector<double> throughput;
       for (const auto b : sizes) {
-        const launch::Finished f = network.run(plan.path(), b, 1, c.library,
+        const launch::Finished f = network.run(plan, b, 1, c.library,
                                        c.library.empty() ? "schedule" : "library", args.timeout);
         double seconds = std::nan("");
         try {

@@ -22,10 +22,10 @@ namespace {
 
 std::string error_text() { return std::strerror(errno); }
 
-[[noreturn]] void too_large(const std::string& name) {
-  throw InputError(name + ": larger than the input limit of " +
-                   format_bytes(limits().max_input_bytes) +
-                   " (raise it with --max-input-size)");
+/// Why an input larger than the limit is refused.
+std::string too_large() {
+  return "larger than the input limit of " + format_bytes(limits().max_input_bytes) +
+         " (raise it with --max-input-size)";
 }
 
 /// What kind of file `st` is, for messages.
@@ -197,7 +197,7 @@ class InputFile::Buffer : public std::streambuf {
     if (n < 0) throw InputError(name_ + ": read error (" + error_text() + ")");
     if (n == 0) return traits_type::eof();
     total_ += static_cast<std::uint64_t>(n);
-    if (total_ > limits().max_input_bytes) too_large(name_);
+    if (total_ > limits().max_input_bytes) throw InputError(name_ + ": " + too_large());
     setg(data_.data(), data_.data(), data_.data() + n);
     return traits_type::to_int_type(*gptr());
   }
@@ -229,8 +229,7 @@ InputFile::InputFile(const std::string& path) : name_(path == "-" ? "<stdin>" : 
                         (path == "-" && S_ISCHR(st.st_mode));  // a terminal as standard input
   if (!readable) refuse(std::string("is ") + kind_of(st) + ", not a file");
   if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > limits().max_input_bytes)
-    refuse("larger than the input limit of " + format_bytes(limits().max_input_bytes) +
-           " (raise it with --max-input-size)");
+    refuse(too_large());
   if (owned_) fcntl(fd_, F_SETFL, fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
   buffer_ = std::make_unique<Buffer>(fd_, name_);
   stream_ = std::make_unique<std::istream>(buffer_.get());

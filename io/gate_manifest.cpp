@@ -1,8 +1,6 @@
 #include "io/gate_manifest.hpp"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "core/error.hpp"
 #include "core/files.hpp"

@@ -1,9 +1,7 @@
 #include "io/simgrid_trace.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "core/error.hpp"
 #include "core/files.hpp"

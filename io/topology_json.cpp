@@ -1,7 +1,5 @@
 #include <algorithm>
 #include <array>
-#include <fstream>
-#include <sstream>
 
 #include "core/error.hpp"
 #include "core/files.hpp"

@@ -2,12 +2,10 @@
 
 #include <chrono>
 #include <cmath>
-#include <limits>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -18,10 +16,10 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
-#include "launch/process.hpp"
 #include "generators.hpp"
 #include "io/json.hpp"
 #include "io/report.hpp"
+#include "launch/process.hpp"
 #include "parameters_gen.hpp"
 #include "verify/verifier.hpp"
 
