@@ -84,6 +84,8 @@ struct CommandLine::Impl {
     generate->add_option("--topology", gen.topology, "Topology JSON file")->required();
     generate->add_option("--set", gen.set, "Algorithm parameter key=value (repeatable)");
     generate->add_option("-o,--output", gen.output, "Output file (default: standard output)");
+    generate->add_flag("--buffers", gen.buffers,
+                       "Write the buffer program (format 3: where every chunk lands)");
 
     auto* verify =
         app->add_subcommand("verify", "Check a schedule: delivery, contention, invariants, bounds");

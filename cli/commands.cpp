@@ -110,6 +110,13 @@ int generate(const GenerateArgs& args, std::ostream& out) {
   const ScheduleHeader header = schedules::make_header(
       algorithm, io::read_topology_file(args.topology), Parameters::parse(args.set));
   const auto emit = [&](std::ostream& os) {
+    if (args.buffers) {
+      const Schedule program = schedules::generate_program(algorithm, header);
+      io::ScheduleWriter writer(os, program.header);
+      for (const Phase& p : program.phases) writer.phase(p);
+      writer.finish();
+      return;
+    }
     io::ScheduleWriter writer(os, header);
     algorithm.generate(header, writer.sink());
     writer.finish();
@@ -148,7 +155,7 @@ Verified read_and_verify(const std::string& path, const std::string& topology_pa
     }
   };
   const auto on_phase = [&](const Phase& p) { verifier->consume(p); };
-  io::read_schedule_file(path, on_header, on_phase);
+  io::read_schedule_file(path, on_header, on_phase, io::Tables::ops_only);
   v.report = verifier->finish();
   return v;
 }

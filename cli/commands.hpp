@@ -21,6 +21,7 @@ struct GenerateArgs {
   std::string topology;          ///< topology file
   std::vector<std::string> set;  ///< key=value parameters
   std::string output;            ///< file; empty or "-" for standard output
+  bool buffers = false;          ///< format 3: the buffer program
 };
 int generate(const GenerateArgs& args, std::ostream& out);
 

@@ -29,6 +29,12 @@ void Phase::clear() {
   label_.clear();
   transfers_.clear();
   blocks_.clear();
+  ops_.clear();
+}
+
+void Phase::clear_transfers() {
+  transfers_.clear();
+  blocks_.clear();
 }
 
 void Phase::reserve(std::size_t transfers, std::size_t blocks) {

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/buffers.hpp"
 #include "core/parameters.hpp"
 #include "core/topology.hpp"
 
@@ -79,6 +80,14 @@ class Phase {
   std::span<const Block> blocks(const Transfer& t) const {
     return std::span<const Block>(blocks_).subspan(t.first_block, t.block_count);
   }
+
+  /// Format 3: the phase's buffer program (core/buffers.hpp). Its transfers are then the table
+  /// its sends form (BufferState::apply derives them).
+  void add(const BufferOp& op) { ops_.push_back(op); }
+  std::span<const BufferOp> ops() const { return ops_; }
+  /// Removes the transfers and keeps the ops and the label.
+  void clear_transfers();
+
   /// Keeps the capacity, so a generator can reuse one Phase for every phase it emits.
   void clear();
   void reserve(std::size_t transfers, std::size_t blocks);
@@ -89,6 +98,7 @@ class Phase {
   std::string label_;
   std::vector<Transfer> transfers_;
   std::vector<Block> blocks_;
+  std::vector<BufferOp> ops_;
 };
 
 /// Everything about a schedule except its phases.
@@ -100,6 +110,9 @@ struct ScheduleHeader {
   Parameters parameters;     ///< the algorithm's parameters, as given to `generate`
   /// Segments per message (alltoall): block [o, d] is delivered as [o, d, 0] .. [o, d, parts-1].
   std::uint32_t parts = 1;
+  /// Format 3: the buffers every rank has; its phases are buffer programs (Phase::ops), and
+  /// parts == buffers->chunks. Absent for a phase table (formats 1 and 2).
+  std::optional<BufferLayout> buffers;
   Rank ranks() const { return phasecheck::ranks(topology); }
   friend bool operator==(const ScheduleHeader&, const ScheduleHeader&) = default;
 };

@@ -19,6 +19,14 @@ inline constexpr std::string_view kScheduleFormat = "phasecheck.schedule/1";
 /// Version 2 adds "parts" (segments per message) and blocks [origin, destination, part]. Every
 /// version-1 file is a version-2 file with parts = 1; the writer keeps version 1 for those.
 inline constexpr std::string_view kScheduleFormatV2 = "phasecheck.schedule/2";
+/// Version 3: buffer programs. Phases hold "ops" that move chunks between the input, output and
+/// scratch buffers of the ranks (core/buffers.hpp); the header has "chunks", "inplace",
+/// "buffers", and the topology is optional.
+inline constexpr std::string_view kScheduleFormatV3 = "phasecheck.schedule/3";
+
+/// Whether the reader fills in the table of a version-3 phase (its sends, as transfers) by
+/// running the program. A consumer that runs the program itself (the verifier) says `ops_only`.
+enum class Tables { derive, ops_only };
 
 /// Reads and validates a topology file.
 Topology read_topology_file(const std::string& path);
@@ -31,10 +39,10 @@ std::string topology_to_pretty_json(const Topology& t);
 /// Streams a schedule: on_header once, then on_phase for each phase in order.
 void read_schedule(std::istream& in, std::string_view source,
                    const std::function<void(const ScheduleHeader&)>& on_header,
-                   const PhaseSink& on_phase);
+                   const PhaseSink& on_phase, Tables tables = Tables::derive);
 void read_schedule_file(const std::string& path,
                         const std::function<void(const ScheduleHeader&)>& on_header,
-                        const PhaseSink& on_phase);
+                        const PhaseSink& on_phase, Tables tables = Tables::derive);
 /// The whole table. `check_header` sees the header before any phase is stored (when the header
 /// comes first in the file, as phasecheck writes it), so that a command refuses a machine too
 /// large for it before reading the phases; it throws InputError to refuse.
@@ -46,6 +54,7 @@ Schedule parse_schedule(std::string_view text, std::string_view source);
 /// omitted for a direct message. Deterministic: same phases, same bytes.
 class ScheduleWriter {
  public:
+  /// Version 3 when header.buffers is set (the phases' ops are written, not their transfers).
   ScheduleWriter(std::ostream& out, const ScheduleHeader& header);
   void phase(const Phase& phase);
   PhaseSink sink() {
@@ -55,8 +64,10 @@ class ScheduleWriter {
   void finish();
 
  private:
+  void ops(const Phase& phase);
   std::ostream& out_;
   Collective collective_;
+  bool program_;
   std::size_t phases_ = 0;
   std::string buffer_;
 };

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/buffer_state.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "io/json.hpp"
@@ -17,17 +18,18 @@ namespace {
 
 using detail::Json;
 
-constexpr const char* kRequiredKeys[] = {"format", "algorithm", "collective", "ranks", "topology"};
-constexpr const char* kHeaderKeys[] = {"format",   "algorithm",  "collective", "ranks",
-                                       "topology", "parameters", "parts"};
+constexpr const char* kRequiredKeys[] = {"format", "algorithm", "collective", "ranks"};
+constexpr const char* kHeaderKeys[] = {"format",     "algorithm", "collective", "ranks",
+                                       "topology",   "parameters", "parts",     "chunks",
+                                       "inplace",    "buffers"};
 
 /// The SAX consumer. The parser (nlohmann's) calls one method per JSON event; this class keeps
 /// a small state machine for the phase table and builds ordinary JSON values for the header.
 class ScheduleSax {
  public:
   ScheduleSax(std::string_view source, const std::function<void(const ScheduleHeader&)>& on_header,
-              const PhaseSink& on_phase)
-      : source_(source), on_header_(on_header), on_phase_(on_phase) {}
+              const PhaseSink& on_phase, Tables tables)
+      : source_(source), on_header_(on_header), on_phase_(on_phase), tables_(tables) {}
 
   // --- scalars
   bool null() { return scalar(Json(nullptr), "null"); }
@@ -43,6 +45,15 @@ class ScheduleSax {
     if (state_ == State::label) {
       phase_.set_label(std::move(v));
       state_ = State::phase;
+      return true;
+    }
+    if (state_ == State::slot_name) {
+      const auto buffer = parse_buffer(v);
+      if (!buffer)
+        fail(op_path() + "." + slot_field(),
+             "unknown buffer \"" + v + "\" (the buffers are input, output and scratch)");
+      (reading_from_ ? op_.from : op_.to).buffer = *buffer;
+      state_ = State::slot_index;
       return true;
     }
     return scalar(Json(std::move(v)), "a string");
@@ -65,6 +76,39 @@ class ScheduleSax {
         block_[block_len_++] = static_cast<Rank>(v);
         return true;
       }
+      case State::op_number: {
+        const bool is_count = op_field_ == OpField::count;
+        if (is_count ? v > std::numeric_limits<std::uint32_t>::max() : v >= kMaxRanks)
+          fail(op_path() + "." + op_field_name(),
+               is_count ? "count " + std::to_string(v) + " is larger than any buffer"
+                        : "rank " + std::to_string(v) + " does not exist");
+        if (is_count && v == 0) fail(op_path() + ".count", "must be at least 1");
+        const auto value = static_cast<std::uint32_t>(v);
+        switch (op_field_) {
+          case OpField::src:
+            op_.src = value;
+            break;
+          case OpField::dst:
+            op_.dst = value;
+            break;
+          case OpField::rank:
+            op_.src = op_.dst = value;
+            break;
+          case OpField::count:
+            op_.count = value;
+            break;
+        }
+        state_ = State::op;
+        return true;
+      }
+      case State::slot_index:
+        if (v > kMaxSlots)
+          fail(op_path() + "." + slot_field(),
+               "slot " + std::to_string(v) + " is beyond any buffer (at most " +
+                   std::to_string(kMaxSlots) + " slots)");
+        (reading_from_ ? op_.from : op_.to).index = static_cast<std::uint32_t>(v);
+        state_ = State::slot_end;
+        return true;
       default:
         return scalar(Json(v), "an integer");
     }
@@ -80,12 +124,18 @@ class ScheduleSax {
         phase_.clear();
         phase_keys_ = 0;
         transfer_index_ = 0;
+        op_index_ = 0;
         state_ = State::phase;
         return true;
       case State::transfers:
         have_src_ = have_dst_ = have_blocks_ = false;
         scratch_.clear();
         state_ = State::transfer;
+        return true;
+      case State::ops:
+        op_ = BufferOp{};
+        op_keys_ = 0;
+        state_ = State::op;
         return true;
       case State::capture:
         return open(Json::object());
@@ -100,6 +150,12 @@ class ScheduleSax {
         return true;
       case State::expect_transfers:
         state_ = State::transfers;
+        return true;
+      case State::expect_ops:
+        state_ = State::ops;
+        return true;
+      case State::expect_slot:
+        state_ = State::slot_name;
         return true;
       case State::expect_blocks:
         state_ = State::blocks;
@@ -121,7 +177,11 @@ class ScheduleSax {
       case State::phase:
         if (k == "label") return phase_key(1, State::label, k);
         if (k == "transfers") return phase_key(2, State::expect_transfers, k);
-        fail(phase_path(), "unknown key \"" + k + "\" (a phase has \"label\" and \"transfers\")");
+        if (k == "ops") return phase_key(4, State::expect_ops, k);
+        fail(phase_path(), "unknown key \"" + k +
+                               "\" (a phase has \"label\" and \"transfers\", or \"ops\" in version 3)");
+      case State::op:
+        return op_key(k);
       case State::transfer:
         if (const std::string_view name = k; name == "src" || name == "dst") {
           reading_src_ = name == "src";
@@ -151,13 +211,17 @@ class ScheduleSax {
       case State::top:
         return end_top();
       case State::phase:
-        if (!(phase_keys_ & 2)) fail(phase_path(), "missing \"transfers\"");
+        if (!(phase_keys_ & 6)) fail(phase_path(), "missing \"transfers\" (or \"ops\", version 3)");
+        if ((phase_keys_ & 6) == 6)
+          fail(phase_path(), "has both \"transfers\" and \"ops\" (version 3 has ops only)");
         emit();
         ++phase_index_;
         state_ = State::phases;
         return true;
       case State::transfer:
         return end_transfer();
+      case State::op:
+        return end_op();
       case State::capture:
         return close();
       default:
@@ -170,7 +234,11 @@ class ScheduleSax {
         state_ = State::top;
         return true;
       case State::transfers:
+      case State::ops:
         state_ = State::phase;
+        return true;
+      case State::slot_end:
+        state_ = State::op;
         return true;
       case State::blocks:
         state_ = State::transfer;
@@ -216,8 +284,17 @@ class ScheduleSax {
     expect_blocks,
     blocks,
     block,
+    expect_ops,
+    ops,
+    op,
+    op_number,
+    expect_slot,
+    slot_name,
+    slot_index,
+    slot_end,
     done
   };
+  enum class OpField { src, dst, rank, count };
 
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
     detail::throw_at(source_, path, what);
@@ -227,6 +304,23 @@ class ScheduleSax {
   std::string transfer_path() const {
     return phase_path() + ".transfers[" + std::to_string(transfer_index_) + "]";
   }
+  std::string op_path() const {
+    return phase_path() + ".ops[" + std::to_string(op_index_) + "]";
+  }
+  const char* op_field_name() const {
+    switch (op_field_) {
+      case OpField::src:
+        return "src";
+      case OpField::dst:
+        return "dst";
+      case OpField::rank:
+        return "rank";
+      case OpField::count:
+        return "count";
+    }
+    return "?";
+  }
+  const char* slot_field() const { return reading_from_ ? "from" : "to"; }
   std::string block_path() const {
     return transfer_path() + ".blocks[" + std::to_string(scratch_.size()) + "]";
   }
@@ -258,6 +352,23 @@ class ScheduleSax {
         return transfer_path() + ".blocks (expected an array of blocks)";
       case State::block:
         return block_path() + " (expected a non-negative integer)";
+      case State::expect_ops:
+      case State::ops:
+        return phase_path() + ".ops (expected an array of objects)";
+      case State::op:
+        return op_path();
+      case State::op_number:
+        return op_path() + "." + op_field_name() +
+               (op_field_ == OpField::count ? " (expected a positive integer)"
+                                            : " (expected a non-negative integer)");
+      case State::expect_slot:
+        return op_path() + "." + slot_field() + " (expected [buffer, slot])";
+      case State::slot_name:
+        return op_path() + "." + slot_field() + "[0] (expected \"input\", \"output\" or \"scratch\")";
+      case State::slot_index:
+        return op_path() + "." + slot_field() + "[1] (expected a non-negative integer)";
+      case State::slot_end:
+        return op_path() + "." + slot_field() + " (expected the end of [buffer, slot])";
       default:
         return "the end of the document";
     }
@@ -272,9 +383,7 @@ class ScheduleSax {
       if (seen_phases_) fail("", "\"phases\" is given twice");
       seen_phases_ = true;
       // Stream when the required header came first; otherwise buffer until the end.
-      if (std::all_of(std::begin(kRequiredKeys), std::end(kRequiredKeys),
-                      [&](const char* r) { return header_values_.contains(r); }))
-        build_header();
+      if (header_complete()) build_header();
       state_ = State::expect_phases;
       return true;
     }
@@ -330,19 +439,36 @@ class ScheduleSax {
     return true;
   }
 
+  /// Whether the header keys read so far are all the header there is to wait for: the required
+  /// ones, and the topology (versions 1 and 2) or the buffers (version 3).
+  bool header_complete() const {
+    const Json& h = header_values_;
+    if (!std::all_of(std::begin(kRequiredKeys), std::end(kRequiredKeys),
+                     [&](const char* r) { return h.contains(r); }))
+      return false;
+    const bool v3 = h["format"].is_string() && h["format"].get<std::string>() == kScheduleFormatV3;
+    return h.contains(v3 ? "buffers" : "topology");
+  }
+
   void build_header() {
     const Json& h = header_values_;
     const detail::Field top{h, source_, ""};
     for (const char* k : kRequiredKeys)
       if (!h.contains(k)) fail("", std::string("missing \"") + k + "\"");
     const std::string format = top.at("format").string();
-    if (format != kScheduleFormat && format != kScheduleFormatV2)
+    if (format != kScheduleFormat && format != kScheduleFormatV2 && format != kScheduleFormatV3)
       top.at("format").fail("unsupported format \"" + format + "\" (this phasecheck reads " +
-                            std::string(kScheduleFormat) + " and " +
-                            std::string(kScheduleFormatV2) + ")");
+                            std::string(kScheduleFormat) + ", " + std::string(kScheduleFormatV2) +
+                            " and " + std::string(kScheduleFormatV3) + ")");
+    const bool v3 = format == kScheduleFormatV3;
+    for (const char* k : {"chunks", "inplace", "buffers"})
+      if (!v3 && h.contains(k))
+        top.at(k).fail("\"" + std::string(k) + "\" needs " + std::string(kScheduleFormatV3));
+    if (!v3 && !h.contains("topology")) fail("", "missing \"topology\"");
     if (h.contains("parts")) {
-      if (format == kScheduleFormat)
-        top.at("parts").fail("\"parts\" needs " + std::string(kScheduleFormatV2));
+      if (format != kScheduleFormatV2)
+        top.at("parts").fail("\"parts\" needs " + std::string(kScheduleFormatV2) +
+                             (v3 ? " (version 3 has \"chunks\")" : ""));
       header_.parts = static_cast<std::uint32_t>(top.at("parts").uint(kMaxParts));
       if (header_.parts == 0) top.at("parts").fail("must be at least 1");
     }
@@ -353,10 +479,17 @@ class ScheduleSax {
       top.at("collective").fail(e.what());
     }
     const auto ranks = top.at("ranks").uint(kMaxRanks);
-    header_.topology = detail::topology_from_json(top.at("topology"));
-    if (ranks != phasecheck::ranks(header_.topology))
-      top.at("ranks").fail(std::to_string(ranks) + " does not match the topology, which has " +
-                           std::to_string(phasecheck::ranks(header_.topology)) + " ranks");
+    if (ranks == 0) top.at("ranks").fail("must be at least 1");
+    if (h.contains("topology")) {
+      header_.topology = detail::topology_from_json(top.at("topology"));
+      if (ranks != phasecheck::ranks(header_.topology))
+        top.at("ranks").fail(std::to_string(ranks) + " does not match the topology, which has " +
+                             std::to_string(phasecheck::ranks(header_.topology)) + " ranks");
+    } else {  // version 3 without a machine: every rank reaches every other at once
+      header_.topology =
+          FullyConnected(static_cast<Rank>(ranks), std::max<Rank>(1, static_cast<Rank>(ranks) - 1));
+    }
+    if (v3) read_buffers(top);
     if (h.contains("parameters")) {
       const detail::Field params = top.at("parameters");
       if (!params.value.is_object())
@@ -372,6 +505,41 @@ class ScheduleSax {
     }
     header_built_ = true;
     on_header_(header_);
+  }
+
+  void read_buffers(const detail::Field& top) {
+    const Json& h = header_values_;
+    const auto chunks =
+        h.contains("chunks") ? static_cast<std::uint32_t>(top.at("chunks").uint(kMaxParts)) : 1u;
+    if (chunks == 0) top.at("chunks").fail("must be at least 1");
+    const bool inplace = h.contains("inplace") && top.at("inplace").boolean();
+    if (inplace && header_.collective != Collective::allgather)
+      top.at("inplace").fail("\"inplace\" is for an allgather only");
+    BufferLayout layout = natural_layout(header_.collective, header_.ranks(), chunks, inplace);
+    if (h.contains("buffers")) {
+      const detail::Field buffers = top.at("buffers");
+      buffers.expect_object({"input", "output", "scratch"});
+      for (Buffer b : kBuffers)
+        if (buffers.has(to_string(b))) {
+          const auto size = static_cast<std::uint32_t>(buffers.at(to_string(b)).uint(kMaxSlots));
+          (b == Buffer::input ? layout.input : b == Buffer::output ? layout.output : layout.scratch) =
+              size;
+        }
+      if (const auto problem = layout_problem(layout, header_.collective, header_.ranks()))
+        buffers.fail(*problem);
+    } else if (const auto problem =
+                   layout_problem(layout, header_.collective, header_.ranks())) {
+      fail("", *problem);
+    }
+    header_.buffers = layout;
+    header_.parts = chunks;
+    if (tables_ == Tables::derive) {
+      try {
+        state_machine_.emplace(header_.collective, header_.ranks(), layout);
+      } catch (const InputError& e) {
+        throw InputError(std::string(source_) + ": " + e.what());
+      }
+    }
   }
 
   bool end_top() {
@@ -405,6 +573,48 @@ class ScheduleSax {
     return true;
   }
 
+  bool op_key(const std::string& k) {
+    constexpr const char* kOpKeys[] = {"src", "dst", "rank", "count", "from", "to"};
+    const auto it = std::find(std::begin(kOpKeys), std::end(kOpKeys), std::string_view(k));
+    if (it == std::end(kOpKeys))
+      fail(op_path(), "unknown key \"" + k +
+                          "\" (a send has \"src\", \"dst\", \"from\", \"to\", \"count\"; a "
+                          "local copy has \"rank\" in place of \"src\" and \"dst\")");
+    const unsigned bit = 1u << (it - std::begin(kOpKeys));
+    if (op_keys_ & bit) fail(op_path(), "\"" + k + "\" is given twice");
+    op_keys_ |= bit;
+    if (k == "from" || k == "to") {
+      reading_from_ = k == "from";
+      state_ = State::expect_slot;
+      return true;
+    }
+    op_field_ = k == "src" ? OpField::src : k == "dst" ? OpField::dst : k == "rank" ? OpField::rank
+                                                                                     : OpField::count;
+    state_ = State::op_number;
+    return true;
+  }
+
+  bool end_op() {
+    constexpr unsigned src = 1, dst = 2, rank = 4, from = 16, to = 32;
+    const bool send = op_keys_ & (src | dst);
+    if (send && (op_keys_ & rank))
+      fail(op_path(), "has both \"rank\" (a local copy) and \"src\"/\"dst\" (a send)");
+    if (send && !(op_keys_ & src)) fail(op_path(), "missing \"src\"");
+    if (send && !(op_keys_ & dst)) fail(op_path(), "missing \"dst\"");
+    if (!send && !(op_keys_ & rank))
+      fail(op_path(), "missing \"src\" and \"dst\" (a send) or \"rank\" (a local copy)");
+    if (!(op_keys_ & from)) fail(op_path(), "missing \"from\"");
+    if (!(op_keys_ & to)) fail(op_path(), "missing \"to\"");
+    if (send && op_.src == op_.dst)
+      fail(op_path(), "a send from rank " + std::to_string(op_.src) +
+                          " to itself; write a local copy as {\"rank\": " +
+                          std::to_string(op_.src) + ", \"from\": ..., \"to\": ...}");
+    phase_.add(op_);
+    ++op_index_;
+    state_ = State::ops;
+    return true;
+  }
+
   void emit() {
     if (header_built_)
       deliver(phase_, phase_index_);
@@ -413,7 +623,11 @@ class ScheduleSax {
   }
 
   /// Validates a complete phase against the header, then hands it on.
-  void deliver(const Phase& phase, std::size_t index) {
+  void deliver(Phase& phase, std::size_t index) {
+    if (header_.buffers) return deliver_program(phase, index);
+    if (!phase.ops().empty())
+      fail("phases[" + std::to_string(index) + "]",
+           "has \"ops\", which need " + std::string(kScheduleFormatV3));
     // A transfer without "blocks" read before the header was known has no block yet: it carries
     // the direct message, which depends on the collective.
     const auto transfers = phase.transfers();
@@ -438,6 +652,24 @@ class ScheduleSax {
     on_phase_(out);
   }
 
+  /// Version 3: validates the ops and, unless the consumer derives them itself, fills in the
+  /// table the sends form.
+  void deliver_program(Phase& phase, std::size_t index) {
+    const std::string path = "phases[" + std::to_string(index) + "]";
+    if (phase.size() > 0) fail(path, "has \"transfers\"; a version-3 phase has \"ops\"");
+    const auto ops = phase.ops();
+    for (std::size_t i = 0; i < ops.size(); ++i)
+      if (const auto problem = op_problem(ops[i], header_.ranks()))
+        fail(path + ".ops[" + std::to_string(i) + "]", *problem);
+    if (!state_machine_) {
+      on_phase_(phase);
+      return;
+    }
+    // Faults are the placement checker's to report; the table holds what could be moved.
+    state_machine_->apply(index, ops, phase, [](const OpFault&) {});
+    on_phase_(phase);
+  }
+
   std::string_view source_;
   const std::function<void(const ScheduleHeader&)>& on_header_;
   const PhaseSink& on_phase_;
@@ -451,7 +683,13 @@ class ScheduleSax {
   std::vector<Phase> buffered_;
 
   Phase phase_;
-  std::size_t phase_index_ = 0, transfer_index_ = 0;
+  std::size_t phase_index_ = 0, transfer_index_ = 0, op_index_ = 0;
+  BufferOp op_;
+  unsigned op_keys_ = 0;
+  OpField op_field_ = OpField::src;
+  bool reading_from_ = true;  // which of "from" / "to" the slot being read is
+  Tables tables_;
+  std::optional<BufferState> state_machine_;  // format 3 with tables: derives each phase's table
   unsigned phase_keys_ = 0;
   bool reading_src_ = true;  // which of "src" / "dst" the next number is for
   Rank src_ = 0, dst_ = 0;
@@ -465,17 +703,17 @@ class ScheduleSax {
 
 void read_schedule(std::istream& in, std::string_view source,
                    const std::function<void(const ScheduleHeader&)>& on_header,
-                   const PhaseSink& on_phase) {
-  ScheduleSax sax(source, on_header, on_phase);
+                   const PhaseSink& on_phase, Tables tables) {
+  ScheduleSax sax(source, on_header, on_phase, tables);
   Json::sax_parse(in, &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
   if (in.bad()) throw InputError(std::string(source) + ": read error");
 }
 
 void read_schedule_file(const std::string& path,
                         const std::function<void(const ScheduleHeader&)>& on_header,
-                        const PhaseSink& on_phase) {
+                        const PhaseSink& on_phase, Tables tables) {
   InputFile in(path);
-  read_schedule(in.stream(), in.name(), on_header, on_phase);
+  read_schedule(in.stream(), in.name(), on_header, on_phase, tables);
 }
 
 namespace {
@@ -518,23 +756,74 @@ Schedule parse_schedule(std::string_view text, std::string_view source) {
 // --- writing
 
 ScheduleWriter::ScheduleWriter(std::ostream& out, const ScheduleHeader& header)
-    : out_(out), collective_(header.collective) {
+    : out_(out), collective_(header.collective), program_(header.buffers.has_value()) {
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (const auto& [k, v] : header.parameters.entries()) params[k] = v;
-  const bool v2 = header.parts > 1;
+  const bool v2 = !program_ && header.parts > 1;
   out_ << "{\n"
-       << "  \"format\": \"" << (v2 ? kScheduleFormatV2 : kScheduleFormat) << "\",\n"
+       << "  \"format\": \""
+       << (program_ ? kScheduleFormatV3 : v2 ? kScheduleFormatV2 : kScheduleFormat) << "\",\n"
        << "  \"algorithm\": " << detail::dump(Json(header.algorithm)) << ",\n"
        << "  \"collective\": \"" << to_string(header.collective) << "\",\n"
        << "  \"ranks\": " << header.ranks() << ",\n";
   if (v2) out_ << "  \"parts\": " << header.parts << ",\n";
+  if (program_) {
+    const BufferLayout& b = *header.buffers;
+    out_ << "  \"chunks\": " << b.chunks << ",\n";
+    if (header.collective == Collective::allgather)
+      out_ << "  \"inplace\": " << (b.inplace ? "true" : "false") << ",\n";
+    out_ << "  \"buffers\": {\"input\": " << b.input << ", \"output\": " << b.output
+         << ", \"scratch\": " << b.scratch << "},\n";
+  }
   out_ << "  \"parameters\": " << detail::dump(params) << ",\n"
        << "  \"topology\": " << detail::dump(detail::topology_to_json_value(header.topology))
        << ",\n"
        << "  \"phases\": [";
 }
 
+void ScheduleWriter::ops(const Phase& phase) {
+  buffer_.clear();
+  buffer_ += phases_++ == 0 ? "\n" : ",\n";
+  buffer_ += "    {\"label\": " + detail::dump(Json(phase.label())) + ", \"ops\": [";
+  char num[16];
+  const auto append = [&](std::uint32_t v) {
+    const auto end = std::to_chars(num, num + sizeof num, v).ptr;
+    buffer_.append(num, end);
+  };
+  const auto slot = [&](Slot s) {
+    buffer_ += "[\"";
+    buffer_ += to_string(s.buffer);
+    buffer_ += "\", ";
+    append(s.index);
+    buffer_ += "]";
+  };
+  const auto ops = phase.ops();
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const BufferOp& op = ops[i];
+    buffer_ += i == 0 ? "\n      {" : ",\n      {";
+    if (op.local()) {
+      buffer_ += "\"rank\": ";
+      append(op.src);
+    } else {
+      buffer_ += "\"src\": ";
+      append(op.src);
+      buffer_ += ", \"dst\": ";
+      append(op.dst);
+    }
+    buffer_ += ", \"from\": ";
+    slot(op.from);
+    buffer_ += ", \"to\": ";
+    slot(op.to);
+    buffer_ += ", \"count\": ";
+    append(op.count);
+    buffer_ += "}";
+  }
+  buffer_ += ops.empty() ? "]}" : "\n    ]}";
+  out_ << buffer_;
+}
+
 void ScheduleWriter::phase(const Phase& phase) {
+  if (program_) return ops(phase);
   buffer_.clear();
   buffer_ += phases_++ == 0 ? "\n" : ",\n";
   buffer_ += "    {\"label\": " + detail::dump(Json(phase.label())) + ", \"transfers\": [";

@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "schedules/bruck.hpp"
+#include "schedules/buffers.hpp"
 #include "schedules/direct.hpp"
 #include "schedules/faraj_yuan.hpp"
 #include "schedules/grama.hpp"
@@ -278,6 +279,13 @@ Schedule generate(const Algorithm& algorithm, Topology topology, Parameters para
   Schedule s{make_header(algorithm, std::move(topology), std::move(parameters)), {}};
   algorithm.generate(s.header, collect_into(s.phases));
   return s;
+}
+
+Schedule generate_program(const Algorithm& algorithm, const ScheduleHeader& header) {
+  if (algorithm.program) return algorithm.program(header);
+  Schedule table{header, {}};
+  algorithm.generate(header, collect_into(table.phases));
+  return lower_to_buffers(table);
 }
 
 }  // namespace phasecheck::schedules

@@ -29,6 +29,9 @@ struct Algorithm {
   std::function<bool(const ScheduleHeader& header, const Topology& model)> contention_free_on;
   /// Segments per message the parameters ask for (ScheduleHeader::parts); empty: 1.
   std::function<std::uint32_t(const Parameters&)> parts = {};
+  /// Its own buffer program (format 3) for `header`, with header.buffers set. Empty: its phase
+  /// table lowered to buffers (schedules/buffers.hpp: receive into the final output slots).
+  std::function<Schedule(const ScheduleHeader&)> program = {};
 };
 
 std::span<const Algorithm> algorithms();
@@ -40,5 +43,9 @@ ScheduleHeader make_header(const Algorithm& algorithm, Topology topology, Parame
 
 /// Generates the whole table in memory (tests, small cases).
 Schedule generate(const Algorithm& algorithm, Topology topology, Parameters parameters = {});
+
+/// The algorithm's buffer program (format 3) for `header` (from make_header): its own, or its
+/// table lowered to buffers.
+Schedule generate_program(const Algorithm& algorithm, const ScheduleHeader& header);
 
 }  // namespace phasecheck::schedules

@@ -26,14 +26,23 @@ struct OffendingTransfer {
   friend bool operator==(const OffendingTransfer&, const OffendingTransfer&) = default;
 };
 
+/// Format 3: an op of a buffer program, with the phase it belongs to and its position there.
+struct OffendingOp {
+  std::size_t phase = 0;
+  std::size_t index = 0;  ///< in the phase's ops
+  BufferOp op;
+  friend bool operator==(const OffendingOp&, const OffendingOp&) = default;
+};
+
 struct Counterexample {
   /// The offending phase (0-based); absent when the problem is at the end (a block never arrives).
   std::optional<std::size_t> phase;
   std::string label;
-  std::size_t phase_size = 0;                ///< transfers in that phase
+  std::size_t phase_size = 0;                ///< transfers (ops, for a placement fault) in it
   std::vector<OffendingTransfer> transfers;  ///< only the ones that conflict
   std::string resource;                      ///< "link s0 -> s1", "node 1 (ranks 1-2)", ...
   std::string explanation;                   ///< one sentence a person reads first
+  std::vector<OffendingOp> ops;              ///< format 3: the ops involved
   friend bool operator==(const Counterexample&, const Counterexample&) = default;
 };
 

@@ -14,10 +14,15 @@ Verifier::Verifier(const ScheduleHeader& header, const Topology& model, Claims c
       claims_(std::move(claims)),
       delivery_(header.collective, header.ranks(), header.parts),
       contention_(model) {
-  if (header.parts < 1 || header.parts > kMaxParts ||
-      (header.parts > 1 && header.collective != Collective::alltoall))
+  if (header.buffers) {
+    if (header.parts != header.buffers->chunks)
+      throw InputError("a format-3 schedule has parts == chunks");
+    placement_.emplace(header.collective, header.ranks(), *header.buffers);
+  } else if (header.parts < 1 || header.parts > kMaxParts ||
+             (header.parts > 1 && header.collective != Collective::alltoall)) {
     throw InputError("parts must be 1, or up to " + std::to_string(kMaxParts) +
                      " for an alltoall (segments of each message)");
+  }
   if (ranks(model) != header.ranks())
     throw InputError("the schedule has " + std::to_string(header.ranks()) + " ranks but " +
                      describe(model) + " has " + std::to_string(ranks(model)));
@@ -54,8 +59,20 @@ void Verifier::validate(const Phase& phase) const {
 }
 
 void Verifier::consume(const Phase& phase) {
-  validate(phase);
-  const std::size_t index = counts_.phases;
+  if (!placement_) {
+    validate(phase);
+    consume_table(phase, counts_.phases);
+    return;
+  }
+  const auto ops = phase.ops();
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    if (const auto problem = op_problem(ops[i], header_.ranks()))
+      throw InputError("phase " + std::to_string(counts_.phases) + ", op " + std::to_string(i) +
+                       ": " + *problem);
+  consume_table(placement_->consume(counts_.phases, phase), counts_.phases);
+}
+
+void Verifier::consume_table(const Phase& phase, std::size_t index) {
   delivery_.consume(index, phase);
   contention_.consume(index, phase);
   if (claims_.max_requests) count_requests(index, phase);
@@ -108,6 +125,7 @@ Report Verifier::finish() const {
     r.bounds.push_back(std::move(b));
   std::tie(r.bound_c1, r.bound_c2) = best_bounds(r.bounds, counts_.direct);
 
+  if (placement_) r.checks.push_back(placement_->finish());
   r.checks.push_back(delivery_.finish());
   r.checks.push_back(contention_.finish());
   if (!claims_.invariants.empty()) {

@@ -1,7 +1,9 @@
 #pragma once
 /// Runs every check over a stream of phases: delivery (data-flow simulation, exactly once),
 /// contention on the machine model, the algorithm's invariants at every phase boundary, its
-/// claimed phase count, and the model's lower bounds. Memory: the delivery state, one slot per
+/// claimed phase count, and the model's lower bounds. A format-3 schedule (header.buffers) is
+/// also checked for placement (verify/placement.hpp); the sends of each of its phases form the
+/// table the other checks judge (a phase of local copies only is an empty phase of it). Memory: the delivery state, one slot per
 /// link or rank, and the phase being checked; never the whole table.
 
 #include <optional>
@@ -12,6 +14,7 @@
 #include "core/schedule.hpp"
 #include "verify/contention.hpp"
 #include "verify/delivery.hpp"
+#include "verify/placement.hpp"
 #include "verify/report.hpp"
 
 namespace phasecheck::verify {
@@ -24,7 +27,7 @@ class Verifier {
   Verifier(const ScheduleHeader& header, const Topology& model, Claims claims = {});
 
   /// Checks the next phase. Throws InputError if a transfer names a rank or block that does not
-  /// exist, or carries no block.
+  /// exist, or carries no block, or (format 3) an op is malformed (op_problem).
   void consume(const Phase& phase);
   /// A sink that forwards to consume(); valid while the verifier lives.
   PhaseSink sink() {
@@ -37,10 +40,13 @@ class Verifier {
 
  private:
   void validate(const Phase& phase) const;
+  /// The table checks on phase `index` of the table.
+  void consume_table(const Phase& phase, std::size_t index);
 
   const ScheduleHeader& header_;
   const Topology& model_;
   Claims claims_;
+  std::optional<PlacementChecker> placement_;  // format 3
   DeliveryChecker delivery_;
   ContentionChecker contention_;
   Counts counts_;
