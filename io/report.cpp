@@ -44,11 +44,17 @@ void draw(std::ostream& os, const CheckResult& check, Collective c) {
   const Counterexample& x = *check.counterexample;
   os << "\n" << check.name << ": " << x.explanation << "\n";
   if (x.phase) {
+    const bool ops = !x.ops.empty();
+    const std::size_t involved = ops ? x.ops.size() : x.transfers.size();
     os << "  phase " << *x.phase << " \"" << x.label << "\" (" << x.phase_size
-       << (x.phase_size == 1 ? " transfer" : " transfers");
-    if (!x.transfers.empty() && x.transfers.size() < x.phase_size)
-      os << "; the " << x.transfers.size() << " involved";
+       << (ops ? x.phase_size == 1 ? " op" : " ops" : x.phase_size == 1 ? " transfer" : " transfers");
+    if (involved > 0 && involved < x.phase_size) os << "; the " << involved << " involved";
     os << "):\n";
+  }
+  for (const auto& o : x.ops) {
+    os << "    ";
+    if (!x.phase || *x.phase != o.phase) os << "phase " << o.phase << " ";
+    os << "op " << o.index << "   " << describe_op(o.op) << "\n";
   }
   std::size_t width = 0;
   for (const auto& t : x.transfers)
@@ -62,7 +68,7 @@ void draw(std::ostream& os, const CheckResult& check, Collective c) {
     }
     os << blocks_text(t, c) << "\n";
   }
-  if (!x.resource.empty()) os << "  shared: " << x.resource << "\n";
+  if (!x.resource.empty()) os << (x.ops.empty() ? "  shared: " : "  slot: ") << x.resource << "\n";
 }
 
 std::string text(const Report& r, std::string_view source) {
@@ -104,16 +110,37 @@ OJson counterexample_json(const Counterexample& x) {
   OJson transfers = OJson::array();
   for (const auto& t : x.transfers) {
     OJson blocks = OJson::array();
-    for (const Block& b : t.blocks)
-      blocks.push_back(b.dest == kEveryRank ? OJson::array({b.origin})
-                                            : OJson::array({b.origin, b.dest}));
+    for (const Block& b : t.blocks) {
+      OJson block = OJson::array({b.origin});
+      if (b.dest != kEveryRank) block.push_back(b.dest);
+      if (b.part > 0) block.push_back(b.part);
+      blocks.push_back(std::move(block));
+    }
     transfers.push_back({{"src", t.src}, {"dst", t.dst}, {"blocks", blocks}, {"route", t.route}});
+  }
+  const auto slot = [](Slot s) { return OJson::array({std::string(to_string(s.buffer)), s.index}); };
+  OJson ops = OJson::array();
+  for (const auto& o : x.ops) {
+    OJson op;
+    op["phase"] = o.phase;
+    op["op"] = o.index;
+    if (o.op.local()) {
+      op["rank"] = o.op.src;
+    } else {
+      op["src"] = o.op.src;
+      op["dst"] = o.op.dst;
+    }
+    op["from"] = slot(o.op.from);
+    op["to"] = slot(o.op.to);
+    op["count"] = o.op.count;
+    ops.push_back(std::move(op));
   }
   OJson j;
   j["phase"] = x.phase ? OJson(*x.phase) : OJson(nullptr);
   j["label"] = x.label;
   j["phase_size"] = x.phase_size;
   j["transfers"] = transfers;
+  if (!x.ops.empty()) j["ops"] = ops;
   j["resource"] = x.resource;
   j["explanation"] = x.explanation;
   return j;

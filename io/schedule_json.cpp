@@ -546,7 +546,8 @@ class ScheduleSax {
     if (!seen_phases_) fail("", "missing \"phases\"");
     if (!header_built_) {
       build_header();
-      for (std::size_t i = 0; i < buffered_.size(); ++i) deliver(buffered_[i], i);
+      for (std::size_t i = 0; i < buffered_.size(); ++i)
+        deliver(buffered_[i], i, buffered_has_ops_[i]);
       buffered_.clear();
     }
     state_ = State::done;
@@ -616,16 +617,25 @@ class ScheduleSax {
   }
 
   void emit() {
-    if (header_built_)
-      deliver(phase_, phase_index_);
-    else
+    const bool has_ops = phase_keys_ & 4;
+    if (header_built_) {
+      deliver(phase_, phase_index_, has_ops);
+    } else {
       buffered_.push_back(phase_);
+      buffered_has_ops_.push_back(has_ops);
+    }
   }
 
   /// Validates a complete phase against the header, then hands it on.
-  void deliver(Phase& phase, std::size_t index) {
-    if (header_.buffers) return deliver_program(phase, index);
-    if (!phase.ops().empty())
+  /// `has_ops`: the phase was written with "ops" (else with "transfers").
+  void deliver(Phase& phase, std::size_t index, bool has_ops) {
+    if (header_.buffers) {
+      if (!has_ops)
+        fail("phases[" + std::to_string(index) + "]",
+             "has \"transfers\"; a version-3 phase has \"ops\"");
+      return deliver_program(phase, index);
+    }
+    if (has_ops)
       fail("phases[" + std::to_string(index) + "]",
            "has \"ops\", which need " + std::string(kScheduleFormatV3));
     // A transfer without "blocks" read before the header was known has no block yet: it carries
@@ -656,7 +666,6 @@ class ScheduleSax {
   /// table the sends form.
   void deliver_program(Phase& phase, std::size_t index) {
     const std::string path = "phases[" + std::to_string(index) + "]";
-    if (phase.size() > 0) fail(path, "has \"transfers\"; a version-3 phase has \"ops\"");
     const auto ops = phase.ops();
     for (std::size_t i = 0; i < ops.size(); ++i)
       if (const auto problem = op_problem(ops[i], header_.ranks()))
@@ -681,6 +690,7 @@ class ScheduleSax {
   ScheduleHeader header_;
   bool header_built_ = false, seen_phases_ = false;
   std::vector<Phase> buffered_;
+  std::vector<bool> buffered_has_ops_;
 
   Phase phase_;
   std::size_t phase_index_ = 0, transfer_index_ = 0, op_index_ = 0;

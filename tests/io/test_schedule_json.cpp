@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -187,15 +188,16 @@ TEST_CASE("schedule JSON: bad input names the file, and line:column or the JSON 
       error_of(with_phases(R"([{"label": "a", "transfers": [{"src": 0, "dst": 1, "src": 2}]}])")) ==
       "s.json: phases[0].transfers[0]: \"src\" is given twice");
   CHECK(error_of(with_phases(R"([{"label": "a", "transfer": []}])")) ==
-        "s.json: phases[0]: unknown key \"transfer\" (a phase has \"label\" and \"transfers\")");
+        "s.json: phases[0]: unknown key \"transfer\" (a phase has \"label\" and \"transfers\", "
+        "or \"ops\" in version 3)");
   CHECK(error_of(with_phases(R"([{"label": 5, "transfers": []}])")) ==
         "s.json: phases[0].label (expected a string): unexpected an integer");
   CHECK(error_of(with_phases(R"({})")) ==
         "s.json: phases (expected an array): unexpected an object");
-  CHECK(error_of(R"({"format": "phasecheck.schedule/3", "algorithm": "x", "collective": "alltoall",
+  CHECK(error_of(R"({"format": "phasecheck.schedule/4", "algorithm": "x", "collective": "alltoall",
       "ranks": 3, "topology": {"kind": "ring", "ranks": 3}, "phases": []})") ==
-        "s.json: format: unsupported format \"phasecheck.schedule/3\" (this phasecheck reads "
-        "phasecheck.schedule/1 and phasecheck.schedule/2)");
+        "s.json: format: unsupported format \"phasecheck.schedule/4\" (this phasecheck reads "
+        "phasecheck.schedule/1, phasecheck.schedule/2 and phasecheck.schedule/3)");
   CHECK(error_of(R"({"format": "phasecheck.schedule/1", "algorithm": "x", "collective": "alltoall",
       "ranks": 4, "topology": {"kind": "ring", "ranks": 3}, "phases": []})") ==
         "s.json: ranks: 4 does not match the topology, which has 3 ranks");
@@ -218,4 +220,90 @@ TEST_CASE("schedule JSON: hostile nesting in the header is refused, not recursed
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
   const std::string text = R"({"format": "phasecheck.schedule/1", "parameters": )" + deep + "}";
   CHECK(error_of(text) == "s.json: parameters: nested deeper than 64 levels");
+}
+
+// --- version 3: buffer programs
+
+namespace {
+
+std::string v3(const std::string& extra, const std::string& phases) {
+  return R"({"format": "phasecheck.schedule/3", "algorithm": "x", "collective": "alltoall",
+  "ranks": 3)" +
+         extra + ",\n\"phases\": " + phases + "}";
+}
+
+}  // namespace
+
+TEST_CASE("schedule JSON version 3: written one op per line and read back with its table") {
+  const Schedule s = testing::direct_program_3();
+  const std::string text = io::schedule_to_json(s);
+  CHECK(text.find(R"("format": "phasecheck.schedule/3")") != std::string::npos);
+  CHECK(text.find(R"("buffers": {"input": 3, "output": 3, "scratch": 0})") != std::string::npos);
+  CHECK(text.find(R"({"rank": 0, "from": ["input", 0], "to": ["output", 0], "count": 1})") !=
+        std::string::npos);
+  CHECK(text.find(R"({"src": 0, "dst": 1, "from": ["input", 1], "to": ["output", 0], "count": 1})") !=
+        std::string::npos);
+  const Schedule back = io::parse_schedule(text, "s.json");
+  CHECK(back.header.buffers == s.header.buffers);
+  REQUIRE(back.phases.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    CHECK(std::equal(back.phases[i].ops().begin(), back.phases[i].ops().end(),
+                     s.phases[i].ops().begin(), s.phases[i].ops().end()));
+    CHECK(back.phases[i].size() == 3);  // the reader derived the sends' table
+  }
+  CHECK(io::schedule_to_json(back) == text);
+}
+
+TEST_CASE("schedule JSON version 3: defaults, no topology, the header after the phases") {
+  const Schedule s = io::parse_schedule(
+      R"({"phases": [{"label": "x", "ops": [{"rank": 1, "from": ["input", 1], "to": ["output", 1]}]}],
+          "format": "phasecheck.schedule/3", "algorithm": "x", "collective": "allgather",
+          "ranks": 2, "chunks": 1})",
+      "s.json");
+  REQUIRE(s.header.buffers);
+  CHECK(*s.header.buffers == BufferLayout{1, false, 1, 2, 0});
+  CHECK(s.header.topology == Topology(FullyConnected(2, 1)));
+  CHECK(s.phases[0].ops()[0].count == 1);
+}
+
+TEST_CASE("schedule JSON version 3: bad input names the file and the op") {
+  const auto one = [](const std::string& op, const std::string& extra = "") {
+    return error_of(v3(extra, R"([{"label": "a", "ops": [{"rank": 0, "from": ["input", 0], "to": ["output", 0]}, )" + op + "]}]"));
+  };
+  CHECK(one(R"({"src": 0, "dst": 1, "from": ["inbox", 0], "to": ["output", 0]})") ==
+        "s.json: phases[0].ops[1].from: unknown buffer \"inbox\" (the buffers are input, output "
+        "and scratch)");
+  CHECK(one(R"({"src": 0, "dst": 1, "from": ["input", 0], "to": ["output", 0], "count": 0})") ==
+        "s.json: phases[0].ops[1].count: must be at least 1");
+  CHECK(one(R"({"src": 0, "dst": 1, "from": ["input", 0], "to": ["output", 0], "count": -2})") ==
+        "s.json: phases[0].ops[1].count (expected a positive integer): unexpected a negative number");
+  CHECK(one(R"({"src": 2, "dst": 2, "from": ["input", 0], "to": ["output", 0]})")
+            .starts_with("s.json: phases[0].ops[1]: a send from rank 2 to itself"));
+  CHECK(one(R"({"src": 0, "dst": 7, "from": ["input", 0], "to": ["output", 0]})") ==
+        "s.json: phases[0].ops[1]: rank 7 does not exist (ranks: 3)");
+  CHECK(one(R"({"src": 0, "dst": 1, "to": ["output", 0]})") ==
+        "s.json: phases[0].ops[1]: missing \"from\"");
+  CHECK(one(R"({"src": 0, "from": ["input", 0], "to": ["output", 0]})") ==
+        "s.json: phases[0].ops[1]: missing \"dst\"");
+  CHECK(one(R"({"src": 0, "dst": 1, "rank": 0, "from": ["input", 0], "to": ["output", 0]})")
+            .starts_with("s.json: phases[0].ops[1]: has both \"rank\""));
+  CHECK(one(R"({"src": 0, "dst": 1, "from": ["input"], "to": ["output", 0]})") ==
+        "s.json: phases[0].ops[1].from[1] (expected a non-negative integer): unexpected the end of "
+        "an array");
+  CHECK(one(R"({"src": 0, "dst": 1, "from": ["input", 0, 1], "to": ["output", 0]})") ==
+        "s.json: phases[0].ops[1].from (expected the end of [buffer, slot]): unexpected an integer");
+  CHECK(one(R"({"src": 0, "dst": 1, "from": ["input", 0], "to": ["output", 0], "via": 3})")
+            .starts_with("s.json: phases[0].ops[1]: unknown key \"via\""));
+  CHECK(error_of(v3(R"(, "inplace": true)", "[]")) ==
+        "s.json: inplace: \"inplace\" is for an allgather only");
+  CHECK(error_of(v3(R"(, "buffers": {"output": 2})", "[]")) ==
+        "s.json: buffers: buffer output has 2 slots but must hold every chunk the rank ends with: "
+        "3 slots");
+  CHECK(error_of(v3(R"(, "buffers": {"outbox": 2})", "[]")).starts_with("s.json: buffers"));
+  CHECK(error_of(v3(R"(, "parts": 2)", "[]")) ==
+        "s.json: parts: \"parts\" needs phasecheck.schedule/2 (version 3 has \"chunks\")");
+  CHECK(error_of(v3("", R"([{"label": "a", "transfers": []}])")) ==
+        "s.json: phases[0]: has \"transfers\"; a version-3 phase has \"ops\"");
+  CHECK(error_of(with_phases(R"([{"label": "a", "ops": []}])")) ==
+        "s.json: phases[0]: has \"ops\", which need phasecheck.schedule/3");
 }
