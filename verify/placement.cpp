@@ -112,11 +112,14 @@ CheckResult PlacementChecker::finish() const {
     return result;
   }
   result.verdict = Verdict::fail;
-  if (faults_ > 0) result.summary = std::to_string(faults_) + " faulty reads or writes";
+  if (faults_ > 0)
+    result.summary = std::to_string(faults_) +
+                     (faults_ == 1 ? " faulty read or write" : " faulty reads or writes");
   if (wrong > 0)
     result.summary += std::string(result.summary.empty() ? "" : "; ") + std::to_string(wrong) +
                       " of " + std::to_string(std::uint64_t{ranks} * slots) +
-                      " output slots hold the wrong chunk";
+                      (wrong == 1 ? " output slots holds the wrong chunk"
+                                  : " output slots hold the wrong chunk");
   result.counterexample = faults_ > 0 ? first_ : misplaced;
   return result;
 }

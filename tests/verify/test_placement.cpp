@@ -82,7 +82,7 @@ TEST_CASE("placement: a read beyond a buffer names the op, the rank and the slot
   const auto r = judge(replaced(direct_program_3(), 1, 0, send(0, 2, in(3), out(0))));
   const auto& p = check(r, "placement");
   REQUIRE(p.verdict == Verdict::fail);
-  CHECK(p.summary.starts_with("1 faulty reads or writes"));
+  CHECK(p.summary.starts_with("1 faulty read or write"));
   CHECK(p.counterexample->phase == 1);
   CHECK(p.counterexample->label == "shift 2");
   CHECK(p.counterexample->phase_size == 3);
