@@ -6,8 +6,6 @@
 namespace phasecheck {
 namespace {
 
-constexpr std::uint32_t kNone = ~std::uint32_t{0};
-
 std::uint64_t chunk_ids(Collective collective, Rank ranks, std::uint32_t chunks) {
   return std::uint64_t{ranks} * (collective == Collective::alltoall ? ranks : 1) * chunks;
 }
@@ -16,12 +14,11 @@ std::uint64_t chunk_ids(Collective collective, Rank ranks, std::uint32_t chunks)
 
 std::optional<std::uint64_t> BufferState::memory_bytes(Collective collective, Rank ranks,
                                                        const BufferLayout& layout) {
-  const std::uint64_t per_rank = std::uint64_t{layout.input} + layout.output + layout.scratch;
-  const auto slots = checked_mul(ranks, per_rank);
-  const auto outputs = checked_mul(ranks, layout.output);
-  return checked_add(
-      checked_add(checked_mul(slots, 16), checked_mul(outputs, sizeof(Provenance))),
-      checked_mul(chunk_ids(collective, ranks, layout.chunks), 4));
+  const std::uint64_t per_rank = std::uint64_t{layout.output} + layout.scratch;
+  const bool copies = collective == Collective::allgather && layout.inplace;
+  return checked_add(checked_mul(checked_mul(ranks, per_rank), sizeof(Cell)),
+                     copies ? checked_mul(chunk_ids(collective, ranks, layout.chunks), 4)
+                            : std::optional<std::uint64_t>(0));
 }
 
 BufferState::BufferState(Collective collective, Rank ranks, const BufferLayout& layout)
@@ -29,78 +26,113 @@ BufferState::BufferState(Collective collective, Rank ranks, const BufferLayout& 
   if (const auto problem = layout_problem(layout, collective, ranks)) throw InputError(*problem);
   check_memory(memory_bytes(collective, ranks, layout),
                "checking the buffers of " + std::to_string(ranks) + " ranks");
-  base_[0] = 0;
-  base_[1] = layout.input;
-  base_[2] = std::uint64_t{layout.input} + layout.output;
-  per_rank_ = base_[2] + layout.scratch;
-  const std::size_t total = std::size_t{ranks} * per_rank_;
-  slots_.assign(total, kEmpty);
-  stamp_.assign(total, 0);
-  writer_.assign(total, kNone);
-  copies_.assign(chunk_ids(collective, ranks, layout.chunks), 0);
-  provenance_.assign(std::size_t{ranks} * layout.output, Provenance{0, kNone, 0, {}});
-  for (Rank r = 0; r < ranks; ++r)
-    for (Buffer b : {Buffer::input, Buffer::output}) {
-      // Only the first ranks * chunks slots can start with a chunk.
-      const auto n = static_cast<std::uint32_t>(
-          std::min<std::uint64_t>(layout.size(b), std::uint64_t{ranks} * layout.chunks));
-      for (std::uint32_t i = 0; i < n; ++i)
-        if (const auto c = initial_chunk(collective, ranks, layout, r, {b, i})) {
-          const std::uint64_t k = key(*c);
-          slots_[slot_offset(r, {b, i})] = k;
-          ++copies_[k];
-        }
-    }
+  per_rank_ = std::uint64_t{layout.output} + layout.scratch;
+  slots_ = ZeroedArray<Cell>(std::size_t{ranks} * per_rank_);  // every slot empty, never written
+  if (collective == Collective::allgather && layout.inplace) {
+    copies_.assign(chunk_ids(collective, ranks, layout.chunks), 1);  // each chunk starts once
+    for (Rank r = 0; r < ranks; ++r)
+      for (std::uint32_t k = 0; k < layout.chunks; ++k)
+        slots_[slot_offset(r, {Buffer::output, r * layout.chunks + k})].chunk =
+            pack({r, kEveryRank, k});
+  }
 }
 
-std::uint64_t BufferState::key(const Block& c) const {
-  return collective_ == Collective::alltoall
-             ? (std::uint64_t{c.origin} * ranks_ + c.dest) * layout_.chunks + c.part
-             : std::uint64_t{c.origin} * layout_.chunks + c.part;
-}
-
-Block BufferState::chunk(std::uint64_t key) const {
-  const auto part = static_cast<std::uint32_t>(key % layout_.chunks);
-  key /= layout_.chunks;
-  if (collective_ == Collective::allgather) return {static_cast<Rank>(key), kEveryRank, part};
-  return {static_cast<Rank>(key / ranks_), static_cast<Rank>(key % ranks_), part};
+std::uint64_t BufferState::input_chunk(Rank rank, std::uint32_t index) const {
+  if (index >= layout_.input) return 0;
+  const std::uint32_t c = layout_.chunks;
+  if (collective_ == Collective::alltoall)
+    return index / c < ranks_ ? pack({rank, index / c, index % c}) : 0;
+  return index < c ? pack({rank, kEveryRank, index}) : 0;
 }
 
 std::optional<Block> BufferState::at(Rank rank, Slot slot) const {
-  const std::uint64_t k = slots_[slot_offset(rank, slot)];
-  if (k == kEmpty) return std::nullopt;
-  return chunk(k);
+  const std::uint64_t c =
+      slot.buffer == Buffer::input ? input_chunk(rank, slot.index) : slots_[slot_offset(rank, slot)].chunk;
+  if (c == 0) return std::nullopt;
+  return unpack(c);
 }
 
 std::optional<Provenance> BufferState::written(Rank rank, std::uint32_t index) const {
-  const Provenance& p = provenance_[std::size_t{rank} * layout_.output + index];
-  if (p.op == kNone) return std::nullopt;
-  return p;
+  const auto it = misplaced_.find(slot_offset(rank, {Buffer::output, index}));
+  if (it == misplaced_.end()) return std::nullopt;
+  return it->second;
 }
 
 std::optional<Loss> BufferState::lost(const Block& c) const {
+  if (copies_.empty()) return std::nullopt;  // the input keeps a copy of every chunk
   const auto it = lost_.find(key(c));
   if (it == lost_.end() || copies_[it->first] > 0) return std::nullopt;
   return it->second;
 }
 
+BufferState::Misplaced BufferState::misplaced() const {
+  Misplaced m;
+  const std::uint32_t c = layout_.chunks;
+  for (Rank r = 0; r < ranks_; ++r) {
+    const Cell* out = &slots_[slot_offset(r, {Buffer::output, 0})];
+    for (Rank s = 0; s < ranks_; ++s)
+      for (std::uint32_t k = 0; k < c; ++k, ++out) {
+        const std::uint64_t want =
+            pack({s, collective_ == Collective::alltoall ? r : kEveryRank, k});
+        if (out->chunk != want && m.count++ == 0) {
+          m.rank = r;
+          m.index = s * c + k;
+        }
+      }
+  }
+  return m;
+}
+
 std::optional<std::pair<Rank, Slot>> BufferState::find(const Block& c) const {
-  const std::uint64_t k = key(c);
+  const std::uint64_t packed = pack(c);
+  for (Rank r = 0; r < ranks_; ++r)
+    for (std::uint32_t i = 0; i < layout_.input; ++i)
+      if (input_chunk(r, i) == packed) return std::pair{r, Slot{Buffer::input, i}};
   for (std::size_t i = 0; i < slots_.size(); ++i)
-    if (slots_[i] == k) return locate(i);
+    if (slots_[i].chunk == packed) return locate(i);
   return std::nullopt;
 }
 
 std::pair<Rank, Slot> BufferState::locate(std::size_t offset) const {
   const std::uint64_t in_rank = offset % per_rank_;
-  const Buffer b = in_rank >= base_[2]   ? Buffer::scratch
-                   : in_rank >= base_[1] ? Buffer::output
-                                         : Buffer::input;
-  return {static_cast<Rank>(offset / per_rank_),
-          Slot{b, static_cast<std::uint32_t>(in_rank - base_[static_cast<int>(b)])}};
+  const auto rank = static_cast<Rank>(offset / per_rank_);
+  if (in_rank >= layout_.output)
+    return {rank, Slot{Buffer::scratch, static_cast<std::uint32_t>(in_rank - layout_.output)}};
+  return {rank, Slot{Buffer::output, static_cast<std::uint32_t>(in_rank)}};
 }
 
-std::uint32_t BufferState::copies(const Block& c) const { return copies_[key(c)]; }
+std::uint32_t BufferState::copies(const Block& c) const {
+  const std::uint64_t packed = pack(c);
+  std::uint32_t n = 0;
+  for (Rank r = 0; r < ranks_; ++r)
+    for (std::uint32_t i = 0; i < layout_.input; ++i) n += input_chunk(r, i) == packed;
+  for (std::size_t i = 0; i < slots_.size(); ++i) n += slots_[i].chunk == packed;
+  return n;
+}
+
+std::uint32_t BufferState::transfer_of(Rank src, Rank dst) {
+  const std::uint64_t key = std::uint64_t{src} * ranks_ + dst;
+  if (2 * (pairs_.size() + 1) > pair_keys_.size()) {  // keep the load at most a half: grow
+    const std::size_t capacity = std::max<std::size_t>(64, 2 * pair_keys_.size());
+    pair_keys_.assign(capacity, 0);
+    pair_values_.assign(capacity, 0);
+    pair_stamp_.assign(capacity, 0);
+    const auto pairs = std::move(pairs_);
+    pairs_.clear();
+    for (const auto& [s, d] : pairs) transfer_of(s, d);
+  }
+  const std::size_t mask = pair_keys_.size() - 1;
+  std::size_t h = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+  while (pair_stamp_[h] == pair_now_) {
+    if (pair_keys_[h] == key) return pair_values_[h];
+    h = (h + 1) & mask;
+  }
+  pair_stamp_[h] = pair_now_;
+  pair_keys_[h] = key;
+  pair_values_[h] = static_cast<std::uint32_t>(pairs_.size());
+  pairs_.emplace_back(src, dst);
+  return pair_values_[h];
+}
 
 void BufferState::apply(std::size_t index, std::span<const BufferOp> ops, Phase& table,
                         const FaultSink& fault) {
@@ -108,8 +140,8 @@ void BufferState::apply(std::size_t index, std::span<const BufferOp> ops, Phase&
   writes_.clear();
   send_chunks_.clear();
   pairs_.clear();
-  pair_index_.clear();
-  std::uint64_t last_pair = kEmpty;
+  pair_now_ = now;  // forgets the pairs of the phase before
+  std::uint64_t last_pair = ~std::uint64_t{0};
   std::uint32_t transfer = 0;
 
   // Reads: every op sees the state at the start of the phase.
@@ -140,43 +172,57 @@ void BufferState::apply(std::size_t index, std::span<const BufferOp> ops, Phase&
     if (!op.local()) {
       const std::uint64_t pair = std::uint64_t{op.src} * ranks_ + op.dst;
       if (pair != last_pair) {
-        const auto [it, added] =
-            pair_index_.try_emplace(pair, static_cast<std::uint32_t>(pairs_.size()));
-        if (added) pairs_.emplace_back(op.src, op.dst);
-        transfer = it->second;
+        transfer = transfer_of(op.src, op.dst);
         last_pair = pair;
       }
     }
-    const std::size_t from = slot_offset(op.src, op.from), to = slot_offset(op.dst, op.to);
-    for (std::uint32_t j = 0; j < op.count; ++j) {
-      const std::uint64_t c = slots_[from + j];
-      if (c == kEmpty) {
+    const std::size_t to = slot_offset(op.dst, op.to);
+    const auto read = [&](std::uint32_t j, std::uint64_t c) {
+      if (c == 0) {
         report(OpFault::Kind::empty_read, op.src, {op.from.buffer, op.from.index + j});
-        continue;
+        return;
       }
       writes_.push_back({to + j, c, static_cast<std::uint32_t>(i), j});
-      if (!op.local()) send_chunks_.emplace_back(transfer, c);
+      if (!op.local()) send_chunks_.emplace_back(transfer, unpack(c));
+    };
+    if (op.from.buffer == Buffer::input) {
+      for (std::uint32_t j = 0; j < op.count; ++j) read(j, input_chunk(op.src, op.from.index + j));
+    } else {
+      const std::size_t from = slot_offset(op.src, op.from);
+      for (std::uint32_t j = 0; j < op.count; ++j) read(j, slots_[from + j].chunk);
     }
   }
 
   // Writes land at the end: count the new copies first, so that a chunk moving from a slot
   // that is overwritten in the same phase is never counted as lost.
-  for (const Write& w : writes_) ++copies_[w.chunk];
+  const bool counting = !copies_.empty();
+  if (counting)
+    for (const Write& w : writes_) ++copies_[key(unpack(w.chunk))];
   for (const Write& w : writes_) {
     const BufferOp& op = ops[w.op];
-    const auto [rank, slot] = locate(w.slot);
-    if (stamp_[w.slot] == now)
-      fault(OpFault{OpFault::Kind::double_write, w.op, rank, slot, writer_[w.slot]});
-    stamp_[w.slot] = now;
-    writer_[w.slot] = w.op;
-    const std::uint64_t old = slots_[w.slot];
-    slots_[w.slot] = w.chunk;
-    if (old != kEmpty && --copies_[old] == 0)
-      lost_[old] = Loss{static_cast<std::uint32_t>(index), w.op, rank, slot, op};
-    if (slot.buffer == Buffer::output)
-      provenance_[std::size_t{rank} * layout_.output + slot.index] = {
-          static_cast<std::uint32_t>(index), w.op, op.src,
-          Slot{op.from.buffer, op.from.index + w.offset}};
+    const Slot slot{op.to.buffer, op.to.index + w.offset};
+    Cell& cell = slots_[w.slot];
+    if (cell.stamp == now)
+      fault(OpFault{OpFault::Kind::double_write, w.op, op.dst, slot, cell.op});
+    const std::uint64_t old = cell.chunk;
+    cell = {w.chunk, now, w.op};
+    if (counting && old != 0 && --copies_[key(unpack(old))] == 0)
+      lost_[key(unpack(old))] = Loss{static_cast<std::uint32_t>(index), w.op, op.dst, slot, op};
+    if (slot.buffer == Buffer::output) {
+      // Whether the chunk belongs in this output slot, without a division: (s, d, k) belongs in
+      // output slot s*c + k of rank d (of every rank, for an allgather).
+      const Block chunk = unpack(w.chunk);
+      const bool belongs =
+          std::uint64_t{chunk.origin} * layout_.chunks + chunk.part == slot.index &&
+          (collective_ == Collective::allgather || chunk.dest == op.dst);
+      if (!belongs) {
+        if (misplaced_.size() < kMaxMisplaced || misplaced_.count(w.slot))
+          misplaced_[w.slot] = {static_cast<std::uint32_t>(index), w.op, op.src,
+                                Slot{op.from.buffer, op.from.index + w.offset}};
+      } else if (!misplaced_.empty()) {
+        misplaced_.erase(w.slot);
+      }
+    }
   }
 
   // The sends as a phase table: one transfer per pair, its chunks in the order read.
@@ -185,7 +231,7 @@ void BufferState::apply(std::size_t index, std::span<const BufferOp> ops, Phase&
   for (const auto& [t, c] : send_chunks_) ++fill_[t + 1];
   for (std::size_t t = 1; t < fill_.size(); ++t) fill_[t] += fill_[t - 1];
   blocks_.resize(send_chunks_.size());
-  for (const auto& [t, c] : send_chunks_) blocks_[fill_[t]++] = chunk(c);
+  for (const auto& [t, c] : send_chunks_) blocks_[fill_[t]++] = c;
   std::uint32_t begin = 0;
   for (std::size_t t = 0; t < pairs_.size(); ++t) {
     const std::uint32_t end = fill_[t];

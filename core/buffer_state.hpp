@@ -10,9 +10,11 @@
 /// The sends of the phase are returned as an ordinary phase table: the sends between one pair
 /// form one transfer carrying the chunks they read, in the order the ops name them.
 ///
-/// State: 8 bytes per slot (the chunk it holds), 8 per slot (the phase and op of its last write),
-/// 4 per chunk (how many copies exist), and for every output slot the op that last wrote it
-/// (20 bytes), for counterexamples. Cost per phase O(ops + chunks moved).
+/// State: 16 bytes per output and scratch slot (the chunk it holds, the phase and op of its last
+/// write), allocated as zero pages so that slots never used cost nothing; the input is computed;
+/// for an allgather in place 4 bytes per chunk (how many copies exist: a chunk can be lost);
+/// and, for counterexamples, the writer of each output slot that holds a chunk that does not
+/// belong there. Cost per phase O(ops + chunks moved), no division per chunk.
 
 #include <cstdint>
 #include <functional>
@@ -22,6 +24,7 @@
 
 #include "core/buffers.hpp"
 #include "core/schedule.hpp"
+#include "core/zeroed_array.hpp"
 
 namespace phasecheck {
 
@@ -76,13 +79,30 @@ class BufferState {
 
   /// The chunk in `slot` of `rank`, if any (the slot must exist).
   std::optional<Block> at(Rank rank, Slot slot) const;
-  /// The op that last wrote output slot `index` of `rank`; empty if none did.
+  /// The op that last wrote output slot `index` of `rank`, when it wrote a chunk that does not
+  /// belong there (and it was among the first kMaxMisplaced such slots); empty otherwise.
   std::optional<Provenance> written(Rank rank, std::uint32_t output_index) const;
+  /// The phase and op of the last write to `slot` of `rank`, if any.
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> last_write(Rank rank, Slot slot) const {
+    if (slot.buffer == Buffer::input) return std::nullopt;
+    const Cell& c = slots_[slot_offset(rank, slot)];
+    if (c.stamp == 0) return std::nullopt;
+    return std::pair{c.stamp - 1, c.op};
+  }
   /// Where the last copy of `chunk` was overwritten, if it has no copy left.
   std::optional<Loss> lost(const Block& chunk) const;
+  /// The output slots that do not hold their chunk (alltoall: output slot s*c + k of rank r holds
+  /// (s, r, k); allgather: (s, k)): how many, and the first by rank and index. One pass over the
+  /// output, no division.
+  struct Misplaced {
+    std::uint64_t count = 0;
+    Rank rank = 0;
+    std::uint32_t index = 0;
+  };
+  Misplaced misplaced() const;
   /// The first slot (by rank, then input, output, scratch) that holds `chunk`. O(slots).
   std::optional<std::pair<Rank, Slot>> find(const Block& chunk) const;
-  /// How many slots hold `chunk` now.
+  /// How many slots hold `chunk` now. O(slots).
   std::uint32_t copies(const Block& chunk) const;
 
   Collective collective() const { return collective_; }
@@ -90,17 +110,48 @@ class BufferState {
   const BufferLayout& layout() const { return layout_; }
 
  private:
-  static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
-  std::uint64_t key(const Block& chunk) const;
-  Block chunk(std::uint64_t key) const;
+  static constexpr std::size_t kMaxMisplaced = std::size_t{1} << 20;
+  /// A chunk packed in 8 bytes, origin + 1 in bits 0-23 (0: an empty slot), destination in bits
+  /// 24-47 (all ones: every rank), part in bits 48-63: no division to pack or unpack.
+  static constexpr std::uint64_t kEveryCode = 0xFFFFFF;
+  static std::uint64_t pack(const Block& b) {
+    return (std::uint64_t{b.origin} + 1) |
+           (b.dest == kEveryRank ? kEveryCode : std::uint64_t{b.dest}) << 24 |
+           std::uint64_t{b.part} << 48;
+  }
+  static Block unpack(std::uint64_t c) {
+    const auto dest = static_cast<Rank>((c >> 24) & kEveryCode);
+    return {static_cast<Rank>((c & kEveryCode) - 1), dest == kEveryCode ? kEveryRank : dest,
+            static_cast<std::uint32_t>(c >> 48)};
+  }
+  static_assert(kMaxRanks < kEveryCode && kMaxParts < (1u << 16));
+  /// An output or scratch slot: its chunk, and the phase + 1 and op of its last write (all zero:
+  /// empty, never written), in 16 bytes so that a write touches one cache line. The input is not
+  /// stored: it cannot change (writing it is a fault), so its chunks are computed.
+  struct Cell {
+    std::uint64_t chunk = 0;
+    std::uint32_t stamp = 0;
+    std::uint32_t op = 0;
+  };
+  /// The chunk input slot `index` of `rank` holds, packed; 0 when none.
+  std::uint64_t input_chunk(Rank rank, std::uint32_t index) const;
+  std::uint64_t key(const Block& chunk) const {  // index into copies_
+    return collective_ == Collective::alltoall
+               ? (std::uint64_t{chunk.origin} * ranks_ + chunk.dest) * layout_.chunks + chunk.part
+               : std::uint64_t{chunk.origin} * layout_.chunks + chunk.part;
+  }
+  /// The transfer of this phase for sends src -> dst (a flat hash of the pairs seen).
+  std::uint32_t transfer_of(Rank src, Rank dst);
   std::pair<Rank, Slot> locate(std::size_t offset) const;  ///< the inverse of slot_offset
+  /// Where an output or scratch slot is stored.
   std::size_t slot_offset(Rank rank, Slot slot) const {
-    return std::size_t{rank} * per_rank_ + base_[static_cast<int>(slot.buffer)] + slot.index;
+    return std::size_t{rank} * per_rank_ + (slot.buffer == Buffer::scratch ? layout_.output : 0) +
+           slot.index;
   }
 
   struct Write {
-    std::size_t slot;     ///< slot_offset of the destination
-    std::uint64_t chunk;  ///< key
+    std::size_t slot;  ///< slot_offset of the destination
+    std::uint64_t chunk;
     std::uint32_t op;
     std::uint32_t offset;  ///< position within the op
   };
@@ -108,19 +159,22 @@ class BufferState {
   Collective collective_;
   Rank ranks_;
   BufferLayout layout_;
-  std::uint64_t per_rank_ = 0;
-  std::uint64_t base_[3] = {0, 0, 0};
-  std::vector<std::uint64_t> slots_;      // by slot_offset: chunk key or kEmpty
-  std::vector<std::uint32_t> stamp_;      // by slot_offset: phase + 1 of its last write
-  std::vector<std::uint32_t> writer_;     // by slot_offset: the op of its last write
-  std::vector<std::uint32_t> copies_;     // by chunk key
-  std::vector<Provenance> provenance_;    // by rank * output + index; phase == 0 and op == ~0: none
+  std::uint64_t per_rank_ = 0;          // output + scratch slots
+  ZeroedArray<Cell> slots_;              // by slot_offset
+  /// By chunk key, only where a chunk can lose its last copy: an allgather in place (otherwise
+  /// the input keeps one of every chunk).
+  std::vector<std::uint32_t> copies_;
+  /// Output slots whose last write put a chunk there that does not belong: who wrote it. A
+  /// correct program records nothing; at most kMaxMisplaced are kept.
+  std::unordered_map<std::size_t, Provenance> misplaced_;  // by slot_offset
   std::unordered_map<std::uint64_t, Loss> lost_;
   std::vector<Write> writes_;  // this phase's writes, applied at its end
   // Grouping sends into transfers.
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> send_chunks_;  // (transfer, chunk key)
-  std::vector<std::pair<Rank, Rank>> pairs_;
-  std::unordered_map<std::uint64_t, std::uint32_t> pair_index_;
+  std::vector<std::pair<std::uint32_t, Block>> send_chunks_;  // (transfer, chunk)
+  std::vector<std::pair<Rank, Rank>> pairs_;                   // by transfer
+  std::vector<std::uint64_t> pair_keys_;                       // open addressing, by hash
+  std::vector<std::uint32_t> pair_values_, pair_stamp_;        // stamp: phase + 1 of the entry
+  std::uint32_t pair_now_ = 0;
   std::vector<Block> blocks_;
   std::vector<std::uint32_t> fill_;
 };

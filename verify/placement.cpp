@@ -68,41 +68,44 @@ CheckResult PlacementChecker::finish() const {
   const Rank ranks = state_.ranks();
   const std::uint32_t chunks = state_.layout().chunks;
   const std::uint32_t slots = ranks * chunks;
-  std::uint64_t wrong = 0;
+  const BufferState::Misplaced wrong_slots = state_.misplaced();
+  const std::uint64_t wrong = wrong_slots.count;
   std::optional<Counterexample> misplaced;
-  for (Rank r = 0; r < ranks; ++r)
-    for (std::uint32_t i = 0; i < slots; ++i) {
-      const Block want = expected_chunk(collective, chunks, r, i);
-      const auto got = state_.at(r, {Buffer::output, i});
-      if (got == want || wrong++ > 0) continue;
-      Counterexample c;
-      c.resource = on(r, {Buffer::output, i});
-      c.explanation = "rank " + std::to_string(r) + ": " + to_string(Slot{Buffer::output, i}) +
-                      " holds " + (got ? chunk_name(*got) : std::string("nothing")) +
-                      ", expected " + chunk_name(want);
-      if (const auto w = state_.written(r, i)) {
-        const BufferOp part{w->src, r, w->from, {Buffer::output, i}, 1};
-        c.explanation += "; it was written in phase " + std::to_string(w->phase) + " by " +
-                         (part.local() ? "a local copy on rank " + std::to_string(r)
-                                       : "the send from rank " + std::to_string(w->src)) +
-                         ", reading " + to_string(w->from) + " (op " + std::to_string(w->op) + ")";
-        c.ops.push_back({w->phase, w->op, part});
-      } else if (got) {
-        c.explanation += "; it is there from the start and never written";
-      } else {
-        c.explanation += "; no op ever writes it";
-      }
-      if (const auto loss = state_.lost(want)) {
-        c.explanation += ". The last copy of " + chunk_name(want) + " was lost in phase " +
-                         std::to_string(loss->phase) + ": op " + std::to_string(loss->op) + " (" +
-                         describe_op(loss->by) + ") overwrote " + on(loss->rank, loss->slot);
-        c.ops.push_back({loss->phase, loss->op, loss->by});
-      } else if (const auto where = state_.find(want)) {
-        c.explanation +=
-            ". " + chunk_name(want) + " is left in " + on(where->first, where->second);
-      }
-      misplaced = std::move(c);
+  if (wrong > 0) {
+    const Rank r = wrong_slots.rank;
+    const std::uint32_t i = wrong_slots.index;
+    const Block want = expected_chunk(collective, chunks, r, i);
+    const auto got = state_.at(r, {Buffer::output, i});
+    Counterexample c;
+    c.resource = on(r, {Buffer::output, i});
+    c.explanation = "rank " + std::to_string(r) + ": " + to_string(Slot{Buffer::output, i}) +
+                    " holds " + (got ? chunk_name(*got) : std::string("nothing")) + ", expected " +
+                    chunk_name(want);
+    if (const auto w = state_.written(r, i)) {
+      const BufferOp part{w->src, r, w->from, {Buffer::output, i}, 1};
+      c.explanation += "; it was written in phase " + std::to_string(w->phase) + " by " +
+                       (part.local() ? "a local copy on rank " + std::to_string(r)
+                                     : "the send from rank " + std::to_string(w->src)) +
+                       ", reading " + to_string(w->from) + " (op " + std::to_string(w->op) + ")";
+      c.ops.push_back({w->phase, w->op, part});
+    } else if (const auto last = state_.last_write(r, {Buffer::output, i})) {
+      c.explanation += "; it was last written in phase " + std::to_string(last->first) +
+                       " by op " + std::to_string(last->second);
+    } else if (got) {
+      c.explanation += "; it is there from the start and never written";
+    } else {
+      c.explanation += "; no op ever writes it";
     }
+    if (const auto loss = state_.lost(want)) {
+      c.explanation += ". The last copy of " + chunk_name(want) + " was lost in phase " +
+                       std::to_string(loss->phase) + ": op " + std::to_string(loss->op) + " (" +
+                       describe_op(loss->by) + ") overwrote " + on(loss->rank, loss->slot);
+      c.ops.push_back({loss->phase, loss->op, loss->by});
+    } else if (const auto where = state_.find(want)) {
+      c.explanation += ". " + chunk_name(want) + " is left in " + on(where->first, where->second);
+    }
+    misplaced = std::move(c);
+  }
 
   CheckResult result{"placement", Verdict::pass, {}, {}};
   if (faults_ == 0 && wrong == 0) {
