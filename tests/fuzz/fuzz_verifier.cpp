@@ -237,6 +237,71 @@ void programs_of(const Schedule& schedule) {
   }
 }
 
+/// A format-3 program for `header`'s machine: random ops over random buffers (reads and writes
+/// beyond them, empty slots, double writes included), or `lowered` with a few ops bent.
+Schedule program_of(FuzzedDataProvider& in, const ScheduleHeader& header,
+                    const std::optional<Schedule>& lowered) {
+  Schedule s;
+  const Rank p = header.ranks();
+  if (lowered) {
+    s = *lowered;
+  } else {
+    s.header = header;
+    const std::uint32_t c = header.collective == Collective::alltoall
+                                ? header.parts
+                                : in.ConsumeIntegralInRange<std::uint32_t>(1, 2);
+    const bool inplace = header.collective == Collective::allgather && in.ConsumeBool();
+    BufferLayout layout = natural_layout(header.collective, p, c, inplace);
+    if (!inplace) layout.input += in.ConsumeIntegralInRange<std::uint32_t>(0, 2);
+    layout.output += in.ConsumeIntegralInRange<std::uint32_t>(0, 2);
+    layout.scratch = in.ConsumeIntegralInRange<std::uint32_t>(0, 8);
+    s.header.parts = c;
+    s.header.buffers = layout;
+    const auto phases = in.ConsumeIntegralInRange<std::size_t>(0, 6);
+    for (std::size_t t = 0; t < phases; ++t) {
+      Phase phase("p" + std::to_string(t));
+      const auto ops = in.ConsumeIntegralInRange<std::size_t>(0, 24);
+      for (std::size_t i = 0; i < ops && in.remaining_bytes() > 0; ++i) {
+        const auto slot = [&] {
+          const Buffer b = kBuffers[in.ConsumeIntegralInRange<int>(0, 2)];
+          return Slot{b, in.ConsumeIntegralInRange<std::uint32_t>(0, layout.size(b) + 1)};
+        };
+        const Rank src = in.ConsumeIntegralInRange<Rank>(0, p - 1);
+        const Rank dst = in.ConsumeBool() ? src : in.ConsumeIntegralInRange<Rank>(0, p - 1);
+        const Slot from = slot(), to = slot();
+        phase.add(BufferOp{src, dst, from, to, in.ConsumeIntegralInRange<std::uint32_t>(1, 3)});
+      }
+      s.phases.push_back(std::move(phase));
+    }
+    return s;
+  }
+  // Bend a few ops of the lowered program: another slot, another buffer, one chunk more.
+  const auto bends = in.ConsumeIntegralInRange<int>(0, 3);
+  for (int b = 0; b < bends && !s.phases.empty(); ++b) {
+    Phase& phase = s.phases[in.ConsumeIntegralInRange<std::size_t>(0, s.phases.size() - 1)];
+    if (phase.ops().empty()) continue;
+    std::vector<BufferOp> ops(phase.ops().begin(), phase.ops().end());
+    BufferOp& op = ops[in.ConsumeIntegralInRange<std::size_t>(0, ops.size() - 1)];
+    switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+      case 0:
+        op.to.index = op.to.index + 1;
+        break;
+      case 1:
+        op.from.index = op.from.index > 0 ? op.from.index - 1 : 1;
+        break;
+      case 2:
+        op.to.buffer = Buffer::scratch;
+        break;
+      default:
+        ++op.count;
+    }
+    Phase bent(phase.label());
+    for (const BufferOp& o : ops) bent.add(o);
+    phase = std::move(bent);
+  }
+  return s;
+}
+
 void check(FuzzedDataProvider& in) {
   const auto algorithms = schedules::algorithms();
   Schedule s;
@@ -256,6 +321,7 @@ void check(FuzzedDataProvider& in) {
 
   // Either the algorithm's own schedule (when it fits this machine) with faults, or random phases.
   bool generated = false;
+  std::optional<Schedule> lowered;  // the algorithm's buffer program, when it fits
   if (algorithm && in.ConsumeBool()) {
     try {
       Schedule g = schedules::generate(*algorithm, s.header.topology, s.header.parameters);
@@ -263,6 +329,7 @@ void check(FuzzedDataProvider& in) {
       for (const Phase& phase : g.phases) transfers += phase.size();
       // Segmented schedules reach 10^5 transfers: keep each input fast.
       if (transfers <= kMaxGeneratedTransfers) {
+        lowered = schedules::generate_program(*algorithm, g.header);
         s = std::move(g);
         generated = true;
       }
@@ -287,6 +354,15 @@ void check(FuzzedDataProvider& in) {
     }
   }
   if (p <= 12 && in.ConsumeBool()) programs_of(s);
+
+  // Format 3: the same machine, a buffer program.
+  if (in.ConsumeBool()) {
+    const Schedule program = program_of(in, s.header, lowered);
+    try {
+      render(verify::verify(program, program.header.topology), {});
+    } catch (const InputError&) {  // a malformed op (rank out of range): `verify` says exit 2
+    }
+  }
 }
 
 }  // namespace
