@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -48,8 +50,7 @@ std::string runner_path(bool smpi) {
 
 /// The runner's result line (rank 0 prints one JSON object), or an InputError with what the
 /// launcher said.
-nlohmann::json result_of(const launch::Finished& f, const std::string& launcher,
-                         double timeout) {
+nlohmann::json result_of(const launch::Finished& f, const std::string& launcher, double timeout) {
   std::istringstream lines(f.out);
   std::string line, last;
   while (std::getline(lines, line))
@@ -123,6 +124,57 @@ void check_volume(Rank ranks, std::uint64_t bytes) {
                      " GiB of messages, more than the 2 GiB a run may use");
 }
 
+/// A buffer program (format 3) runs with chunks of floor(B / chunks) bytes (docs/run.md); from
+/// its header: at least a byte per chunk, and every rank's input, output and scratch buffers
+/// together within the 2 GiB a run may use.
+void check_buffers(const ScheduleHeader& h, std::uint64_t bytes) {
+  const BufferLayout& b = *h.buffers;
+  if (bytes < b.chunks)
+    throw InputError("--bytes " + std::to_string(bytes) + ": a message of this schedule has " +
+                     std::to_string(b.chunks) + " chunks, so at least " + std::to_string(b.chunks) +
+                     " bytes");
+  const std::uint64_t chunk = bytes / b.chunks;
+  const double total = double(h.ranks()) * (double(b.input) + b.output + b.scratch) * double(chunk);
+  if (total > 2.0 * (1ull << 30))
+    throw InputError("--bytes " + std::to_string(bytes) + ": the buffers of " +
+                     std::to_string(h.ranks()) + " ranks take " + number(total / (1ull << 30)) +
+                     " GiB, more than the 2 GiB a run may use");
+}
+
+/// What the runner needs beyond the buffers (format 3): staging for a phase and messages MPI
+/// can count; throws InputError on an op it cannot execute (a slot beyond a buffer).
+void check_staging(const Schedule& program, std::uint64_t bytes) {
+  const programs::StagingNeeds needs = programs::staging_needs(program);
+  const std::uint64_t chunk = bytes / program.header.buffers->chunks;
+  if (double(needs.message) * double(chunk) > double(std::numeric_limits<int>::max()))
+    throw InputError("--bytes " + std::to_string(bytes) + ": a message of " +
+                     std::to_string(needs.message) +
+                     " chunks is more than the 2^31 - 1 bytes an MPI count holds");
+  const double total = double(program.header.ranks()) * double(needs.staged) * double(chunk);
+  if (total > 2.0 * (1ull << 30))
+    throw InputError("--bytes " + std::to_string(bytes) + ": staging " +
+                     std::to_string(needs.staged) + " chunks per rank in one phase takes " +
+                     number(total / (1ull << 30)) + " GiB, more than the 2 GiB a run may use");
+}
+
+/// The schedule `path`, read for run or simulate: its size checked from the header before the
+/// phases are read, and a buffer program checked for what the runner can execute.
+Schedule read_runnable(const std::string& path, std::uint64_t bytes,
+                       const std::function<void(const ScheduleHeader&)>& check_size) {
+  Schedule s = io::read_schedule_file(path, [&](const ScheduleHeader& h) {
+    check_size(h);
+    if (h.buffers) check_buffers(h, bytes);
+  });
+  if (s.header.buffers) {
+    try {
+      check_staging(s, bytes);
+    } catch (const InputError& e) {
+      throw InputError(path + ": " + e.what());
+    }
+  }
+  return s;
+}
+
 std::string ms(double seconds) { return number(seconds * 1e3) + " ms"; }
 
 /// The verdict and the timing lines shared by run and simulate; returns the exit code.
@@ -132,15 +184,23 @@ int report(const Prepared& p, const nlohmann::json& r, const std::string& where,
   const double schedule = r.at("schedule_seconds").get<double>(),
                lib = r.at("library_seconds").get<double>();
   const Rank ranks = p.table.header.ranks();
+  const auto& buffers = p.table.header.buffers;
   out << (bad == 0 ? "PASS" : "FAIL") << "  " << p.table.header.algorithm << " ("
-      << p.table.header.collective << ") on " << ranks << " ranks " << where << ": "
-      << (bad == 0 ? "every byte arrived as sent"
+      << p.table.header.collective << (buffers ? ", buffer program" : "") << ") on " << ranks
+      << " ranks " << where << ": "
+      << (bad == 0 ? buffers ? "every output slot holds its chunk, byte for byte"
+                             : "every byte arrived as sent"
                    : std::to_string(bad) + (bad == 1 ? " error" : " errors") + " in the data" +
                          (r.at("repeats").get<int>() > 1
                               ? " over " + std::to_string(r.at("repeats").get<int>()) + " calls"
                               : std::string()))
-      << "\n  " << r.at("bytes").get<std::uint64_t>() << " bytes per message, "
-      << programs::to_string(p.separation) << " separation, median of "
+      << "\n  " << r.at("bytes").get<std::uint64_t>() << " bytes per message";
+  if (buffers)
+    out << " (" << buffers->chunks << (buffers->chunks == 1 ? " chunk" : " chunks") << " of "
+        << r.at("chunk_bytes").get<std::uint64_t>() << " bytes; buffers of " << buffers->input
+        << " + " << buffers->output << " + " << buffers->scratch
+        << " chunks: input, output, scratch)";
+  out << ", " << programs::to_string(p.separation) << " separation, median of "
       << r.at("repeats").get<int>() << " calls (the slowest rank's time)\n"
       << "  schedule "
       << (p.report.verdict() == verify::Verdict::pass ? "verifies" : "DOES NOT VERIFY")
@@ -241,7 +301,7 @@ int run(const RunArgs& args, std::ostream& out) {
       throw InputError("run: 2 to " + std::to_string(kMaxRunRanks) + " ranks on this machine");
     check_volume(ranks, args.bytes);
   };
-  const Prepared p = prepare(io::read_schedule_file(args.schedule, check_size), args.schedule,
+  const Prepared p = prepare(read_runnable(args.schedule, args.bytes, check_size), args.schedule,
                              args.sync, nullptr, plan);
   const Rank ranks = p.table.header.ranks();
   std::vector<std::string> cmd = kOpenMpi;
@@ -295,8 +355,8 @@ class Network {
   /// smpirun of the runner on the programs in `plan`; `library` picks SimGrid's alltoall, `only`
   /// restricts the runner to "schedule" or "library".
   launch::Finished run(const std::string& plan, std::uint64_t bytes, unsigned repeats,
-               const std::string& library, const std::string& only, double timeout,
-               const std::string& trace = "") const {
+                       const std::string& library, const std::string& only, double timeout,
+                       const std::string& trace = "") const {
     std::vector<std::string> cmd = {"smpirun",
                                     "-np",
                                     std::to_string(tree_.ranks()),
@@ -346,11 +406,11 @@ int simulate(const SimulateArgs& args, std::ostream& out) {
   check_volume(tree->ranks(), args.bytes);
   const launch::ScratchDirectory scratch;  // the programs, for the runner
   const std::string plan = scratch.file("programs.json");
-  const Prepared p =
-      prepare(io::read_schedule_file(args.schedule), args.schedule, args.sync, &model, plan);
+  const Prepared p = prepare(read_runnable(args.schedule, args.bytes, [](const ScheduleHeader&) {}),
+                             args.schedule, args.sync, &model, plan);
   const Network network(*tree, args.bandwidth, args.latency);
-  const launch::Finished f = network.run(plan, args.bytes, args.repeats, args.library, "",
-                                 args.timeout, args.trace);
+  const launch::Finished f =
+      network.run(plan, args.bytes, args.repeats, args.library, "", args.timeout, args.trace);
   const nlohmann::json r = result_of(f, "smpirun", args.timeout);
   const std::string library =
       p.table.header.collective == Collective::alltoall
@@ -527,8 +587,8 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
       std::vector<std::string> row = {c.label};
       std::vector<double> throughput;
       for (const auto b : sizes) {
-        const launch::Finished f = network.run(plan, b, 1, c.library,
-                                       c.library.empty() ? "schedule" : "library", args.timeout);
+        const launch::Finished f = network.run(
+            plan, b, 1, c.library, c.library.empty() ? "schedule" : "library", args.timeout);
         double seconds = std::nan("");
         try {
           const nlohmann::json r = result_of(f, "smpirun", args.timeout);
@@ -608,9 +668,8 @@ int import_trace(const ImportArgs& args, std::ostream& out) {
     out << io::schedule_to_json(table);
     return 0;
   }
-  write_output(
-      args.output, [&](std::ostream& os) { os << io::schedule_to_json(table); },
-      {args.file, args.topology});
+  write_output(args.output, [&](std::ostream& os) { os << io::schedule_to_json(table); },
+               {args.file, args.topology});
   std::map<std::pair<Rank, Rank>, unsigned> pairs;
   std::size_t self = 0;
   for (const auto& m : trace.messages) {

@@ -1,7 +1,9 @@
 #include "programs/program.hpp"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 
 #include "core/error.hpp"
 
@@ -32,15 +34,18 @@ const char* to_string(Op::Kind k) {
       return "send";
     case Op::Kind::recv:
       return "recv";
+    case Op::Kind::copy:
+      return "copy";
     case Op::Kind::wait:
       return "wait";
     case Op::Kind::sync_send:
       return "sync-send";
     case Op::Kind::sync_recv:
       return "sync-recv";
-    default:
-      return "barrier";
+    case Op::Kind::barrier:
+      break;
   }
+  return "barrier";
 }
 
 std::vector<RankProgram> rank_programs(const Schedule& schedule, Separation separation,
@@ -80,6 +85,17 @@ std::vector<RankProgram> rank_programs(const Schedule& schedule, Separation sepa
       programs[t.src].ops.push_back({Op::Kind::send, t.dst, ph, i, t.block_count});
       busy[t.src] = ph;
     }
+    // Format 3: the local copies read with the sends (at the phase's start) and write at the
+    // wait, with the receives; a phase table's local transfers need no operation.
+    if (schedule.header.buffers) {
+      const auto ops = phase.ops();
+      for (std::uint32_t i = 0; i < ops.size(); ++i) {
+        const BufferOp& op = ops[i];
+        if (!op.local()) continue;
+        programs[op.src].ops.push_back({Op::Kind::copy, op.src, ph, i, op.count});
+        busy[op.src] = ph;
+      }
+    }
     for (Rank r = 0; r < p; ++r) {
       if (busy[r] == ph) programs[r].ops.push_back({Op::Kind::wait, 0, ph, 0, 0});
       if (auto it = after.find({ph, r}); it != after.end())
@@ -89,6 +105,45 @@ std::vector<RankProgram> rank_programs(const Schedule& schedule, Separation sepa
     }
   }
   return programs;
+}
+
+StagingNeeds staging_needs(const Schedule& program) {
+  if (!program.header.buffers) throw InputError("staging_needs: not a buffer program (format 3)");
+  const BufferLayout& layout = *program.header.buffers;
+  const Rank p = program.header.ranks();
+  StagingNeeds needs;
+  std::vector<std::uint64_t> staged(p, 0);
+  std::vector<Rank> touched;
+  std::unordered_map<std::uint64_t, std::uint64_t> messages;  // src * p + dst -> chunks
+  for (std::size_t ph = 0; ph < program.phases.size(); ++ph) {
+    const auto ops = program.phases[ph].ops();
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const BufferOp& op = ops[i];
+      if (op.src >= p || op.dst >= p || op.count == 0)
+        throw InputError("phase " + std::to_string(ph) + ", op " + std::to_string(i) + ": " +
+                         op_problem(op, p).value_or("malformed"));
+      for (const auto& [slot, verb] : {std::pair{op.from, "reads"}, std::pair{op.to, "writes"}})
+        if (std::uint64_t{slot.index} + op.count > layout.size(slot.buffer))
+          throw InputError(
+              "phase " + std::to_string(ph) + ", op " + std::to_string(i) + " (" + describe_op(op) +
+              ") " + verb + " beyond " + std::string(to_string(slot.buffer)) + " (" +
+              std::to_string(layout.size(slot.buffer)) + " slots): no runner can execute it");
+      for (const Rank r : {op.src, op.dst}) {
+        if (staged[r] == 0) touched.push_back(r);
+        staged[r] += op.count;
+        if (op.local()) break;  // a copy is staged once, by its rank
+      }
+      if (!op.local()) messages[std::uint64_t{op.src} * p + op.dst] += op.count;
+    }
+    for (const Rank r : touched) {
+      needs.staged = std::max(needs.staged, staged[r]);
+      staged[r] = 0;
+    }
+    touched.clear();
+    for (const auto& [pair, chunks] : messages) needs.message = std::max(needs.message, chunks);
+    messages.clear();
+  }
+  return needs;
 }
 
 std::string listing(const RankProgram& program) {
@@ -102,6 +157,10 @@ std::string listing(const RankProgram& program) {
         break;
       case Op::Kind::recv:
         os << " from " << op.peer << " (" << op.blocks << (op.blocks == 1 ? " block)" : " blocks)");
+        break;
+      case Op::Kind::copy:
+        os << " (op " << op.transfer << " of the phase, " << op.blocks
+           << (op.blocks == 1 ? " chunk)" : " chunks)");
         break;
       case Op::Kind::sync_send:
         os << " to " << op.peer << " (it may start its next contending message)";

@@ -20,7 +20,7 @@ std::string describe_op(const RankProgram& prog, std::size_t pc) {
   if (pc >= prog.ops.size()) return "done";
   const Op& op = prog.ops[pc];
   std::string s = std::string(to_string(op.kind)) + " (phase " + std::to_string(op.phase);
-  if (op.kind != Op::Kind::wait && op.kind != Op::Kind::barrier)
+  if (op.kind != Op::Kind::wait && op.kind != Op::Kind::barrier && op.kind != Op::Kind::copy)
     s += ", peer " + std::to_string(op.peer);
   return s + ")";
 }
@@ -145,6 +145,9 @@ verify::CheckResult replay(const Schedule& schedule, const Topology& model,
             ++st.pc;
             break;
           }
+          case Op::Kind::copy:  // local (format 3): no message, nothing to match
+            ++st.pc;
+            break;
           case Op::Kind::wait:
             if (st.pending > 0) {
               stuck = true;

@@ -9,8 +9,8 @@
 /// Semantics: send and recv are nonblocking posts; a message is in flight from the moment both
 /// ends are posted until the wait of either end completes; wait blocks until all of the rank's
 /// posts have been matched; sync-send is eager; sync-recv blocks until the message is there;
-/// barrier blocks until every rank has reached it. Ranks run round-robin, so the result is the
-/// same on every run.
+/// barrier blocks until every rank has reached it; copy (format 3) is local and never blocks.
+/// Ranks run round-robin, so the result is the same on every run.
 
 #include "core/schedule.hpp"
 #include "programs/program.hpp"

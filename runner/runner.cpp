@@ -1,22 +1,25 @@
-// phasecheck-runner: executes per-rank programs (docs/programs.md, format phasecheck.programs/2)
-// with MPI point-to-point calls on real buffers and checks every byte that arrives.
+// phasecheck-runner: executes per-rank programs (docs/programs.md) with MPI point-to-point calls
+// on real buffers and checks every byte. Two forms, one binary:
+//   phasecheck.programs/2, a phase table's programs: executed here (below);
+//   phasecheck.programs/3, a buffer program's (format 3): buffer_program.cpp, on real input,
+//   output and scratch buffers.
 //
-// One source, built twice: against Open MPI (runner/CMakeLists.txt, MPI::MPI_CXX) and with
+// One source set, built twice: against Open MPI (runner/CMakeLists.txt, MPI::MPI_CXX) and with
 // SimGrid's smpicxx for simulated networks. It depends on MPI, nlohmann JSON and the standard
 // library only, so that both compilers see the same code.
 //
-// Execution (Faraj & Yuan, Section 5; docs/run.md): every rank walks its program; `recv` and
-// `send` are MPI_Irecv / MPI_Isend of the blocks the op lists, packed back to back; `wait` is
-// MPI_Waitall, after which received blocks are unpacked into the rank's holdings (so a later
-// phase may forward them); `sync-send` / `sync-recv` are zero-byte messages on their own tag;
-// `barrier` is MPI_Barrier. Block [o, d, part] of a message of B bytes holds the bytes
+// Execution of version 2 (Faraj & Yuan, Section 5; docs/run.md): every rank walks its program;
+// `recv` and `send` are MPI_Irecv / MPI_Isend of the blocks the op lists, packed back to back;
+// `wait` is MPI_Waitall, after which received blocks are unpacked into the rank's holdings (so a
+// later phase may forward them); `sync-send` / `sync-recv` are zero-byte messages on their own
+// tag; `barrier` is MPI_Barrier. Block [o, d, part] of a message of B bytes holds the bytes
 // [part B / parts, (part + 1) B / parts) of message o -> d, filled with pattern(o, d, offset), a
 // hash of the three; after each call every rank compares every block it must end with against
 // the pattern. Forwarding a block the rank does not hold is an error (and sends zero bytes in its
 // place).
 //
-// Output (rank 0, one JSON object on stdout): ranks, bytes, repeats, errors (summed over ranks
-// and calls: every call is checked, outside its time),
+// Output (rank 0, one JSON object on stdout): ranks, bytes, chunk_bytes (version 3), repeats,
+// errors (summed over ranks and calls: every call is checked, outside its time),
 // schedule_seconds (median over repeats of the slowest rank's time per call) and
 // library_seconds (the same for the library's MPI_Alltoall or MPI_Allgather on the same data,
 // in the same run). The first few errors go to stderr, one line each.
@@ -32,14 +35,21 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "buffer_program.hpp"
+#include "common.hpp"
+
 namespace {
 
-constexpr int kSyncTag = 32767;            // zero-byte synchronization messages
-constexpr std::size_t kMaxErrorLines = 8;  // per rank, to stderr
+using phasecheck::runner::BufferRank;
+using phasecheck::runner::ErrorLog;
+using phasecheck::runner::kSyncTag;
+using phasecheck::runner::pattern;
 
 using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t>;  // origin, dest (-1: all), part
 
@@ -57,16 +67,6 @@ struct Plan {
   std::vector<Op> ops;  // this rank's
 };
 
-std::uint8_t pattern(std::int64_t origin, std::int64_t dest, std::uint64_t offset) {
-  std::uint64_t h = static_cast<std::uint64_t>(origin) * 0x9E3779B97F4A7C15ull ^
-                    static_cast<std::uint64_t>(dest + 1) * 0xC2B2AE3D27D4EB4Full ^
-                    (offset >> 3) * 0x165667B19E3779F9ull;
-  h ^= h >> 29;
-  h *= 0xBF58476D1CE4E5B9ull;
-  h ^= h >> 32;
-  return static_cast<std::uint8_t>(h >> ((offset & 7) * 8));
-}
-
 /// Offsets [begin, end) of block `part` within a message of `bytes` bytes.
 std::pair<std::uint64_t, std::uint64_t> span(std::uint64_t bytes, std::int64_t parts,
                                              std::int64_t part) {
@@ -82,12 +82,7 @@ std::vector<std::uint8_t> expected(const Key& k, std::uint64_t bytes, std::int64
   return v;
 }
 
-Plan read_plan(const char* path, int rank) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(std::string(path) + ": cannot open the file");
-  const nlohmann::json j = nlohmann::json::parse(in);
-  if (j.at("format") != "phasecheck.programs/2")
-    throw std::runtime_error(std::string(path) + ": not a phasecheck.programs/2 file");
+Plan read_plan(const nlohmann::json& j, const char* path, int rank) {
   Plan plan;
   plan.ranks = j.at("ranks").get<int>();
   plan.alltoall = j.at("collective") == "alltoall";
@@ -130,25 +125,16 @@ struct Rank {
   std::uint64_t bytes;
   std::map<Key, std::vector<std::uint8_t>> held;
   std::map<Key, std::vector<std::uint8_t>> own;  ///< the rank's own messages, made once
-  std::vector<std::string> errors;               ///< of the current call
-  std::vector<std::string> first_errors;         ///< of the first call that had any
-  long long total_errors = 0;                    ///< over every call
+  ErrorLog log;
 
-  void error(const std::string& e) { errors.push_back(e); }
+  void error(const std::string& e) { log.add(e); }
 
   /// After each call, outside its time: every block checked, the errors counted.
   void finish_call() {
     check();
-    total_errors += static_cast<long long>(errors.size());
-    if (first_errors.empty()) first_errors = errors;
-    errors.clear();
+    log.end_call();
   }
-
-  /// The first errors of the first call that had any, to stderr.
-  void print_errors() const {
-    for (std::size_t i = 0; i < first_errors.size() && i < kMaxErrorLines; ++i)
-      std::fprintf(stderr, "rank %d: %s\n", rank, first_errors[i].c_str());
-  }
+  const ErrorLog& errors() const { return log; }
 
   /// Before each call: the blocks this rank starts with (its own messages).
   void reset() {
@@ -353,49 +339,80 @@ int main(int argc, char** argv) {
     else if (flag == "--only")
       only = argv[i + 1];
   }
+  // Every rank reads the file and its own program; if any fails, all stop (the lowest failing
+  // rank says why), rather than the others waiting for it in their first call.
   Plan plan;
+  std::optional<BufferRank> buffers;  // version 3
+  std::string problem;
   try {
-    plan = read_plan(argv[1], rank);
+    std::ifstream in(argv[1]);
+    if (!in) throw std::runtime_error(std::string(argv[1]) + ": cannot open the file");
+    const nlohmann::json j = nlohmann::json::parse(in);
+    const std::string format = j.at("format").get<std::string>();
+    if (format != "phasecheck.programs/2" && format != "phasecheck.programs/3")
+      throw std::runtime_error(std::string(argv[1]) +
+                               ": not a phasecheck.programs/2 or phasecheck.programs/3 file");
+    if (j.at("ranks") != size)
+      throw std::runtime_error(std::string(argv[1]) + ": the programs are for " +
+                               j.at("ranks").dump() + " ranks, not " + std::to_string(size));
+    if (format == "phasecheck.programs/3") {
+      try {
+        buffers.emplace(j, rank, bytes);
+      } catch (const std::exception& e) {
+        throw std::runtime_error(std::string(argv[1]) + ": " + e.what());
+      }
+    } else {
+      plan = read_plan(j, argv[1], rank);
+      if (bytes < static_cast<std::uint64_t>(plan.parts))
+        throw std::runtime_error("--bytes is less than the " + std::to_string(plan.parts) +
+                                 " parts of a message");
+    }
+    if (repeats < 1 || bytes == 0)
+      throw std::runtime_error("--bytes and --repeats must be positive");
   } catch (const std::exception& e) {
-    if (rank == 0) std::fprintf(stderr, "phasecheck-runner: %s\n", e.what());
-    MPI_Finalize();
-    return 2;
+    problem = e.what();
   }
-  if (plan.ranks != size || repeats < 1 || bytes == 0 ||
-      bytes < static_cast<std::uint64_t>(plan.parts)) {
-    if (rank == 0)
-      std::fprintf(stderr,
-                   "phasecheck-runner: the programs are for %d ranks, not %d; or --bytes (at "
-                   "least the %lld parts) / --repeats is not positive\n",
-                   plan.ranks, size, static_cast<long long>(plan.parts));
+  int failing = problem.empty() ? size : rank, first_failing = size;
+  MPI_Allreduce(&failing, &first_failing, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first_failing < size) {
+    if (rank == first_failing)
+      std::fprintf(stderr, "phasecheck-runner: %s%s\n",
+                   rank == 0 ? "" : ("rank " + std::to_string(rank) + ": ").c_str(),
+                   problem.c_str());
     MPI_Finalize();
     return 2;
   }
 
-  Rank me{rank, plan, bytes, {}, {}, {}, {}, 0};
+  Rank me{rank, plan, bytes, {}, {}, {}};
   std::vector<double> schedule, library;
-  if (only != "library") {
+  // One execution per repeat, each checked before the next starts, outside the time.
+  const auto execute = [&](auto& executor) {
     bool first = true;
     const auto prepare = [&] {
-      if (!first) me.finish_call();  // the previous call, checked before this one starts
+      if (!first) executor.finish_call();
       first = false;
-      me.reset();
+      executor.reset();
     };
-    schedule = timed(repeats, prepare, [&] { me.run(); });
-    me.finish_call();
-    me.print_errors();
-  }
+    schedule = timed(repeats, prepare, [&] { executor.run(); });
+    executor.finish_call();
+    executor.errors().print(rank);
+    return executor.errors().total();
+  };
+  long long mine = 0;
+  if (only != "library") mine = buffers ? execute(*buffers) : execute(me);
 
-  // The library's own collective on the same data, in the same run.
-  const std::uint64_t block = bytes;
-  const int p = plan.ranks;
-  std::vector<std::uint8_t> send(block * static_cast<std::uint64_t>(plan.alltoall ? p : 1)),
+  // The library's own collective on the same data, in the same run: a message of B bytes
+  // (version 3: its chunks, whole).
+  const bool alltoall = buffers ? buffers->alltoall() : plan.alltoall;
+  const std::uint64_t block = buffers ? buffers->chunks() * buffers->chunk_bytes() : bytes;
+  const int p = size;
+  std::vector<std::uint8_t> send(block * static_cast<std::uint64_t>(alltoall ? p : 1)),
       recv(block * static_cast<std::uint64_t>(p));
-  for (int d = 0; d < (plan.alltoall ? p : 1); ++d)
+  for (int d = 0; d < (alltoall ? p : 1); ++d)
     for (std::uint64_t i = 0; i < block; ++i)
-      send[static_cast<std::uint64_t>(d) * block + i] = pattern(rank, plan.alltoall ? d : -1, i);
+      send[static_cast<std::uint64_t>(d) * block + i] = pattern(rank, alltoall ? d : -1, i);
   const auto collective = [&] {
-    if (plan.alltoall)
+    if (alltoall)
       MPI_Alltoall(send.data(), static_cast<int>(block), MPI_BYTE, recv.data(),
                    static_cast<int>(block), MPI_BYTE, MPI_COMM_WORLD);
     else
@@ -406,12 +423,13 @@ int main(int argc, char** argv) {
     library = timed(
         repeats, [] {}, collective);
 
-  long long mine = me.total_errors, errors = 0;
+  long long errors = 0;
   MPI_Reduce(&mine, &errors, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     nlohmann::ordered_json out;
     out["ranks"] = p;
     out["bytes"] = bytes;
+    if (buffers) out["chunk_bytes"] = buffers->chunk_bytes();
     out["repeats"] = repeats;
     out["errors"] = errors;
     if (!schedule.empty()) out["schedule_seconds"] = median(schedule);

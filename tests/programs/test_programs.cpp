@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include "core/buffer_state.hpp"
 #include "core/error.hpp"
 #include "helpers.hpp"
 #include "io/programs_json.hpp"
@@ -177,4 +178,51 @@ TEST_CASE("programs: rank 3 of Fig. 1 waits for its synchronization, and JSON na
   CHECK(json.find("\"collective\": \"alltoall\"") != std::string::npos);
   CHECK(json.find("\"separation\": \"pairwise\"") != std::string::npos);
   CHECK(io::programs_to_json(programs, s, "fig1.json", Separation::pairwise) == json);
+}
+
+namespace {
+
+/// A buffer program with the tables its sends form filled in, as the reader fills them.
+Schedule with_tables(Schedule program) {
+  BufferState state(program.header.collective, program.header.ranks(), *program.header.buffers);
+  for (std::size_t i = 0; i < program.phases.size(); ++i)
+    state.apply(i, program.phases[i].ops(), program.phases[i], [](const OpFault&) {});
+  return program;
+}
+
+}  // namespace
+
+TEST_CASE("programs: a buffer program's copies belong to their rank, its sends to one message") {
+  const Schedule s = with_tables(testing::direct_program_3());
+  const auto programs = rank_programs(s, Separation::barrier);
+  using K = Op::Kind;
+  // Rank 0, phase 0: receives from 2, sends to 1, copies its own chunk (op 0), waits.
+  const std::vector<Op> phase_0 = {{K::recv, 2, 0, 2, 1},
+                                   {K::send, 1, 0, 0, 1},
+                                   {K::copy, 0, 0, 0, 1},
+                                   {K::wait, 0, 0, 0, 0},
+                                   {K::barrier, 0, 0, 0, 0}};
+  REQUIRE(programs[0].ops.size() >= phase_0.size());
+  CHECK(std::vector<Op>(programs[0].ops.begin(), programs[0].ops.begin() + 5) == phase_0);
+  CHECK(listing(programs[0]).find("phase 0  copy (op 0 of the phase, 1 chunk)") !=
+        std::string::npos);
+  CHECK(replay(s, s.header.topology, programs).verdict == Verdict::pass);
+  const std::string json = io::programs_to_json(programs, s, "direct.json", Separation::barrier);
+  CHECK(json.find("\"format\": \"phasecheck.programs/3\"") != std::string::npos);
+  CHECK(json.find("\"op\": \"copy\"") != std::string::npos);
+  CHECK(json.find("\"parts\"") == std::string::npos);
+  CHECK(json.find("\"contents\"") == std::string::npos);
+}
+
+TEST_CASE("programs: staging is the most one rank reads and receives in one phase") {
+  const Schedule s = testing::direct_program_3();
+  // Phase 0: every rank copies one chunk, sends one and receives one.
+  CHECK(staging_needs(s) == StagingNeeds{3, 1});
+  Schedule beyond = s;
+  beyond.phases[1] =
+      testing::ops("shift 2", {testing::send(0, 2, testing::in(2), testing::out(2), 2)});
+  CHECK_THROWS_WITH_AS(staging_needs(beyond),
+                       "phase 1, op 0 (send 0 -> 2: input[2..3] -> output[2..3]) reads beyond "
+                       "input (3 slots): no runner can execute it",
+                       InputError);
 }
