@@ -335,7 +335,9 @@ int mutate(const MutateArgs& args, std::ostream& out) {
       properties::mutate(table, model, args.per_class, args.seed);
   out << "mutation analysis of " << table.header.algorithm << " on " << describe(model) << "  ["
       << args.schedule << "]\n"
-      << "  a mutant is invalid when a naive re-simulation finds a block not delivered exactly once"
+      << "  a mutant is invalid when a naive re-simulation finds "
+      << (report.program ? "an op fault, an output slot without its chunk, " : "")
+      << "a block not delivered exactly once"
       << (report.contention_counts ? " or contention (the original is contention-free)" : "")
       << "\n\n";
   Table t({"  fault", "mutants", "invalid", "caught", "missed", "over-strict",
@@ -349,6 +351,8 @@ int mutate(const MutateArgs& args, std::ostream& out) {
            std::to_string(c.claims_only)});
   }
   t.print(out);
+  for (const auto& c : report.classes)
+    if (!c.example.empty()) out << "\n  " << c.name << ": " << c.example << "\n";
   out << "\n"
       << (report.perfect() ? "PASS" : "FAIL") << "  caught " << caught << " of " << invalid
       << " invalid mutants"

@@ -102,16 +102,58 @@ std::optional<Schedule> run_generator(const Generator& g, const Topology& t,
   }
 }
 
+std::string broken_program(const schedules::Algorithm& a, const Schedule& table,
+                           const verify::Report& table_report, const Topology& model,
+                           Schedule* program, verify::Report* report) {
+  Schedule made;
+  try {
+    made = schedules::generate_program(a, table.header);
+  } catch (const InputError& e) {
+    return std::string("its buffer program cannot be made: ") + e.what() + "; ";
+  }
+  verify::Report r = verify::verify(made, model, a.claims(made.header));
+  std::string broken;
+  const auto failed = [&](const verify::CheckResult& c) {
+    broken += c.name + ": " + c.summary +
+              (c.counterexample ? " / " + c.counterexample->explanation : "") + "; ";
+  };
+  const auto find = [&](std::string_view name) -> const verify::CheckResult* {
+    for (const verify::CheckResult& c : r.checks)
+      if (c.name == name) return &c;
+    return nullptr;
+  };
+  if (const auto* placement = find("placement"); !placement) {
+    broken += "placement: not checked; ";
+  } else if (placement->verdict != verify::Verdict::pass) {
+    failed(*placement);
+  }
+  // A table without phases (one rank: nothing to send) still needs a phase for the self copy in
+  // its program, so the phase count the algorithm claims and the invariants that name its
+  // phases do not carry over to the program there.
+  const bool self_copy_only = table.phases.empty();
+  for (const verify::CheckResult& c : table_report.checks) {
+    if (c.verdict != verify::Verdict::pass) continue;
+    if (self_copy_only && (c.name == "claims" || c.name == "invariants")) continue;
+    if (const auto* same = find(c.name); !same)
+      broken += c.name + ": passes for the table but is not checked for the program; ";
+    else if (same->verdict != verify::Verdict::pass)
+      failed(*same);
+  }
+  if (program) *program = std::move(made);
+  if (report) *report = std::move(r);
+  return broken;
+}
+
 namespace {
 
 void write_failure(const Failure& f, const std::string& dir, std::ostream& out,
                    const std::string& replay_fuzz) {
   std::filesystem::create_directories(dir);
   write_output(dir + "/topology.json",
-                        [&](std::ostream& os) { os << io::topology_to_pretty_json(f.topology); });
+               [&](std::ostream& os) { os << io::topology_to_pretty_json(f.topology); });
   if (f.schedule)
     write_output(dir + "/schedule.json",
-                          [&](std::ostream& os) { os << io::schedule_to_json(*f.schedule); });
+                 [&](std::ostream& os) { os << io::schedule_to_json(*f.schedule); });
   write_output(dir + "/report.txt", [&](std::ostream& os) { os << f.report; });
   out << "\nFAIL  " << f.what << "\n  smallest machine: " << describe(f.topology)
       << "\n  written: " << dir << "/topology.json" << (f.schedule ? ", schedule.json" : "")
@@ -185,13 +227,29 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
           verify::Report r;
           broken = broken_claims(*a, s, t, {1e-6, 1e-9, 1024}, &r);
           report = io::render(r, "schedule.json", io::ReportFormat::text);
+          if (broken.empty()) {
+            // The same algorithm's buffer program: placed right, and every check that passes
+            // for the table passes for it. On a failure the program is the case written out.
+            Schedule program;
+            verify::Report pr;
+            broken = broken_program(*a, s, r, t, &program, &pr);
+            if (!broken.empty()) {
+              broken = "buffer program: " + broken;
+              if (program.header.buffers) {
+                s = std::move(program);
+                report = io::render(pr, "schedule.json", io::ReportFormat::text);
+              } else {
+                report = broken + "\n";  // never made: the table is the case written out
+              }
+            }
+          }
         } else {
           std::string problem;
           if (launch::interrupted()) RC_DISCARD("interrupted");
           std::optional<Schedule> got;
           try {
-            got = run_generator({o.generator, "", o.generator_timeout}, t, scratch->path(),
-                                problem);
+            got =
+                run_generator({o.generator, "", o.generator_timeout}, t, scratch->path(), problem);
           } catch (const InputError& e) {
             if (launch::interrupted()) RC_DISCARD("interrupted");
             problem = std::string("the generator could not run: ") + e.what();

@@ -1,6 +1,7 @@
 #pragma once
 /// `phasecheck fuzz`: the registry's property (claims_check.hpp) on random machines from the
-/// generators of generators.hpp, or an external generator program gated the same way. Driven by
+/// generators of generators.hpp, together with the property of each algorithm's buffer program
+/// (broken_program), or an external generator program gated the same way. Driven by
 /// rapidcheck: deterministic for a seed, and a failure is shrunk to the smallest machine that
 /// still fails, then written out as files a person can replay.
 
@@ -11,6 +12,8 @@
 #include <vector>
 
 #include "core/schedule.hpp"
+#include "schedules/registry.hpp"
+#include "verify/report.hpp"
 
 namespace phasecheck::properties {
 
@@ -34,9 +37,18 @@ struct FuzzOptions {
 /// Throws InputError unless every option is in its range (cases, seconds finite, size, seed).
 void validate(const FuzzOptions& options);
 
-/// Runs the campaign (after validate); progress lines go to `progress`, the summary and any failure to `out`.
-/// Returns 0 when every case passed, 1 on a failure (files written to options.out).
+/// Runs the campaign (after validate); progress lines go to `progress`, the summary and any failure
+/// to `out`. Returns 0 when every case passed, 1 on a failure (files written to options.out).
 int fuzz(const FuzzOptions& options, std::ostream& out, std::ostream& progress);
+
+/// What the buffer program (format 3, schedules::generate_program) of `a` for the header of
+/// `table`, its phase table, breaks on `model`: its placement, or any check that passes for the
+/// table (judged as `table_report`); "" when nothing. The program is judged with the
+/// algorithm's claims; a program that cannot be made is broken too. `program` and `report`,
+/// when given, receive the program and its verification report.
+std::string broken_program(const schedules::Algorithm& a, const Schedule& table,
+                           const verify::Report& table_report, const Topology& model,
+                           Schedule* program = nullptr, verify::Report* report = nullptr);
 
 /// An external generator: a shell command reading a topology (JSON) on stdin and printing a
 /// schedule (JSON) on stdout, run in `directory` (empty: here) with a deadline.

@@ -1,6 +1,7 @@
 // Properties generated from the algorithm registry: every registered algorithm, on random
 // machines of every kind, delivers every block exactly once, keeps its invariants and its claimed
-// phase count, is contention-free wherever it claims to be, and survives a JSON round trip.
+// phase count, is contention-free wherever it claims to be, and survives a JSON round trip; its
+// buffer program places every chunk and passes every check its table passes.
 // A new row in schedules/registry.cpp is fuzzed here without touching this file.
 
 #include <set>
@@ -13,6 +14,7 @@
 #include "programs/replay.hpp"
 #include "programs/synchronization.hpp"
 #include "properties/claims_check.hpp"
+#include "properties/fuzz.hpp"
 #include "properties/parameters_gen.hpp"
 #include "schedules/registry.hpp"
 #include "verify/cost.hpp"
@@ -61,6 +63,21 @@ TEST_CASE("every registered algorithm keeps its claims on random machines") {
           properties::broken_claims(a, s, t, cost, &r);  // RC_ASSERT prints it
       RC_CLASSIFY(r.passed("delivery") && r.passed("contention"), "delivers without contention");
       RC_ASSERT(broken == std::string());
+    });
+  }
+}
+
+TEST_CASE("every registered algorithm's buffer program is placed right on random machines") {
+  // Format 3: the program (its own, or its table lowered to buffers) puts every chunk in its
+  // output slot, and every check that passes for the table passes for the program (fuzz.hpp).
+  for (const schedules::Algorithm& a : schedules::algorithms()) {
+    properties::check(std::string(a.name) + "'s program is placed right", [&a] {
+      // Machines as `phasecheck fuzz` makes them by default (size 40): a program costs a
+      // lowering and a second verification, with p^2 slots per buffer.
+      const Topology t = *rc::gen::resize(40, properties::topology());
+      const Schedule s = generate_random_or_discard(a, t);
+      const verify::Report r = verify::verify(s, t, a.claims(s.header));
+      RC_ASSERT(properties::broken_program(a, s, r, t) == std::string());
     });
   }
 }

@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "doctest_rapidcheck.hpp"
+#include "fuzz.hpp"
 #include "generators.hpp"
-#include "mutate.hpp"
 #include "schedules/faraj_yuan.hpp"
 #include "schedules/registry.hpp"
 #include "verify/verifier.hpp"
@@ -69,37 +69,27 @@ TEST_CASE("shrinking: a bug planted for subtrees of exactly 3 machines shrinks t
   CHECK(ranks(*last_failure) == 6u);
 }
 
-TEST_CASE("mutate: the naive re-simulation itself tells valid from invalid") {
-  const auto& shift = *schedules::find_algorithm("shift");
-  const Schedule s = schedules::generate(shift, Ring(5));
-  const Topology ring = Ring(5);
-  auto verdict = properties::naive_verdict(s, ring);
-  CHECK(verdict.delivered);
-  CHECK_FALSE(verdict.contention_free);  // shift on a ring: offsets 2 and 3 share links
-  const Topology ports = FullyConnected(5, 1);
-  CHECK(properties::naive_verdict(s, ports).contention_free);
-  Schedule dup = s;
-  dup.phases[1].add(0, 1, Block{0, 1});  // [0,1] arrives twice
-  CHECK_FALSE(properties::naive_verdict(dup, ports).delivered);
-  Schedule early = s;
-  early.phases[0].add(1, 2, Block{0, 2});  // forwarded before 1 holds it
-  CHECK_FALSE(properties::naive_verdict(early, ports).delivered);
-}
+TEST_CASE("fuzz: a buffer program that loses the self copy is reported, its table still passes") {
+  const auto& ring = *schedules::find_algorithm("ring");
+  const Topology t = FullyConnected(4, 1);
+  const Schedule table = schedules::generate(ring, t);
+  const verify::Report table_report = verify::verify(table, t, ring.claims(table.header));
+  REQUIRE(table_report.verdict() == verify::Verdict::pass);
+  CHECK(properties::broken_program(ring, table, table_report, t) == "");
 
-TEST_CASE("mutate: every invalid mutant of the shipped kinds of schedule is caught") {
-  for (const char* name : {"faraj-yuan", "hypercube-exchange", "bruck-index", "ring"}) {
-    const auto& a = *schedules::find_algorithm(name);
-    const Topology t =
-        std::string(name) == "faraj-yuan"
-            ? Topology(
-                  Tree({"a", "b", "c", "d", "e"}, {"s", "t"},
-                       {{"a", "s"}, {"b", "s"}, {"c", "t"}, {"d", "t"}, {"e", "t"}, {"s", "t"}}))
-            : Topology(FullyConnected(8, 1));
-    const auto report = properties::mutate(schedules::generate(a, t), t, 40, 7);
-    INFO(name);
-    CHECK(report.perfect());
-    std::uint64_t invalid = 0;
-    for (const auto& c : report.classes) invalid += c.invalid;
-    CHECK(invalid > 100);  // the faults are real
-  }
+  // The same algorithm whose program forgets rank 1's own chunk.
+  schedules::Algorithm broken = ring;
+  broken.program = [&ring](const ScheduleHeader& h) {
+    Schedule s = schedules::generate_program(ring, h);
+    Phase first(s.phases[0].label());
+    for (const BufferOp& op : s.phases[0].ops())
+      if (!(op.local() && op.src == 1)) first.add(op);
+    s.phases[0] = first;
+    return s;
+  };
+  Schedule program;
+  CHECK(properties::broken_program(broken, table, table_report, t, &program) ==
+        "placement: 1 of 16 output slots holds the wrong chunk / rank 1: output[1] holds "
+        "nothing, expected (1,1,0); no op ever writes it. (1,1,0) is left in rank 1 input[1]; ");
+  CHECK(program.header.buffers);
 }
