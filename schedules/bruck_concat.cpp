@@ -1,7 +1,8 @@
 // The concatenation algorithm of Bruck et al., Section 4: the first d - 1 rounds on the circulant
 // graph G(n, S) (Section 4.1, Theorem 4.1) and the last round by table partitioning (Section 4.2,
 // Proposition 4.2), growing the trees with positive offsets as in Section 4.1 (Appendix B uses
-// negative ones, a mirror image).
+// negative ones, a mirror image); the phase table of its rounds and the buffer program of
+// Appendix B, mirrored, with its temporary array and final rotation.
 
 #include <algorithm>
 #include <string>
@@ -76,26 +77,83 @@ void bruck_concat(const BruckConcatOptions& o, const PhaseSink& out) {
   out(round);
 }
 
-Claims bruck_concat_claims(const BruckConcatOptions& o) {
+Schedule bruck_concat_program(const ScheduleHeader& header) {
+  const BruckConcatOptions o = BruckConcatOptions::from(header);
   const Rank n = o.n, k = std::min<Rank>(o.ports, n > 1 ? n - 1 : 1);
   const Shape s = shape(n, k);
+  const auto temp = [](std::uint64_t j) {
+    return Slot{Buffer::scratch, static_cast<std::uint32_t>(j)};
+  };
+  Schedule program{header, {}};
+
+  // temp[j] holds B[x - j]: the items x sends first, B[x] .. B[x - span + 1], are temp[0 .. span),
+  // and what x receives on offset m span, B[x - m span] .., lands right after them.
+  Phase start("copy B[x] into temp[0] (line 3)");
+  for (Rank x = 0; x < n; ++x) start.add(BufferOp{x, x, {Buffer::input, 0}, temp(0), 1});
+  program.phases.push_back(std::move(start));
+
+  std::uint64_t span = 1;  // (k+1)^i
+  for (unsigned i = 0; i + 1 < s.d; ++i, span *= k + 1) {
+    Phase round("round " + std::to_string(i) + ", offsets S_" + std::to_string(i));
+    for (Rank x = 0; x < n; ++x)
+      for (Rank m = 1; m <= k; ++m)
+        round.add(BufferOp{x, static_cast<Rank>((x + m * span) % n), temp(0), temp(m * span),
+                           static_cast<std::uint32_t>(span)});
+    program.phases.push_back(std::move(round));
+  }
+  if (s.d > 0) {
+    Phase last("round " + std::to_string(s.d - 1) + ", last (table partitioning)");
+    const std::uint64_t n2 = n - s.n1;
+    for (Rank x = 0; x < n; ++x)
+      for (std::uint64_t left = 0; left < n2; left += s.a)
+        last.add(BufferOp{x, static_cast<Rank>((x + s.n1 + left) % n), temp(0), temp(s.n1 + left),
+                          static_cast<std::uint32_t>(std::min(s.a, n2 - left))});
+    program.phases.push_back(std::move(last));
+  }
+
+  Phase rotate("rotate temp into place: output[s] = temp[(x - s) mod n] (lines 17-18, mirrored)");
+  for (Rank x = 0; x < n; ++x)
+    for (Rank slot = 0; slot < n; ++slot)
+      rotate.add(BufferOp{x, x, temp((x + n - slot) % n), {Buffer::output, slot}, 1});
+  program.phases.push_back(std::move(rotate));
+
+  BufferLayout layout = natural_layout(Collective::allgather, n, 1);
+  layout.scratch = n;
+  program.header.buffers = layout;
+  return program;
+}
+
+Claims bruck_concat_claims(const BruckConcatOptions& o, Form form) {
+  const Rank n = o.n, k = std::min<Rank>(o.ports, n > 1 ? n - 1 : 1);
+  const Shape s = shape(n, k);
+  // The program's first phase copies B[x] into temp: its round i is phase i + 1.
+  const std::size_t first_round = form == Form::program ? 1 : 0;
   Invariant spanned{
       "Theorem 4.1: after round i < d - 1 every node x holds B[x - j] for j < (k+1)^(i+1)",
-      [n, k, s](const Boundary& at, const DataView& data) -> std::optional<std::string> {
-        if (at.phase + 1 >= s.d) return std::nullopt;  // the last round has its own check
+      [n, k, s, first_round](const Boundary& at,
+                             const DataView& data) -> std::optional<std::string> {
+        if (at.phase < first_round) return std::nullopt;
+        const std::size_t round = at.phase - first_round;
+        if (round + 1 >= s.d) return std::nullopt;  // the last round has its own check
         std::uint64_t span = 1;
-        for (std::size_t i = 0; i <= at.phase; ++i) span *= k + 1;
+        for (std::size_t i = 0; i <= round; ++i) span *= k + 1;
         for (Rank x = 0; x < n; ++x)
           for (std::uint64_t j = 1; j < span; ++j) {
             const auto origin = static_cast<Rank>((x + n - j % n) % n);
             if (!data.holds(x, {origin, kEveryRank}))
               return "node " + std::to_string(x) + " does not hold B[" + std::to_string(origin) +
-                     "] after round " + std::to_string(at.phase);
+                     "] after round " + std::to_string(round);
           }
         return std::nullopt;
       }};
-  Claims claims{.invariants = {std::move(spanned)},
-                .phases = PhaseClaim::exactly(s.d, "d = ceil(log_{k+1} n) rounds (Theorem 4.3)")};
+  Claims claims{
+      .invariants = {std::move(spanned)},
+      .phases = form == Form::program
+                    ? PhaseClaim::exactly(s.d + 2,
+                                          "d = ceil(log_{k+1} n) rounds (Theorem 4.3), the copy "
+                                          "into temp before them and the rotation after "
+                                          "(Appendix B)")
+                    : PhaseClaim::exactly(s.d, "d = ceil(log_{k+1} n) rounds (Theorem 4.3)")};
   if (n > 1)
     claims.c2 = PhaseClaim::exactly((n - 1 + k - 1) / k,
                                     "(n1 - 1)/k + ceil(n2/k) = ceil((n - 1)/k) (Theorem 4.3)");

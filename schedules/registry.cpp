@@ -166,8 +166,10 @@ const std::vector<Algorithm>& table() {
        [](const ScheduleHeader& h) { return faraj_yuan_claims(h); },
        // Lemmas 3 and 4 and the Theorem: contention-free on the tree it was made for.
        [](const ScheduleHeader& h, const Topology& model) { return model == h.topology; }},
-      {"bruck-index", "radix-r rotations, w = ceil(log_r n) subphases of r - 1 steps, k at a time",
-       "Bruck et al., Section 3, Appendix A", "radix=2..n, ports=K (alltoall)",
+      {"bruck-index",
+       "radix-r rotations, w = ceil(log_r n) subphases of r - 1 steps, k at a time",
+       "Bruck et al., Section 3, Appendix A",
+       "radix=2..n, ports=K (alltoall)",
        [](const ScheduleHeader& h, const PhaseSink& out) {
          bruck_index(BruckIndexOptions::from(h), out);
        },
@@ -177,14 +179,21 @@ const std::vector<Algorithm>& table() {
          p.get_uint("ports", 1, 1, kMaxRanks);
          return parse_collective(p.get_choice("collective", "alltoall", {"alltoall"}));
        },
-       [](const ScheduleHeader& h) { return bruck_index_claims(BruckIndexOptions::from(h)); },
+       [](const ScheduleHeader& h) {
+         return bruck_index_claims(BruckIndexOptions::from(h),
+                                   h.buffers ? Form::program : Form::table);
+       },
        // A round sends and receives one message per step, at most k steps: k ports suffice.
        [](const ScheduleHeader& h, const Topology& model) {
          const auto* f = std::get_if<FullyConnected>(&model);
          return f && f->ports >= std::min(BruckIndexOptions::from(h).ports, f->ranks);
-       }},
-      {"bruck-concat", "circulant offsets (k+1)^i for d - 1 rounds, then one partitioned round",
-       "Bruck et al., Section 4, Appendix B", "ports=K (allgather)",
+       },
+       {},
+       bruck_index_program},
+      {"bruck-concat",
+       "circulant offsets (k+1)^i for d - 1 rounds, then one partitioned round",
+       "Bruck et al., Section 4, Appendix B",
+       "ports=K (allgather)",
        [](const ScheduleHeader& h, const PhaseSink& out) {
          bruck_concat(BruckConcatOptions::from(h), out);
        },
@@ -193,11 +202,48 @@ const std::vector<Algorithm>& table() {
          p.get_uint("ports", 1, 1, kMaxRanks);
          return parse_collective(p.get_choice("collective", "allgather", {"allgather"}));
        },
-       [](const ScheduleHeader& h) { return bruck_concat_claims(BruckConcatOptions::from(h)); },
+       [](const ScheduleHeader& h) {
+         return bruck_concat_claims(BruckConcatOptions::from(h),
+                                    h.buffers ? Form::program : Form::table);
+       },
        [](const ScheduleHeader& h, const Topology& model) {
          const auto* f = std::get_if<FullyConnected>(&model);
          return f && f->ports >= std::min(BruckConcatOptions::from(h).ports, f->ranks);
-       }},
+       },
+       {},
+       bruck_concat_program},
+      {"ompi-bruck",
+       "Open MPI's Bruck: rotate, ceil(log2 p) datatype sendrecvs each copied back, rotate back",
+       "Open MPI coll_base_alltoall.c, ompi_coll_base_alltoall_intra_bruck; Bruck et al., "
+       "Section 3 with r = 2",
+       "collective=alltoall",
+       // The table is the one its program's sends form (its local phases are empty phases).
+       [](const ScheduleHeader& h, const PhaseSink& out) { table_of(ompi_bruck_program(h), out); },
+       [](const Parameters& p) {
+         p.expect_only({"collective"}, "ompi-bruck");
+         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall"}));
+       },
+       [](const ScheduleHeader& h) { return ompi_bruck_claims(h); },
+       // Every sendrecv is the shift rank -> rank + distance: one port suffices.
+       [](const ScheduleHeader&, const Topology& model) { return is_fully_connected(model); },
+       {},
+       ompi_bruck_program},
+      {"modified-bruck",
+       "Bruck with r = 2 and no rotations: read input at rank + j, write output at the last hop",
+       "Bruck et al., Section 3 with r = 2, Phases 1 and 3 folded into the addressing",
+       "collective=alltoall",
+       [](const ScheduleHeader& h, const PhaseSink& out) {
+         table_of(modified_bruck_program(h), out);
+       },
+       [](const Parameters& p) {
+         p.expect_only({"collective"}, "modified-bruck");
+         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall"}));
+       },
+       [](const ScheduleHeader& h) { return modified_bruck_claims(h); },
+       // Every round is the shift rank -> rank + distance: one port suffices.
+       [](const ScheduleHeader&, const Topology& model) { return is_fully_connected(model); },
+       {},
+       modified_bruck_program},
       {"randomized-sendrecv",
        "Algorithm 2: shuffled anti-circulant iterations, Waitall every ceil(max_queue/2) of them",
        "Slim Fly randomized Alltoall, Section 2, Algorithm 2",
