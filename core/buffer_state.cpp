@@ -83,13 +83,18 @@ BufferState::Misplaced BufferState::misplaced() const {
   return m;
 }
 
-std::optional<std::pair<Rank, Slot>> BufferState::find(const Block& c) const {
+std::optional<std::pair<Rank, Slot>> BufferState::find(const Block& c, Rank near) const {
+  // Where a person looks for a lost chunk: on the rank that needs it, then anywhere in output
+  // or scratch; the origin's input (which always holds it) last.
   const std::uint64_t packed = pack(c);
+  if (near < ranks_)
+    for (std::size_t i = std::size_t{near} * per_rank_; i < (std::size_t{near} + 1) * per_rank_; ++i)
+      if (slots_[i].chunk == packed) return locate(i);
+  for (std::size_t i = 0; i < slots_.size(); ++i)
+    if (slots_[i].chunk == packed) return locate(i);
   for (Rank r = 0; r < ranks_; ++r)
     for (std::uint32_t i = 0; i < layout_.input; ++i)
       if (input_chunk(r, i) == packed) return std::pair{r, Slot{Buffer::input, i}};
-  for (std::size_t i = 0; i < slots_.size(); ++i)
-    if (slots_[i].chunk == packed) return locate(i);
   return std::nullopt;
 }
 

@@ -100,8 +100,9 @@ class BufferState {
     std::uint32_t index = 0;
   };
   Misplaced misplaced() const;
-  /// The first slot (by rank, then input, output, scratch) that holds `chunk`. O(slots).
-  std::optional<std::pair<Rank, Slot>> find(const Block& chunk) const;
+  /// A slot that holds `chunk`: on rank `near` first (the rank that needs it), then any output or
+  /// scratch slot, then an input slot. O(slots).
+  std::optional<std::pair<Rank, Slot>> find(const Block& chunk, Rank near) const;
   /// How many slots hold `chunk` now. O(slots).
   std::uint32_t copies(const Block& chunk) const;
 

@@ -101,7 +101,7 @@ CheckResult PlacementChecker::finish() const {
                        std::to_string(loss->phase) + ": op " + std::to_string(loss->op) + " (" +
                        describe_op(loss->by) + ") overwrote " + on(loss->rank, loss->slot);
       c.ops.push_back({loss->phase, loss->op, loss->by});
-    } else if (const auto where = state_.find(want)) {
+    } else if (const auto where = state_.find(want, r)) {
       c.explanation += ". " + chunk_name(want) + " is left in " + on(where->first, where->second);
     }
     misplaced = std::move(c);

@@ -331,13 +331,13 @@ TEST_CASE("an off-by-one in a final rotation is caught by placement, naming rank
   const Case cases[] = {
       {"bruck-index", program_of("bruck-index", FullyConnected(5, 1)),
        "rank 2: output[1] holds (0,2,0), expected (1,2,0); it was written in phase 10 by a local "
-       "copy on rank 2, reading scratch[2] (op 11). (1,2,0) is left in rank 1 input[2]"},
+       "copy on rank 2, reading scratch[2] (op 11). (1,2,0) is left in rank 2 scratch[1]"},
       {"bruck-concat", program_of("bruck-concat", FullyConnected(5, 1)),
        "rank 2: output[1] holds (0,0), expected (1,0); it was written in phase 4 by a local copy "
-       "on rank 2, reading scratch[2] (op 11). (1,0) is left in rank 1 input[0]"},
+       "on rank 2, reading scratch[2] (op 11). (1,0) is left in rank 2 scratch[1]"},
       {"ompi-bruck", program_of("ompi-bruck", FullyConnected(5, 1)),
        "rank 2: output[1] holds (0,2,0), expected (1,2,0); it was written in phase 7 by a local "
-       "copy on rank 2, reading scratch[2] (op 11). (1,2,0) is left in rank 1 input[2]"},
+       "copy on rank 2, reading scratch[2] (op 11). (1,2,0) is left in rank 2 scratch[1]"},
   };
   for (const Case& c : cases) {
     INFO(c.name);

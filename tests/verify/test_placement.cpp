@@ -61,7 +61,7 @@ TEST_CASE("placement: two receives into swapped output slots are caught with the
   REQUIRE(p.counterexample);
   CHECK(p.counterexample->explanation ==
         "rank 1: output[0] holds (2,1,0), expected (0,1,0); it was written in phase 1 by the send "
-        "from rank 2, reading input[1] (op 2). (0,1,0) is left in rank 0 input[1]");
+        "from rank 2, reading input[1] (op 2). (0,1,0) is left in rank 1 output[2]");
   CHECK(p.counterexample->resource == "rank 1 output[0]");
   REQUIRE(p.counterexample->ops.size() == 1);
   CHECK(p.counterexample->ops[0].phase == 1);
