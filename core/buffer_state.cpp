@@ -46,8 +46,8 @@ std::uint64_t BufferState::input_chunk(Rank rank, std::uint32_t index) const {
 }
 
 std::optional<Block> BufferState::at(Rank rank, Slot slot) const {
-  const std::uint64_t c =
-      slot.buffer == Buffer::input ? input_chunk(rank, slot.index) : slots_[slot_offset(rank, slot)].chunk;
+  const std::uint64_t c = slot.buffer == Buffer::input ? input_chunk(rank, slot.index)
+                                                       : slots_[slot_offset(rank, slot)].chunk;
   if (c == 0) return std::nullopt;
   return unpack(c);
 }
@@ -88,7 +88,8 @@ std::optional<std::pair<Rank, Slot>> BufferState::find(const Block& c, Rank near
   // or scratch; the origin's input (which always holds it) last.
   const std::uint64_t packed = pack(c);
   if (near < ranks_)
-    for (std::size_t i = std::size_t{near} * per_rank_; i < (std::size_t{near} + 1) * per_rank_; ++i)
+    for (std::size_t i = std::size_t{near} * per_rank_; i < (std::size_t{near} + 1) * per_rank_;
+         ++i)
       if (slots_[i].chunk == packed) return locate(i);
   for (std::size_t i = 0; i < slots_.size(); ++i)
     if (slots_[i].chunk == packed) return locate(i);
@@ -207,8 +208,7 @@ void BufferState::apply(std::size_t index, std::span<const BufferOp> ops, Phase&
     const BufferOp& op = ops[w.op];
     const Slot slot{op.to.buffer, op.to.index + w.offset};
     Cell& cell = slots_[w.slot];
-    if (cell.stamp == now)
-      fault(OpFault{OpFault::Kind::double_write, w.op, op.dst, slot, cell.op});
+    if (cell.stamp == now) fault(OpFault{OpFault::Kind::double_write, w.op, op.dst, slot, cell.op});
     const std::uint64_t old = cell.chunk;
     cell = {w.chunk, now, w.op};
     if (counting && old != 0 && --copies_[key(unpack(old))] == 0)

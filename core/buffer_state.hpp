@@ -37,9 +37,9 @@ struct OpFault {
     double_write,  ///< a slot written by two ops (or twice by one) in one phase
   };
   Kind kind = Kind::empty_read;
-  std::size_t op = 0;  ///< position in the phase's ops
-  Rank rank = 0;       ///< the rank whose slot it is
-  Slot slot;           ///< the offending slot (the first beyond the end for *_beyond)
+  std::size_t op = 0;        ///< position in the phase's ops
+  Rank rank = 0;             ///< the rank whose slot it is
+  Slot slot;                 ///< the offending slot (the first beyond the end for *_beyond)
   std::size_t other_op = 0;  ///< double_write: the op that wrote the slot first
   friend bool operator==(const OpFault&, const OpFault&) = default;
 };
@@ -75,7 +75,8 @@ class BufferState {
   /// Applies phase `index` (0-based, consecutive): `ops` as one step. Replaces the transfers of
   /// `table` by the table the sends form (its ops and label are left alone, so `table` may be
   /// the phase that holds `ops`). The ops must be well-formed (op_problem).
-  void apply(std::size_t index, std::span<const BufferOp> ops, Phase& table, const FaultSink& fault);
+  void apply(std::size_t index, std::span<const BufferOp> ops, Phase& table,
+             const FaultSink& fault);
 
   /// The chunk in `slot` of `rank`, if any (the slot must exist).
   std::optional<Block> at(Rank rank, Slot slot) const;
@@ -160,8 +161,8 @@ class BufferState {
   Collective collective_;
   Rank ranks_;
   BufferLayout layout_;
-  std::uint64_t per_rank_ = 0;          // output + scratch slots
-  ZeroedArray<Cell> slots_;              // by slot_offset
+  std::uint64_t per_rank_ = 0;  // output + scratch slots
+  ZeroedArray<Cell> slots_;     // by slot_offset
   /// By chunk key, only where a chunk can lose its last copy: an allgather in place (otherwise
   /// the input keeps one of every chunk).
   std::vector<std::uint32_t> copies_;
@@ -172,9 +173,9 @@ class BufferState {
   std::vector<Write> writes_;  // this phase's writes, applied at its end
   // Grouping sends into transfers.
   std::vector<std::pair<std::uint32_t, Block>> send_chunks_;  // (transfer, chunk)
-  std::vector<std::pair<Rank, Rank>> pairs_;                   // by transfer
-  std::vector<std::uint64_t> pair_keys_;                       // open addressing, by hash
-  std::vector<std::uint32_t> pair_values_, pair_stamp_;        // stamp: phase + 1 of the entry
+  std::vector<std::pair<Rank, Rank>> pairs_;                  // by transfer
+  std::vector<std::uint64_t> pair_keys_;                      // open addressing, by hash
+  std::vector<std::uint32_t> pair_values_, pair_stamp_;       // stamp: phase + 1 of the entry
   std::uint32_t pair_now_ = 0;
   std::vector<Block> blocks_;
   std::vector<std::uint32_t> fill_;

@@ -44,8 +44,7 @@ std::string describe_op(const BufferOp& op) {
          ": " + slots(op.from, op.count) + " -> " + slots(op.to, op.count);
 }
 
-BufferLayout natural_layout(Collective collective, Rank ranks, std::uint32_t chunks,
-                            bool inplace) {
+BufferLayout natural_layout(Collective collective, Rank ranks, std::uint32_t chunks, bool inplace) {
   BufferLayout l;
   l.chunks = chunks;
   l.inplace = inplace;

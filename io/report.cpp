@@ -47,7 +47,9 @@ void draw(std::ostream& os, const CheckResult& check, Collective c) {
     const bool ops = !x.ops.empty();
     const std::size_t involved = ops ? x.ops.size() : x.transfers.size();
     os << "  phase " << *x.phase << " \"" << x.label << "\" (" << x.phase_size
-       << (ops ? x.phase_size == 1 ? " op" : " ops" : x.phase_size == 1 ? " transfer" : " transfers");
+       << (ops                 ? x.phase_size == 1 ? " op" : " ops"
+           : x.phase_size == 1 ? " transfer"
+                               : " transfers");
     if (involved > 0 && involved < x.phase_size) os << "; the " << involved << " involved";
     os << "):\n";
   }
@@ -118,7 +120,9 @@ OJson counterexample_json(const Counterexample& x) {
     }
     transfers.push_back({{"src", t.src}, {"dst", t.dst}, {"blocks", blocks}, {"route", t.route}});
   }
-  const auto slot = [](Slot s) { return OJson::array({std::string(to_string(s.buffer)), s.index}); };
+  const auto slot = [](Slot s) {
+    return OJson::array({std::string(to_string(s.buffer)), s.index});
+  };
   OJson ops = OJson::array();
   for (const auto& o : x.ops) {
     OJson op;

@@ -19,9 +19,9 @@ namespace {
 using detail::Json;
 
 constexpr const char* kRequiredKeys[] = {"format", "algorithm", "collective", "ranks"};
-constexpr const char* kHeaderKeys[] = {"format",     "algorithm", "collective", "ranks",
-                                       "topology",   "parameters", "parts",     "chunks",
-                                       "inplace",    "buffers"};
+constexpr const char* kHeaderKeys[] = {"format",   "algorithm",  "collective", "ranks",
+                                       "topology", "parameters", "parts",      "chunks",
+                                       "inplace",  "buffers"};
 
 /// The SAX consumer. The parser (nlohmann's) calls one method per JSON event; this class keeps
 /// a small state machine for the phase table and builds ordinary JSON values for the header.
@@ -103,9 +103,9 @@ class ScheduleSax {
       }
       case State::slot_index:
         if (v > kMaxSlots)
-          fail(op_path() + "." + slot_field(),
-               "slot " + std::to_string(v) + " is beyond any buffer (at most " +
-                   std::to_string(kMaxSlots) + " slots)");
+          fail(op_path() + "." + slot_field(), "slot " + std::to_string(v) +
+                                                   " is beyond any buffer (at most " +
+                                                   std::to_string(kMaxSlots) + " slots)");
         (reading_from_ ? op_.from : op_.to).index = static_cast<std::uint32_t>(v);
         state_ = State::slot_end;
         return true;
@@ -178,8 +178,9 @@ class ScheduleSax {
         if (k == "label") return phase_key(1, State::label, k);
         if (k == "transfers") return phase_key(2, State::expect_transfers, k);
         if (k == "ops") return phase_key(4, State::expect_ops, k);
-        fail(phase_path(), "unknown key \"" + k +
-                               "\" (a phase has \"label\" and \"transfers\", or \"ops\" in version 3)");
+        fail(phase_path(),
+             "unknown key \"" + k +
+                 "\" (a phase has \"label\" and \"transfers\", or \"ops\" in version 3)");
       case State::op:
         return op_key(k);
       case State::transfer:
@@ -304,9 +305,7 @@ class ScheduleSax {
   std::string transfer_path() const {
     return phase_path() + ".transfers[" + std::to_string(transfer_index_) + "]";
   }
-  std::string op_path() const {
-    return phase_path() + ".ops[" + std::to_string(op_index_) + "]";
-  }
+  std::string op_path() const { return phase_path() + ".ops[" + std::to_string(op_index_) + "]"; }
   const char* op_field_name() const {
     switch (op_field_) {
       case OpField::src:
@@ -364,7 +363,8 @@ class ScheduleSax {
       case State::expect_slot:
         return op_path() + "." + slot_field() + " (expected [buffer, slot])";
       case State::slot_name:
-        return op_path() + "." + slot_field() + "[0] (expected \"input\", \"output\" or \"scratch\")";
+        return op_path() + "." + slot_field() +
+               "[0] (expected \"input\", \"output\" or \"scratch\")";
       case State::slot_index:
         return op_path() + "." + slot_field() + "[1] (expected a non-negative integer)";
       case State::slot_end:
@@ -522,13 +522,13 @@ class ScheduleSax {
       for (Buffer b : kBuffers)
         if (buffers.has(to_string(b))) {
           const auto size = static_cast<std::uint32_t>(buffers.at(to_string(b)).uint(kMaxSlots));
-          (b == Buffer::input ? layout.input : b == Buffer::output ? layout.output : layout.scratch) =
-              size;
+          (b == Buffer::input    ? layout.input
+           : b == Buffer::output ? layout.output
+                                 : layout.scratch) = size;
         }
       if (const auto problem = layout_problem(layout, header_.collective, header_.ranks()))
         buffers.fail(*problem);
-    } else if (const auto problem =
-                   layout_problem(layout, header_.collective, header_.ranks())) {
+    } else if (const auto problem = layout_problem(layout, header_.collective, header_.ranks())) {
       fail("", *problem);
     }
     header_.buffers = layout;
@@ -589,8 +589,10 @@ class ScheduleSax {
       state_ = State::expect_slot;
       return true;
     }
-    op_field_ = k == "src" ? OpField::src : k == "dst" ? OpField::dst : k == "rank" ? OpField::rank
-                                                                                     : OpField::count;
+    op_field_ = k == "src"    ? OpField::src
+                : k == "dst"  ? OpField::dst
+                : k == "rank" ? OpField::rank
+                              : OpField::count;
     state_ = State::op_number;
     return true;
   }
@@ -772,7 +774,10 @@ ScheduleWriter::ScheduleWriter(std::ostream& out, const ScheduleHeader& header)
   const bool v2 = !program_ && header.parts > 1;
   out_ << "{\n"
        << "  \"format\": \""
-       << (program_ ? kScheduleFormatV3 : v2 ? kScheduleFormatV2 : kScheduleFormat) << "\",\n"
+       << (program_ ? kScheduleFormatV3
+           : v2     ? kScheduleFormatV2
+                    : kScheduleFormat)
+       << "\",\n"
        << "  \"algorithm\": " << detail::dump(Json(header.algorithm)) << ",\n"
        << "  \"collective\": \"" << to_string(header.collective) << "\",\n"
        << "  \"ranks\": " << header.ranks() << ",\n";

@@ -14,7 +14,8 @@ void append(std::vector<BufferOp>& ops, const BufferOp& op) {
   if (!ops.empty()) {
     BufferOp& last = ops.back();
     if (last.src == op.src && last.dst == op.dst && last.from.buffer == op.from.buffer &&
-        last.to.buffer == op.to.buffer && std::uint64_t{last.from.index} + last.count == op.from.index &&
+        last.to.buffer == op.to.buffer &&
+        std::uint64_t{last.from.index} + last.count == op.from.index &&
         std::uint64_t{last.to.index} + last.count == op.to.index) {
       ++last.count;
       return;
@@ -57,7 +58,9 @@ Schedule lower_to_buffers(const Schedule& table) {
   std::vector<std::pair<Rank, std::uint64_t>> release;       // freed at the end of the phase
   std::vector<BufferOp> ops;
 
-  const auto output_slot = [&](const Block& b) { return Slot{Buffer::output, b.origin * c + b.part}; };
+  const auto output_slot = [&](const Block& b) {
+    return Slot{Buffer::output, b.origin * c + b.part};
+  };
   const auto where = [&](Rank r, const Block& b, std::size_t t) -> Slot {
     if (r == b.origin)
       return alltoall ? Slot{Buffer::input, b.dest * c + b.part} : Slot{Buffer::input, b.part};
@@ -76,7 +79,8 @@ Schedule lower_to_buffers(const Schedule& table) {
     ops.clear();
     if (t == 0)  // the self copy: every rank's own chunks into its output
       for (Rank r = 0; r < p; ++r)
-        ops.push_back({r, r, Slot{Buffer::input, alltoall ? r * c : 0}, Slot{Buffer::output, r * c}, c});
+        ops.push_back(
+            {r, r, Slot{Buffer::input, alltoall ? r * c : 0}, Slot{Buffer::output, r * c}, c});
     if (t < table.phases.size()) {
       const Phase& phase = table.phases[t];
       for (const Transfer& tr : phase.transfers()) {
@@ -85,7 +89,8 @@ Schedule lower_to_buffers(const Schedule& table) {
           const Slot from = where(tr.src, b, t);
           if (tr.src != b.origin && relayed_at(tr.src, b)) {
             const auto it = last_read.find(holder(tr.src, b));
-            if (it != last_read.end() && it->second == t) release.emplace_back(tr.src, holder(tr.src, b));
+            if (it != last_read.end() && it->second == t)
+              release.emplace_back(tr.src, holder(tr.src, b));
           }
           Slot to = output_slot(b);
           if (relayed_at(tr.dst, b)) {

@@ -23,8 +23,9 @@ namespace phasecheck::schedules {
 Schedule lower_to_buffers(const Schedule& table);
 
 /// The phase table of a buffer program: each phase's sends grouped per pair (core/buffer_state),
-/// streamed to `out` (a phase of local copies only is an empty phase). Throws InputError when the program
-/// faults (reads an empty slot, writes beyond a buffer, ...): a generator must not emit that.
+/// streamed to `out` (a phase of local copies only is an empty phase). Throws InputError when the
+/// program faults (reads an empty slot, writes beyond a buffer, ...): a generator must not emit
+/// that.
 void table_of(const Schedule& program, const PhaseSink& out);
 
 }  // namespace phasecheck::schedules

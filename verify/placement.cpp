@@ -21,8 +21,7 @@ PlacementChecker::PlacementChecker(Collective collective, Rank ranks, const Buff
 const Phase& PlacementChecker::consume(std::size_t index, const Phase& phase) {
   table_.set_label(phase.label());
   for (const BufferOp& op : phase.ops()) chunk_moves_ += op.count;
-  state_.apply(index, phase.ops(), table_,
-               [&](const OpFault& f) { fault(index, phase, f); });
+  state_.apply(index, phase.ops(), table_, [&](const OpFault& f) { fault(index, phase, f); });
   return table_;
 }
 
@@ -54,8 +53,8 @@ void PlacementChecker::fault(std::size_t index, const Phase& phase, const OpFaul
       break;
     case OpFault::Kind::double_write:
       c.ops.insert(c.ops.begin(), OffendingOp{index, f.other_op, ops[f.other_op]});
-      c.explanation = on(f.rank, f.slot) + " is written twice in phase " +
-                      std::to_string(index) + ": by " +
+      c.explanation = on(f.rank, f.slot) + " is written twice in phase " + std::to_string(index) +
+                      ": by " +
                       (f.other_op == f.op ? who + " twice"
                                           : op_name(f.other_op, ops[f.other_op]) + " and " + who);
       break;
@@ -89,8 +88,8 @@ CheckResult PlacementChecker::finish() const {
                        ", reading " + to_string(w->from) + " (op " + std::to_string(w->op) + ")";
       c.ops.push_back({w->phase, w->op, part});
     } else if (const auto last = state_.last_write(r, {Buffer::output, i})) {
-      c.explanation += "; it was last written in phase " + std::to_string(last->first) +
-                       " by op " + std::to_string(last->second);
+      c.explanation += "; it was last written in phase " + std::to_string(last->first) + " by op " +
+                       std::to_string(last->second);
     } else if (got) {
       c.explanation += "; it is there from the start and never written";
     } else {
@@ -119,10 +118,10 @@ CheckResult PlacementChecker::finish() const {
     result.summary = std::to_string(faults_) +
                      (faults_ == 1 ? " faulty read or write" : " faulty reads or writes");
   if (wrong > 0)
-    result.summary += std::string(result.summary.empty() ? "" : "; ") + std::to_string(wrong) +
-                      " of " + std::to_string(std::uint64_t{ranks} * slots) +
-                      (wrong == 1 ? " output slots holds the wrong chunk"
-                                  : " output slots hold the wrong chunk");
+    result.summary +=
+        std::string(result.summary.empty() ? "" : "; ") + std::to_string(wrong) + " of " +
+        std::to_string(std::uint64_t{ranks} * slots) +
+        (wrong == 1 ? " output slots holds the wrong chunk" : " output slots hold the wrong chunk");
   result.counterexample = faults_ > 0 ? first_ : misplaced;
   return result;
 }

@@ -3,8 +3,8 @@
 /// contention on the machine model, the algorithm's invariants at every phase boundary, its
 /// claimed phase count, and the model's lower bounds. A format-3 schedule (header.buffers) is
 /// also checked for placement (verify/placement.hpp); the sends of each of its phases form the
-/// table the other checks judge (a phase of local copies only is an empty phase of it). Memory: the delivery state, one slot per
-/// link or rank, and the phase being checked; never the whole table.
+/// table the other checks judge (a phase of local copies only is an empty phase of it). Memory: the
+/// delivery state, one slot per link or rank, and the phase being checked; never the whole table.
 
 #include <optional>
 #include <string>

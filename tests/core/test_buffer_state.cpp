@@ -96,7 +96,7 @@ TEST_CASE("buffers: the last copy of a chunk overwritten is recorded as lost") {
   BufferState s(Collective::alltoall, 2, {1, false, 2, 2, 1});
   CHECK(run(s, 0, ops("a", {send(0, 1, in(1), scr(0))})).empty());
   CHECK(run(s, 1, ops("b", {send(0, 1, in(0), scr(0))})).empty());  // (0,1)'s only other copy
-  CHECK(!s.lost(Block{0, 1}));  // still in rank 0's input
+  CHECK(!s.lost(Block{0, 1}));                                      // still in rank 0's input
   BufferState t(Collective::allgather, 2, {1, true, 0, 2, 1});
   CHECK(run(t, 0, ops("a", {copy(0, out(0), scr(0))})).empty());
   CHECK(run(t, 1, ops("b", {send(1, 0, out(1), out(0)), send(1, 0, out(1), scr(0))})).empty());

@@ -241,8 +241,9 @@ TEST_CASE("schedule JSON version 3: written one op per line and read back with i
   CHECK(text.find(R"("buffers": {"input": 3, "output": 3, "scratch": 0})") != std::string::npos);
   CHECK(text.find(R"({"rank": 0, "from": ["input", 0], "to": ["output", 0], "count": 1})") !=
         std::string::npos);
-  CHECK(text.find(R"({"src": 0, "dst": 1, "from": ["input", 1], "to": ["output", 0], "count": 1})") !=
-        std::string::npos);
+  CHECK(
+      text.find(R"({"src": 0, "dst": 1, "from": ["input", 1], "to": ["output", 0], "count": 1})") !=
+      std::string::npos);
   const Schedule back = io::parse_schedule(text, "s.json");
   CHECK(back.header.buffers == s.header.buffers);
   REQUIRE(back.phases.size() == 2);
@@ -268,15 +269,19 @@ TEST_CASE("schedule JSON version 3: defaults, no topology, the header after the 
 
 TEST_CASE("schedule JSON version 3: bad input names the file and the op") {
   const auto one = [](const std::string& op, const std::string& extra = "") {
-    return error_of(v3(extra, R"([{"label": "a", "ops": [{"rank": 0, "from": ["input", 0], "to": ["output", 0]}, )" + op + "]}]"));
+    return error_of(
+        v3(extra,
+           R"([{"label": "a", "ops": [{"rank": 0, "from": ["input", 0], "to": ["output", 0]}, )" +
+               op + "]}]"));
   };
   CHECK(one(R"({"src": 0, "dst": 1, "from": ["inbox", 0], "to": ["output", 0]})") ==
         "s.json: phases[0].ops[1].from: unknown buffer \"inbox\" (the buffers are input, output "
         "and scratch)");
   CHECK(one(R"({"src": 0, "dst": 1, "from": ["input", 0], "to": ["output", 0], "count": 0})") ==
         "s.json: phases[0].ops[1].count: must be at least 1");
-  CHECK(one(R"({"src": 0, "dst": 1, "from": ["input", 0], "to": ["output", 0], "count": -2})") ==
-        "s.json: phases[0].ops[1].count (expected a positive integer): unexpected a negative number");
+  CHECK(
+      one(R"({"src": 0, "dst": 1, "from": ["input", 0], "to": ["output", 0], "count": -2})") ==
+      "s.json: phases[0].ops[1].count (expected a positive integer): unexpected a negative number");
   CHECK(one(R"({"src": 2, "dst": 2, "from": ["input", 0], "to": ["output", 0]})")
             .starts_with("s.json: phases[0].ops[1]: a send from rank 2 to itself"));
   CHECK(one(R"({"src": 0, "dst": 7, "from": ["input", 0], "to": ["output", 0]})") ==
@@ -290,8 +295,9 @@ TEST_CASE("schedule JSON version 3: bad input names the file and the op") {
   CHECK(one(R"({"src": 0, "dst": 1, "from": ["input"], "to": ["output", 0]})") ==
         "s.json: phases[0].ops[1].from[1] (expected a non-negative integer): unexpected the end of "
         "an array");
-  CHECK(one(R"({"src": 0, "dst": 1, "from": ["input", 0, 1], "to": ["output", 0]})") ==
-        "s.json: phases[0].ops[1].from (expected the end of [buffer, slot]): unexpected an integer");
+  CHECK(
+      one(R"({"src": 0, "dst": 1, "from": ["input", 0, 1], "to": ["output", 0]})") ==
+      "s.json: phases[0].ops[1].from (expected the end of [buffer, slot]): unexpected an integer");
   CHECK(one(R"({"src": 0, "dst": 1, "from": ["input", 0], "to": ["output", 0], "via": 3})")
             .starts_with("s.json: phases[0].ops[1]: unknown key \"via\""));
   CHECK(error_of(v3(R"(, "inplace": true)", "[]")) ==

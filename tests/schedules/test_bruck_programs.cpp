@@ -237,6 +237,23 @@ TEST_CASE("bruck-concat program: n = 5, k = 1 accumulates temp[j] = B[x - j], th
   CHECK(read == std::vector<std::uint32_t>{3, 2, 1, 0, 4});
 }
 
+namespace {
+
+/// `sends` (a program's communicating phases) are bruck-index's rounds with r = 2 on one port,
+/// transfer for transfer.
+void check_bruck_radix_2_rounds(const std::vector<Phase>& sends, Rank p) {
+  const Schedule bruck =
+      generate(algorithm("bruck-index"), FullyConnected(p, 1), parameters({{"radix", 2}}));
+  REQUIRE(sends.size() == bruck.phases.size());
+  for (std::size_t i = 0; i < sends.size(); ++i) {
+    Phase relabelled = sends[i];
+    relabelled.set_label(bruck.phases[i].label());
+    CHECK(relabelled == bruck.phases[i]);
+  }
+}
+
+}  // namespace
+
 TEST_CASE("ompi-bruck verifies for awkward p; its sends are bruck-index's radix-2 rounds") {
   for (Rank p : kSizes) {
     INFO("p = " << p);
@@ -256,17 +273,9 @@ TEST_CASE("ompi-bruck verifies for awkward p; its sends are bruck-index's radix-
     const Report t =
         verify::verify(table, table.header.topology, algorithm("ompi-bruck").claims(table.header));
     CHECK_MESSAGE(t.verdict() == Verdict::pass, failed(t));
-    // The same transfers as bruck-index with r = 2 on one port, round for round.
     const auto [sends, local] = communication_of(program);
     CHECK(local == 2 + rounds);
-    const Schedule bruck =
-        generate(algorithm("bruck-index"), FullyConnected(p, 1), parameters({{"radix", 2}}));
-    REQUIRE(sends.size() == bruck.phases.size());
-    for (std::size_t i = 0; i < sends.size(); ++i) {
-      Phase relabelled = sends[i];
-      relabelled.set_label(bruck.phases[i].label());
-      CHECK(relabelled == bruck.phases[i]);
-    }
+    check_bruck_radix_2_rounds(sends, p);
   }
 }
 
@@ -297,14 +306,7 @@ TEST_CASE("modified-bruck verifies for awkward p with Bruck's radix-2 rounds and
     CHECK(program.header.buffers->scratch == scratch_used(program));
     const auto [sends, local] = communication_of(program);
     CHECK(local == (p == 1 ? 1u : 0u));  // only the self copy of p = 1 is a phase of its own
-    const Schedule bruck =
-        generate(algorithm("bruck-index"), FullyConnected(p, 1), parameters({{"radix", 2}}));
-    REQUIRE(sends.size() == bruck.phases.size());
-    for (std::size_t i = 0; i < sends.size(); ++i) {
-      Phase relabelled = sends[i];
-      relabelled.set_label(bruck.phases[i].label());
-      CHECK(relabelled == bruck.phases[i]);
-    }
+    check_bruck_radix_2_rounds(sends, p);
   }
 }
 

@@ -20,9 +20,11 @@ std::vector<std::pair<std::string, Topology>> machines() {
   const fs::path root = fs::path(PHASECHECK_SOURCE_DIR) / "examples";
   for (const auto& dir : fs::directory_iterator(root)) {
     const fs::path t = dir.path() / "topology.json";
-    if (fs::exists(t)) all.emplace_back(dir.path().filename().string(), io::read_topology_file(t.string()));
+    if (fs::exists(t))
+      all.emplace_back(dir.path().filename().string(), io::read_topology_file(t.string()));
   }
-  for (Rank p : {1u, 2u, 3u, 7u}) all.emplace_back("fully-connected-" + std::to_string(p), FullyConnected(p, 1));
+  for (Rank p : {1u, 2u, 3u, 7u})
+    all.emplace_back("fully-connected-" + std::to_string(p), FullyConnected(p, 1));
   std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return all;
 }
@@ -103,7 +105,7 @@ TEST_CASE("buffers: a lowered table's sends are the table, and relays reuse scra
 TEST_CASE("buffers: a table that forwards a block its sender never got cannot be lowered") {
   Schedule table{testing::header(FullyConnected(3, 1)), {}};
   table.phases.push_back(testing::phase("bad", {{1, 2, {{0, 2}}}}));
-  CHECK_THROWS_WITH_AS(schedules::lower_to_buffers(table),
-                       doctest::Contains("rank 1 forwards block [0,2] in phase 0 without holding it"),
-                       InputError);
+  CHECK_THROWS_WITH_AS(
+      schedules::lower_to_buffers(table),
+      doctest::Contains("rank 1 forwards block [0,2] in phase 0 without holding it"), InputError);
 }

@@ -41,7 +41,8 @@ Schedule without(Schedule s, std::size_t phase, std::size_t index) {
 TEST_CASE("placement: the direct alltoall program over 3 ranks passes every check") {
   const auto r = judge(direct_program_3());
   CHECK(r.verdict() == Verdict::pass);
-  CHECK(check(r, "placement").summary == "every output slot holds its chunk (9 slots, 9 chunk moves)");
+  CHECK(check(r, "placement").summary ==
+        "every output slot holds its chunk (9 slots, 9 chunk moves)");
   CHECK(check(r, "delivery").verdict == Verdict::pass);
   CHECK(r.counts.phases == 2);
   CHECK(r.counts.c1 == 2);
