@@ -16,7 +16,9 @@ Verifier::Verifier(const ScheduleHeader& header, const Topology& model, Claims c
       contention_(model) {
   if (header.buffers) {
     if (header.parts != header.buffers->chunks)
-      throw InputError("a format-3 schedule has parts == chunks");
+      throw InputError("a format-3 schedule has as many parts as chunks (parts " +
+                       std::to_string(header.parts) + ", chunks " +
+                       std::to_string(header.buffers->chunks) + ")");
     placement_.emplace(header.collective, header.ranks(), *header.buffers);
   } else if (header.parts < 1 || header.parts > kMaxParts ||
              (header.parts > 1 && header.collective != Collective::alltoall)) {
