@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/buffers.hpp"
+#include "core/imported.hpp"
 #include "core/parameters.hpp"
 #include "core/topology.hpp"
 
@@ -113,6 +114,9 @@ struct ScheduleHeader {
   /// Format 3: the buffers every rank has; its phases are buffer programs (Phase::ops), and
   /// parts == buffers->chunks. Absent for a phase table (formats 1 and 2).
   std::optional<BufferLayout> buffers;
+  /// Read from another tool's format (MSCCL XML): the source of each op and the faults of the
+  /// source program's execution. Absent for phasecheck's own formats.
+  std::optional<Imported> imported;
   Rank ranks() const { return phasecheck::ranks(topology); }
   friend bool operator==(const ScheduleHeader&, const ScheduleHeader&) = default;
 };

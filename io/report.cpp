@@ -56,7 +56,9 @@ void draw(std::ostream& os, const CheckResult& check, Collective c) {
   for (const auto& o : x.ops) {
     os << "    ";
     if (!x.phase || *x.phase != o.phase) os << "phase " << o.phase << " ";
-    os << "op " << o.index << "   " << describe_op(o.op) << "\n";
+    os << "op " << o.index << "   " << describe_op(o.op);
+    if (!o.origin.empty()) os << "   (" << o.origin << ")";
+    os << "\n";
   }
   std::size_t width = 0;
   for (const auto& t : x.transfers)
@@ -68,7 +70,14 @@ void draw(std::ostream& os, const CheckResult& check, Collective c) {
       os << "   path ";
       for (std::size_t i = 0; i < t.route.size(); ++i) os << (i ? " > " : "") << t.route[i];
     }
-    os << blocks_text(t, c) << "\n";
+    os << blocks_text(t, c);
+    if (!t.origin.empty()) os << "   (" << t.origin << ")";
+    os << "\n";
+  }
+  if (!x.steps.empty()) {
+    os << "  steps:";
+    for (const StepRef& s : x.steps) os << "\n    " << to_string(s);
+    os << "\n";
   }
   if (!x.resource.empty()) os << (x.ops.empty() ? "  shared: " : "  slot: ") << x.resource << "\n";
 }
@@ -118,7 +127,9 @@ OJson counterexample_json(const Counterexample& x) {
       if (b.part > 0) block.push_back(b.part);
       blocks.push_back(std::move(block));
     }
-    transfers.push_back({{"src", t.src}, {"dst", t.dst}, {"blocks", blocks}, {"route", t.route}});
+    OJson transfer{{"src", t.src}, {"dst", t.dst}, {"blocks", blocks}, {"route", t.route}};
+    if (!t.origin.empty()) transfer["origin"] = t.origin;
+    transfers.push_back(std::move(transfer));
   }
   const auto slot = [](Slot s) {
     return OJson::array({std::string(to_string(s.buffer)), s.index});
@@ -137,6 +148,7 @@ OJson counterexample_json(const Counterexample& x) {
     op["from"] = slot(o.op.from);
     op["to"] = slot(o.op.to);
     op["count"] = o.op.count;
+    if (!o.origin.empty()) op["origin"] = o.origin;
     ops.push_back(std::move(op));
   }
   OJson j;
@@ -145,6 +157,12 @@ OJson counterexample_json(const Counterexample& x) {
   j["phase_size"] = x.phase_size;
   j["transfers"] = transfers;
   if (!x.ops.empty()) j["ops"] = ops;
+  if (!x.steps.empty()) {
+    OJson steps = OJson::array();
+    for (const StepRef& s : x.steps)
+      steps.push_back({{"gpu", s.gpu}, {"tb", s.threadblock}, {"step", s.step}});
+    j["steps"] = std::move(steps);
+  }
   j["resource"] = x.resource;
   j["explanation"] = x.explanation;
   return j;

@@ -11,6 +11,8 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "io/json.hpp"
+#include "io/msccl_xml.hpp"
+#include "core/msccl.hpp"
 #include "io/json_common.hpp"
 
 namespace phasecheck::io {
@@ -713,9 +715,43 @@ class ScheduleSax {
 
 }  // namespace
 
+namespace {
+
+/// An MSCCL XML file (io/msccl_xml.hpp) lowered to its format-3 program (core/msccl.hpp).
+void read_msccl_schedule(std::string_view text, std::string_view source,
+                         const std::function<void(const ScheduleHeader&)>& on_header,
+                         const PhaseSink& on_phase, Tables tables) {
+  Schedule s = msccl::lower(parse_msccl(text, source), source);
+  on_header(s.header);
+  std::optional<BufferState> state;
+  if (tables == Tables::derive)
+    state.emplace(s.header.collective, s.header.ranks(), *s.header.buffers);
+  for (std::size_t i = 0; i < s.phases.size(); ++i) {
+    Phase& phase = s.phases[i];
+    if (state) state->apply(i, phase.ops(), phase, [](const OpFault&) {});
+    on_phase(phase);
+  }
+}
+
+/// Whether the stream holds XML: its first character that is not white space is '<'. Consumes
+/// the white space only (JSON ignores it too).
+bool xml_ahead(std::istream& in) {
+  while (in.peek() == ' ' || in.peek() == '\t' || in.peek() == '\r' || in.peek() == '\n')
+    in.get();
+  return in.peek() == '<';
+}
+
+}  // namespace
+
 void read_schedule(std::istream& in, std::string_view source,
                    const std::function<void(const ScheduleHeader&)>& on_header,
                    const PhaseSink& on_phase, Tables tables) {
+  if (xml_ahead(in)) {
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (in.bad()) throw InputError(std::string(source) + ": read error");
+    read_msccl_schedule(text, source, on_header, on_phase, tables);
+    return;
+  }
   ScheduleSax sax(source, on_header, on_phase, tables);
   Json::sax_parse(in, &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
   if (in.bad()) throw InputError(std::string(source) + ": read error");

@@ -23,6 +23,9 @@ struct OffendingTransfer {
   std::vector<Block> blocks;
   /// Names of the nodes on the routed path (src first, dst last); {src, dst} in port models.
   std::vector<std::string> route;
+  /// Imported programs (MSCCL): the source steps of the sends it merges, "gpu 0 tb 2 step 1 ->
+  /// gpu 3 tb 1 step 0"; empty otherwise.
+  std::string origin;
   friend bool operator==(const OffendingTransfer&, const OffendingTransfer&) = default;
 };
 
@@ -31,6 +34,7 @@ struct OffendingOp {
   std::size_t phase = 0;
   std::size_t index = 0;  ///< in the phase's ops
   BufferOp op;
+  std::string origin;  ///< imported programs: the source steps that execute it
   friend bool operator==(const OffendingOp&, const OffendingOp&) = default;
 };
 
@@ -43,6 +47,7 @@ struct Counterexample {
   std::string resource;                      ///< "link s0 -> s1", "node 1 (ranks 1-2)", ...
   std::string explanation;                   ///< one sentence a person reads first
   std::vector<OffendingOp> ops;              ///< format 3: the ops involved
+  std::vector<StepRef> steps;                ///< imported programs: the source steps involved
   friend bool operator==(const Counterexample&, const Counterexample&) = default;
 };
 

@@ -8,6 +8,48 @@
 
 namespace phasecheck::verify {
 
+namespace {
+
+/// The faults an imported program's execution model found (core/imported.hpp), as a check.
+CheckResult execution_check(const Imported& imported) {
+  CheckResult c{"execution", Verdict::pass, imported.summary, {}};
+  if (imported.faults.empty()) {
+    c.summary += ": every send meets its receive, no deadlock, no race";
+    return c;
+  }
+  c.verdict = Verdict::fail;
+  const ExecutionFault& f = imported.faults.front();
+  c.summary += ": " + std::to_string(imported.faults.size()) +
+               (imported.faults.size() == 1 ? " fault, " : " faults, the first ") + f.kind;
+  Counterexample x;
+  x.phase = f.phase;
+  x.explanation = f.kind + ": " + f.explanation;
+  x.steps = f.steps;
+  c.counterexample = std::move(x);
+  return c;
+}
+
+/// Names the source steps of every op and transfer a counterexample shows.
+void name_sources(Report& r, const Imported& imported) {
+  for (CheckResult& c : r.checks) {
+    if (!c.counterexample) continue;
+    Counterexample& x = *c.counterexample;
+    for (OffendingOp& o : x.ops)
+      if (o.phase < imported.ops.size() && o.index < imported.ops[o.phase].size())
+        o.origin = to_string(imported.ops[o.phase][o.index]);
+    // A transfer of phase t is the sends src -> dst of that phase; the lowered program lists
+    // them in op order, so find them through the ops of the phase.
+    if (!x.phase || *x.phase >= imported.ops.size()) continue;
+    const auto& origins = imported.ops[*x.phase];
+    for (OffendingTransfer& t : x.transfers)
+      for (const OpOrigin& o : origins)
+        if (o.sender.gpu == t.src && o.receiver.gpu == t.dst && !(o.sender == o.receiver))
+          t.origin += (t.origin.empty() ? "" : ", ") + to_string(o);
+  }
+}
+
+}  // namespace
+
 Verifier::Verifier(const ScheduleHeader& header, const Topology& model, Claims claims)
     : header_(header),
       model_(model),
@@ -127,6 +169,7 @@ Report Verifier::finish() const {
     r.bounds.push_back(std::move(b));
   std::tie(r.bound_c1, r.bound_c2) = best_bounds(r.bounds, counts_.direct);
 
+  if (header_.imported) r.checks.push_back(execution_check(*header_.imported));
   if (placement_) r.checks.push_back(placement_->finish());
   r.checks.push_back(delivery_.finish());
   r.checks.push_back(contention_.finish());
@@ -175,6 +218,7 @@ Report Verifier::finish() const {
     r.checks.push_back(std::move(q));
   }
   r.checks.push_back(check_bounds(counts_, r.bound_c1, r.bound_c2));
+  if (header_.imported) name_sources(r, *header_.imported);
   return r;
 }
 
