@@ -33,6 +33,7 @@ struct CommandLine::Impl {
   DiffArgs dif;
   GateArgs gat;
   ImportArgs imp;
+  ExportArgs ex;
   ProgramArgs prg;
   CongestionArgs con;
   TopologyArgs top;
@@ -189,10 +190,13 @@ struct CommandLine::Impl {
         "import",
         "Turn a SimGrid Paje trace of a collective into a phase table (pattern level: who sends "
         "to whom, in which step of each rank)");
-    import->add_option("format", imp.format, "simgrid-trace")
+    import->add_option("format", imp.format, "simgrid-trace or msccl")
         ->required()
-        ->check(CLI::IsMember({"simgrid-trace"}));
-    import->add_option("file", imp.file, "Paje trace (smpirun --cfg=tracing:yes ...)")->required();
+        ->check(CLI::IsMember({"simgrid-trace", "msccl"}));
+    import->add_option("file", imp.file,
+                       "Paje trace (smpirun --cfg=tracing:yes ...), or MSCCL XML (- for standard "
+                       "input)")
+        ->required();
     import->add_option("--topology", imp.topology,
                        "The machine to judge the table on (default: fully-connected, 1 port)");
     import->add_option("--state", imp.state, "The collective's state (default PMPI_Alltoall)");
@@ -201,6 +205,24 @@ struct CommandLine::Impl {
     import->add_option("--collective", imp.collective, "alltoall or allgather")
         ->check(CLI::IsMember({"alltoall", "allgather"}));
     import->add_option("-o,--output", imp.output, "Write the table here (default: standard output)");
+
+    auto* exp = app->add_subcommand(
+        "export",
+        "Write a verified schedule (any version, or MSCCL XML) as MSCCL XML for msccl-tools, RCCL "
+        "and NCCL's MSCCL runtime; refuses one that fails verification");
+    exp->add_option("format", ex.format, "msccl")->required()->check(CLI::IsMember({"msccl"}));
+    exp->add_option("schedule", ex.schedule, "Schedule file (- for standard input)")->required();
+    exp->add_option("-o,--output", ex.output, "Write the XML here (default: standard output)");
+    exp->add_option("--name", ex.name, "The algo's name (default: the schedule's algorithm)");
+    exp->add_option("--proto", ex.protocol, "Simple (default), LL or LL128")
+        ->check(CLI::IsMember({"Simple", "LL", "LL128"}));
+    exp->add_option("--channels", ex.channels,
+                    "Spread each pair's ops over this many channels (default 1)")
+        ->check(natural);
+    exp->add_option("--min-bytes", ex.min_bytes, "Smallest call size it serves (default 0)")
+        ->check(natural);
+    exp->add_option("--max-bytes", ex.max_bytes, "Largest call size it serves (default 0: any)")
+        ->check(natural);
 
     auto* program = app->add_subcommand(
         "program",
@@ -368,7 +390,10 @@ struct CommandLine::Impl {
     commands_.push_back({topology, [this](std::ostream& out, std::ostream&) { return cli::topology(top, out); }});
     commands_.push_back({program, [this](std::ostream& out, std::ostream&) { return cli::program(prg, out); }});
     commands_.push_back({run, [this](std::ostream& out, std::ostream&) { return cli::run(rn, out); }});
-    commands_.push_back({import, [this](std::ostream& out, std::ostream&) { return cli::import_trace(imp, out); }});
+    commands_.push_back({import, [this](std::ostream& out, std::ostream&) {
+      return imp.format == "msccl" ? cli::import_msccl(imp, out) : cli::import_trace(imp, out);
+    }});
+    commands_.push_back({exp, [this](std::ostream& out, std::ostream&) { return cli::export_msccl(ex, out); }});
     commands_.push_back({diff, [this](std::ostream& out, std::ostream&) { return cli::diff(dif, out); }});
     commands_.push_back({gate, [this](std::ostream& out, std::ostream&) { return cli::gate(gat, out); }});
     commands_.push_back({simulate, [this](std::ostream& out, std::ostream&) { return cli::simulate(sim, out); }});

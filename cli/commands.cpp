@@ -31,6 +31,9 @@
 namespace phasecheck::cli {
 
 Claims claims_for(const ScheduleHeader& header) {
+  // An imported program (MSCCL XML) is judged on its own: an algorithm's claims and invariants
+  // are about that algorithm's phase table, not a runtime program that happens to share its name.
+  if (header.imported) return {};
   if (const auto* a = schedules::find_algorithm(header.algorithm)) return a->claims(header);
   return {};
 }

@@ -189,6 +189,23 @@ struct ImportArgs {
 /// A SimGrid Paje trace of a collective turned into a phase table (io/simgrid_trace.hpp).
 int import_trace(const ImportArgs& args, std::ostream& out);
 
+struct ExportArgs {
+  std::string format;    ///< msccl
+  std::string schedule;  ///< any schedule file (versions 1-3, or MSCCL XML); "-": standard input
+  std::string output;    ///< the XML; empty or "-": standard output
+  std::string name;      ///< the algo's name; empty: the schedule's algorithm
+  std::string protocol = "Simple";
+  std::uint32_t channels = 1;
+  std::uint64_t min_bytes = 0, max_bytes = 0;
+};
+/// MSCCL XML in (`import msccl`): the program lowered to format 3 (core/msccl.hpp). Exit 1, and
+/// nothing written, when its execution faults (deadlock, race, ...): the JSON would not carry
+/// them.
+int import_msccl(const ImportArgs& args, std::ostream& out);
+/// A verified schedule as MSCCL XML (programs/msccl_export.hpp). Verifies first and refuses
+/// (exit 1) a schedule that fails; checks the XML it made by lowering and verifying it again.
+int export_msccl(const ExportArgs& args, std::ostream& out);
+
 struct DiffArgs {
   std::string before, after;  ///< schedule files: the accepted one and the changed one
   std::string topology;       ///< judge both on this model instead of their own
