@@ -22,8 +22,8 @@ CheckResult execution_check(const Imported& imported) {
   c.summary += ": " + std::to_string(imported.faults.size()) +
                (imported.faults.size() == 1 ? " fault, " : " faults, the first ") + f.kind;
   Counterexample x;
-  x.phase = f.phase;
   x.explanation = f.kind + ": " + f.explanation;
+  if (f.phase) x.explanation += " (in phase " + std::to_string(*f.phase) + ")";
   x.steps = f.steps;
   c.counterexample = std::move(x);
   return c;
