@@ -501,9 +501,7 @@ Lowering::Access Lowering::access(std::uint32_t e) const {
 bool Lowering::happens_before(std::uint32_t gpu, std::uint32_t u, std::uint32_t v) {
   const auto T = static_cast<std::uint32_t>(p_.gpus[gpu].threadblocks.size());
   const Event &a = events_[u], &b = events_[v];
-  if (a.gpu == b.gpu && a.tb == b.tb) return a.local < b.local;
-  // A send writes the inbox of another gpu: ask in terms of its own gpu's clocks then.
-  if (a.gpu != gpu) return happens_before(a.gpu, u, v);
+  if (a.tb == b.tb) return a.local < b.local;
   if (clock_gpu_ != gpu) {
     // clock[e][t]: 1 + the position of the latest event of threadblock t (of this gpu) that
     // happens before or at event e, 0 if none. One pass in layering order.
@@ -532,14 +530,20 @@ void Lowering::check_races() {
   };
   // (gpu, buffer, slot) -> the events that run and touch it.
   std::map<std::tuple<std::uint32_t, std::uint8_t, std::uint32_t>, std::vector<Touch>> slots;
+  // Only the slots a gpu's own steps touch: a connection's buffer is written by the sending gpu
+  // and read by the receiving one in an order the graph fixes (send k, receive k, send k + 1),
+  // unless two threadblocks share the connection, which is a fault of its own.
+  const auto declared = [&](Slot s) {
+    return !(s.buffer == Buffer::scratch && s.index >= inbox_base_);
+  };
   for (std::uint32_t e = 0; e < events_.size(); ++e) {
     if (level_[e] == kUnreached) continue;
     const Access a = access(e);
     for (std::uint32_t k = 0; k < a.count; ++k) {
-      if (a.read)
-        slots[{a.read_gpu, static_cast<std::uint8_t>(a.read->buffer), a.read->index + k}].push_back(
-            {e, false});
-      if (a.write)
+      if (a.read && declared(*a.read))
+        slots[{a.read_gpu, static_cast<std::uint8_t>(a.read->buffer), a.read->index + k}]
+            .push_back({e, false});
+      if (a.write && declared(*a.write))
         slots[{a.write_gpu, static_cast<std::uint8_t>(a.write->buffer), a.write->index + k}]
             .push_back({e, true});
     }
@@ -563,11 +567,9 @@ void Lowering::check_races() {
         const auto act = [&](const Touch& t) {
           return describe(t.event) + (t.write ? " writes it" : " reads it");
         };
-        const Slot slot{static_cast<Buffer>(buffer), index};
-        const bool is_inbox = slot.buffer == Buffer::scratch && index >= inbox_base_;
         fault("race",
               "gpu " + std::to_string(g) + ": " + act(x) + " and " + act(y) + " touch " +
-                  (is_inbox ? "the buffer of one connection" : to_string(slot)) +
+                  to_string(Slot{static_cast<Buffer>(buffer), index}) +
                   ", and no chain of dependencies orders them: which runs first depends on "
                   "timing",
               {ref(events_[x.event]), ref(events_[y.event])});
@@ -631,13 +633,11 @@ Schedule Lowering::emit() {
       bool outside = false;
       for (const std::optional<Slot>& d : {declared, second}) {
         if (!d || outside) continue;
-        const Slot own = placement_ == Placement::in_place && d->buffer == Buffer::input
-                             ? Slot{Buffer::input, d->index}
-                             : *d;
-        if (inside(ev.gpu, own, st.count) &&
-            !(placement_ == Placement::in_place && d->buffer == Buffer::input &&
-              d->index + st.count > chunks_))
-          continue;
+        // In place, i[k] is o[g*c + k]: only the gpu's own c chunks are its input.
+        const bool fits = inside(ev.gpu, *d, st.count) &&
+                          !(placement_ == Placement::in_place && d->buffer == Buffer::input &&
+                            std::uint64_t{d->index} + st.count > chunks_);
+        if (fits) continue;
         outside = true;
         const std::uint32_t size = d->buffer == Buffer::input    ? p_.gpus[ev.gpu].input_chunks
                                    : d->buffer == Buffer::output ? p_.gpus[ev.gpu].output_chunks
