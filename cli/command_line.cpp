@@ -34,6 +34,7 @@ struct CommandLine::Impl {
   GateArgs gat;
   ImportArgs imp;
   ExportArgs ex;
+  LintArgs lnt;
   ProgramArgs prg;
   CongestionArgs con;
   TopologyArgs top;
@@ -189,7 +190,8 @@ struct CommandLine::Impl {
     auto* import = app->add_subcommand(
         "import",
         "Turn a SimGrid Paje trace of a collective into a phase table (pattern level: who sends "
-        "to whom, in which step of each rank)");
+        "to whom, in which step of each rank), or an MSCCL XML program into a format-3 buffer "
+        "program");
     import->add_option("format", imp.format, "simgrid-trace or msccl")
         ->required()
         ->check(CLI::IsMember({"simgrid-trace", "msccl"}));
@@ -223,6 +225,17 @@ struct CommandLine::Impl {
         ->check(natural);
     exp->add_option("--max-bytes", ex.max_bytes, "Largest call size it serves (default 0: any)")
         ->check(natural);
+
+    auto* lint = app->add_subcommand(
+        "lint",
+        "What a runtime silently ignores in MSCCL XML files: missing or inverted size ranges, "
+        "nchunksperloop, channels, unused threadblocks, RCCL's limits; across the files, sizes "
+        "two files both claim (error) or none claims (warning)");
+    lint->add_option("format", lnt.format, "msccl")->required()->check(CLI::IsMember({"msccl"}));
+    lint->add_option("files", lnt.files, "MSCCL XML files (- for standard input)")->required();
+    lint->add_option("--report", lnt.report, "text (default), json or junit")
+        ->check(CLI::IsMember({"text", "json", "junit"}));
+    lint->add_option("-o,--output", lnt.output, "Write the report here (default: standard output)");
 
     auto* program = app->add_subcommand(
         "program",
@@ -394,6 +407,7 @@ struct CommandLine::Impl {
       return imp.format == "msccl" ? cli::import_msccl(imp, out) : cli::import_trace(imp, out);
     }});
     commands_.push_back({exp, [this](std::ostream& out, std::ostream&) { return cli::export_msccl(ex, out); }});
+    commands_.push_back({lint, [this](std::ostream& out, std::ostream&) { return cli::lint_msccl(lnt, out); }});
     commands_.push_back({diff, [this](std::ostream& out, std::ostream&) { return cli::diff(dif, out); }});
     commands_.push_back({gate, [this](std::ostream& out, std::ostream&) { return cli::gate(gat, out); }});
     commands_.push_back({simulate, [this](std::ostream& out, std::ostream&) { return cli::simulate(sim, out); }});

@@ -206,6 +206,16 @@ int import_msccl(const ImportArgs& args, std::ostream& out);
 /// (exit 1) a schedule that fails; checks the XML it made by lowering and verifying it again.
 int export_msccl(const ExportArgs& args, std::ostream& out);
 
+struct LintArgs {
+  std::string format;              ///< msccl
+  std::vector<std::string> files;  ///< MSCCL XML files; "-": standard input (once)
+  std::string report = "text";     ///< text | json | junit
+  std::string output;              ///< the report; empty or "-": standard output
+};
+/// `lint msccl` (verify/msccl_lint.hpp): attribute problems per file, size-range overlaps and gaps
+/// across them. Exit 1 when a finding is an error, 0 when there are only warnings.
+int lint_msccl(const LintArgs& args, std::ostream& out);
+
 struct DiffArgs {
   std::string before, after;  ///< schedule files: the accepted one and the changed one
   std::string topology;       ///< judge both on this model instead of their own

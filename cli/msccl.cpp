@@ -1,4 +1,5 @@
 // The MSCCL commands: import (XML -> format 3), export (any verified schedule -> XML).
+#include <algorithm>
 #include <ostream>
 
 #include "cli/commands.hpp"
@@ -6,10 +7,12 @@
 #include "core/files.hpp"
 #include "core/msccl.hpp"
 #include "io/json.hpp"
+#include "io/lint_report.hpp"
 #include "io/msccl_xml.hpp"
 #include "io/report.hpp"
 #include "programs/msccl_export.hpp"
 #include "schedules/buffers.hpp"
+#include "verify/msccl_lint.hpp"
 #include "verify/verifier.hpp"
 
 namespace phasecheck::cli {
@@ -108,10 +111,27 @@ int export_msccl(const ExportArgs& args, std::ostream& out) {
   for (const msccl::Gpu& g : xml_program.gpus)
     for (const msccl::Threadblock& t : g.threadblocks) steps += t.steps.size();
   out << "exported " << source << " (verified) -> " << args.output << ": " << steps
-      << " steps on " << xml_program.ngpus << " gpus, " << xml_program.nchannels
-      << (xml_program.nchannels == 1 ? " channel" : " channels") << "; read back and verified: "
+      << " steps on " << xml_program.ngpus << " gpus, " << xml_program.nchannels.value_or(0)
+      << (xml_program.nchannels == 1u ? " channel" : " channels") << "; read back and verified: "
       << check.checks.size() << " checks pass\n";
   return 0;
+}
+
+int lint_msccl(const LintArgs& args, std::ostream& out) {
+  const io::ReportFormat format = io::parse_report_format(args.report);
+  if (std::count(args.files.begin(), args.files.end(), "-") > 1)
+    throw InputError("lint msccl: standard input (-) can be read once");
+  if (!args.output.empty() && args.output != "-") check_output(args.output, args.files);
+  std::vector<verify::LintInput> inputs;
+  for (const std::string& file : args.files)
+    inputs.push_back({name_of(file), io::read_msccl_file(file)});
+  const verify::LintReport report = verify::lint(inputs);
+  const std::string text = io::render_lint(report, format);
+  if (args.output.empty())
+    out << text;
+  else
+    write_output(args.output, [&](std::ostream& os) { os << text; }, args.files);
+  return report.errors() == 0 ? 0 : 1;
 }
 
 }  // namespace phasecheck::cli

@@ -100,11 +100,11 @@ struct Gpu {
 /// `lint` can say which are missing.
 struct Program {
   std::string name;
-  std::string protocol = "Simple";  ///< Simple, LL or LL128
-  std::string coll;                 ///< as written; only alltoall and allgather are lowered
+  std::optional<std::string> protocol;  ///< Simple, LL or LL128 (RCCL requires it)
+  std::string coll;                     ///< as written; only alltoall and allgather are lowered
   std::uint32_t ngpus = 0;
   std::uint32_t nchunksperloop = 0;
-  std::uint32_t nchannels = 0;
+  std::optional<std::uint32_t> nchannels;
   std::optional<bool> inplace, outofplace;
   std::optional<std::int64_t> min_bytes, max_bytes;
   std::vector<Gpu> gpus;  ///< gpus[i].id == i

@@ -231,7 +231,8 @@ Program Reader::read() {
   ngpus_ = p.ngpus;
   p.nchunksperloop = static_cast<std::uint32_t>(
       *integer(algo, "nchunksperloop", 1, std::int64_t{kMaxRanks} * kMaxParts, true));
-  p.nchannels = static_cast<std::uint32_t>(integer(algo, "nchannels", 0, 1024, false).value_or(0));
+  if (const auto v = integer(algo, "nchannels", 0, 1024, false))
+    p.nchannels = static_cast<std::uint32_t>(*v);
   if (const auto v = integer(algo, "inplace", 0, 1, false)) p.inplace = *v == 1;
   if (const auto v = integer(algo, "outofplace", 0, 1, false)) p.outofplace = *v == 1;
   p.min_bytes = integer(algo, "minBytes", 0, std::numeric_limits<std::int64_t>::max(), false);
@@ -341,16 +342,23 @@ std::string msccl_to_xml(const msccl::Program& p) {
     else
       n.append_attribute(key).set_value(std::to_string(value).c_str());
   };
+  // Attributes the program leaves out stay out, so that a file reads back as it was.
+  const auto set_if = [&](pugi::xml_node& n, const char* key, const auto& value) {
+    if (value) set(n, key, *value);
+  };
+  const auto flag = [](std::optional<bool> b) {
+    return b ? std::optional<int>(*b ? 1 : 0) : std::nullopt;
+  };
   set(algo, "name", p.name);
-  set(algo, "proto", p.protocol);
-  set(algo, "nchannels", p.nchannels);
+  set_if(algo, "proto", p.protocol);
+  set_if(algo, "nchannels", p.nchannels);
   set(algo, "nchunksperloop", p.nchunksperloop);
   set(algo, "ngpus", p.ngpus);
   set(algo, "coll", p.coll);
-  set(algo, "inplace", p.inplace.value_or(false) ? 1 : 0);
-  set(algo, "outofplace", p.outofplace.value_or(true) ? 1 : 0);
-  set(algo, "minBytes", p.min_bytes.value_or(0));
-  set(algo, "maxBytes", p.max_bytes.value_or(0));
+  set_if(algo, "inplace", flag(p.inplace));
+  set_if(algo, "outofplace", flag(p.outofplace));
+  set_if(algo, "minBytes", p.min_bytes);
+  set_if(algo, "maxBytes", p.max_bytes);
   const auto buffer = [](Buffer b) {
     return b == Buffer::input ? "i" : b == Buffer::output ? "o" : "s";
   };

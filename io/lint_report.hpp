@@ -1,0 +1,15 @@
+#pragma once
+/// Renders `phasecheck lint msccl`'s findings: text for a person (the verdict, each finding as
+/// file:line, then the size coverage of every group), json for a program, JUnit for a CI tab (a
+/// test case per file; its errors are the failure, its warnings the output). Deterministic.
+
+#include <string>
+
+#include "io/report.hpp"
+#include "verify/msccl_lint.hpp"
+
+namespace phasecheck::io {
+
+std::string render_lint(const verify::LintReport& report, ReportFormat format);
+
+}  // namespace phasecheck::io
