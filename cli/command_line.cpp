@@ -255,10 +255,13 @@ struct CommandLine::Impl {
     congestion->add_flag("--phases", con.phases, "Print every phase");
 
     auto* topology = app->add_subcommand(
-        "topology", "Write a generated network as a topology file: slimfly (MMS) or dragonfly");
-    topology->add_option("kind", top.kind, "slimfly or dragonfly")
+        "topology",
+        "Write a generated network as a topology file: slimfly (MMS), dragonfly, or a GPU "
+        "machine: xgmi (fully connected), nvswitch, dgx1 (hybrid cube-mesh), gpu-cluster");
+    topology->add_option("kind", top.kind,
+                         "slimfly, dragonfly, xgmi, nvswitch, dgx1 or gpu-cluster")
         ->required()
-        ->check(CLI::IsMember({"slimfly", "dragonfly"}));
+        ->check(CLI::IsMember(topology_kinds()));
     topology->add_option("--q", top.q, "slimfly: the prime q (2q^2 routers)")
         ->check(natural);
     topology->add_option("--concentration", top.concentration,
@@ -269,6 +272,13 @@ struct CommandLine::Impl {
     topology->add_option("--h", top.h, "dragonfly: global links per router")
         ->check(natural);
     topology->add_option("--p", top.p, "dragonfly: hosts per router")
+        ->check(natural);
+    topology->add_option("--gpus", top.gpus,
+                         "xgmi, nvswitch: the gpus (default 8); gpu-cluster: gpus per node")
+        ->check(natural);
+    topology->add_option("--nodes", top.nodes, "gpu-cluster: nodes (default 2)")->check(natural);
+    topology->add_option("--nics", top.nics,
+                         "gpu-cluster: each node's links to the network switch (default 1)")
         ->check(natural);
     topology->add_option("-o,--output", top.output, "Output file (default: standard output)");
 

@@ -366,11 +366,19 @@ int mutate(const MutateArgs& args, std::ostream& out) {
 }
 
 int topology(const TopologyArgs& args, std::ostream& out) {
-  Graph g =
-      args.kind == "slimfly" ? slim_fly(args.q, args.concentration)
-      : args.kind == "dragonfly"
-          ? dragonfly(args.a, args.h, args.p)
-          : throw InputError("unknown network '" + args.kind + "' (known: slimfly, dragonfly)");
+  const auto known = [] {
+    std::string list;
+    for (const std::string& k : topology_kinds()) list += (list.empty() ? "" : ", ") + k;
+    return list;
+  };
+  Graph g = args.kind == "slimfly"       ? slim_fly(args.q, args.concentration)
+            : args.kind == "dragonfly"   ? dragonfly(args.a, args.h, args.p)
+            : args.kind == "xgmi"        ? xgmi(args.gpus)
+            : args.kind == "nvswitch"    ? nvswitch(args.gpus)
+            : args.kind == "dgx1"        ? dgx1()
+            : args.kind == "gpu-cluster" ? gpu_cluster(args.nodes, args.gpus, args.nics)
+                                         : throw InputError("unknown network '" + args.kind +
+                                                            "' (known: " + known() + ")");
   const std::string text = io::topology_to_pretty_json(Topology(std::move(g)));
   emit(text, args.output, out, {});
   return 0;

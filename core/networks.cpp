@@ -107,4 +107,74 @@ Graph dragonfly(unsigned a, unsigned h, unsigned p) {
   return Graph(routers, std::move(links), std::vector<Rank>(routers.size(), p));
 }
 
+namespace {
+
+void check_gpus(const char* builder, unsigned gpus, unsigned least) {
+  if (gpus < least || gpus > kMaxGpusPerNode)
+    throw InputError(std::string(builder) + ": --gpus " + std::to_string(gpus) + "; expected " +
+                     std::to_string(least) + " to " + std::to_string(kMaxGpusPerNode));
+}
+
+std::string gpu_name(unsigned i) { return "gpu" + std::to_string(i); }
+
+}  // namespace
+
+Graph xgmi(unsigned gpus) {
+  check_gpus("xgmi", gpus, 2);
+  std::vector<std::string> routers;
+  for (unsigned i = 0; i < gpus; ++i) routers.push_back(gpu_name(i));
+  std::vector<Graph::NamedLink> links;
+  for (unsigned i = 0; i < gpus; ++i)
+    for (unsigned j = i + 1; j < gpus; ++j) links.push_back({gpu_name(i), gpu_name(j)});
+  return Graph(routers, std::move(links), std::vector<Rank>(gpus, 1), {},
+               std::vector<std::uint32_t>(gpus, gpus - 1));
+}
+
+Graph nvswitch(unsigned gpus) {
+  check_gpus("nvswitch", gpus, 2);
+  return Graph({"nvswitch"}, {}, {gpus});
+}
+
+Graph dgx1() {
+  // NVLinks between GPU i and GPU j (msccl-tools, msccl/topologies/nvidia.py, dgx1()): two
+  // sockets (0 1 2 3) and (4 5 6 7); 0 1 3 2 and 4 5 7 6 are the doubled chains, 0-4 and 2-6 the
+  // doubled links between the sockets.
+  static constexpr unsigned kLinks[8][8] = {
+      {0, 2, 1, 1, 2, 0, 0, 0}, {2, 0, 1, 2, 0, 1, 0, 0}, {1, 1, 0, 2, 0, 0, 2, 0},
+      {1, 2, 2, 0, 0, 0, 0, 1}, {2, 0, 0, 0, 0, 2, 1, 1}, {0, 1, 0, 0, 2, 0, 1, 2},
+      {0, 0, 2, 0, 1, 1, 0, 2}, {0, 0, 0, 1, 1, 2, 2, 0}};
+  std::vector<std::string> routers;
+  for (unsigned i = 0; i < 8; ++i) routers.push_back(gpu_name(i));
+  std::vector<Graph::NamedLink> links;
+  std::vector<std::uint32_t> capacities;
+  for (unsigned i = 0; i < 8; ++i)
+    for (unsigned j = i + 1; j < 8; ++j)
+      if (kLinks[i][j] > 0) {
+        links.push_back({gpu_name(i), gpu_name(j)});
+        capacities.push_back(kLinks[i][j]);
+      }
+  return Graph(routers, std::move(links), std::vector<Rank>(8, 1), std::move(capacities),
+               std::vector<std::uint32_t>(8, 6));
+}
+
+Graph gpu_cluster(unsigned nodes, unsigned gpus, unsigned nics) {
+  check_gpus("gpu-cluster", gpus, 1);
+  if (nodes < 1 || std::uint64_t{nodes} * gpus > kMaxRanks || std::uint64_t{nodes} * gpus < 2)
+    throw InputError("gpu-cluster: " + std::to_string(nodes) + " nodes of " +
+                     std::to_string(gpus) + " gpus; expected 2 to " + std::to_string(kMaxRanks) +
+                     " gpus in all");
+  if (nics < 1 || nics > kMaxLinkCapacity)
+    throw InputError("gpu-cluster: --nics " + std::to_string(nics) + "; expected 1 to " +
+                     std::to_string(kMaxLinkCapacity));
+  std::vector<std::string> routers;
+  for (unsigned n = 0; n < nodes; ++n) routers.push_back("node" + std::to_string(n));
+  routers.push_back("network");
+  std::vector<Graph::NamedLink> links;
+  for (unsigned n = 0; n < nodes; ++n) links.push_back({routers[n], "network"});
+  std::vector<Rank> hosts(nodes, gpus);
+  hosts.push_back(0);
+  return Graph(routers, std::move(links), std::move(hosts),
+               std::vector<std::uint32_t>(nodes, nics));
+}
+
 }  // namespace phasecheck

@@ -175,8 +175,13 @@ Ring::Ring(Rank ranks_) : ranks(ranks_) {
 }
 
 Graph::Graph(std::vector<std::string> routers, std::vector<NamedLink> links,
-             std::vector<Rank> hosts)
-    : routers_(std::move(routers)), links_(std::move(links)), hosts_(std::move(hosts)) {
+             std::vector<Rank> hosts, std::vector<std::uint32_t> capacities,
+             std::vector<std::uint32_t> host_ports)
+    : routers_(std::move(routers)),
+      links_(std::move(links)),
+      hosts_(std::move(hosts)),
+      capacities_(std::move(capacities)),
+      host_ports_(std::move(host_ports)) {
   const std::size_t R = routers_.size();
   if (R == 0) throw InputError("graph: needs at least one router");
   if (R > kMaxRouters)
@@ -185,6 +190,21 @@ Graph::Graph(std::vector<std::string> routers, std::vector<NamedLink> links,
   if (hosts_.size() != R)
     throw InputError("graph: hosts gives " + std::to_string(hosts_.size()) + " counts for " +
                      std::to_string(R) + " routers");
+  const auto capacity_list = [&](std::vector<std::uint32_t>& v, std::size_t n, const char* what,
+                                 const char* per) {
+    if (v.empty()) v.assign(n, 1);
+    if (v.size() != n)
+      throw InputError(std::string("graph: ") + what + " gives " + std::to_string(v.size()) +
+                       " values for " + std::to_string(n) + " " + per);
+    for (std::size_t i = 0; i < n; ++i)
+      if (v[i] < 1 || v[i] > kMaxLinkCapacity)
+        throw InputError(std::string("graph: ") + what + "[" + std::to_string(i) +
+                         "] = " + std::to_string(v[i]) + "; expected 1 to " +
+                         std::to_string(kMaxLinkCapacity));
+    unit_capacity_ = unit_capacity_ && std::all_of(v.begin(), v.end(), [](auto c) { return c == 1; });
+  };
+  capacity_list(capacities_, links_.size(), "link capacities", "links");
+  capacity_list(host_ports_, R, "host_ports", "routers");
   std::map<std::string, std::uint32_t, std::less<>> index;
   for (std::uint32_t r = 0; r < R; ++r) {
     if (routers_[r].empty()) throw InputError("graph: a router has an empty name");
@@ -318,7 +338,19 @@ std::string describe(const Topology& t) {
                  },
                  [&](const Ring& x) { os << "ring(p=" << x.ranks << ")"; },
                  [&](const Graph& x) {
-                   os << "graph(routers=" << x.router_count() << ", hosts=" << x.ranks() << ")";
+                   os << "graph(routers=" << x.router_count() << ", hosts=" << x.ranks();
+                   if (!x.unit_capacity()) {
+                     const auto& c = x.capacities();
+                     const auto& h = x.host_ports();
+                     const auto [lo, hi] = std::minmax_element(c.begin(), c.end());
+                     const auto [hlo, hhi] = std::minmax_element(h.begin(), h.end());
+                     const auto range = [&](auto a, auto b) {
+                       return std::to_string(*a) + (*a == *b ? "" : "-" + std::to_string(*b));
+                     };
+                     if (!c.empty() && *hi > 1) os << ", links x" << range(lo, hi);
+                     if (*hhi > 1) os << ", host ports " << range(hlo, hhi);
+                   }
+                   os << ")";
                  }},
       t);
   return os.str();
@@ -340,6 +372,11 @@ std::string link_name(const Topology& t, LinkId l) {
                             [&](const auto& routed) { return routed.link_ends(l); }},
                  t);
   return node_name(t, ends.first) + " -> " + node_name(t, ends.second);
+}
+
+std::uint32_t link_capacity(const Topology& t, LinkId l) {
+  const auto* graph = std::get_if<Graph>(&t);
+  return graph ? graph->capacity(l) : 1;
 }
 
 std::vector<NodeId> route_nodes(const Topology& t, Rank src, Rank dst) {

@@ -219,6 +219,8 @@ struct Ring {
 
 /// Routers in a graph topology: the routing tables take 12 bytes per pair of routers.
 inline constexpr std::uint32_t kMaxRouters = 2048;
+/// The most parallel physical links between two routers, and the most ports of one host.
+inline constexpr std::uint32_t kMaxLinkCapacity = 1024;
 
 /// A low-diameter network (Slim Fly, Dragonfly, or any connected graph): routers joined by
 /// full-duplex links, hosts attached to routers (the concentration), and minimal routing: the
@@ -226,13 +228,20 @@ inline constexpr std::uint32_t kMaxRouters = 2048;
 /// (deterministic; no ECMP). Nodes: hosts 0..H-1 (host = rank, numbered router by router), then
 /// the routers. Links: 2h host -> router, 2h+1 router -> host; 2H + 2e and 2H + 2e + 1 the two
 /// directions of router link e as listed.
+///
+/// Capacities (GPU machines, docs/models.md): router link e may bundle capacities[e] parallel
+/// physical links (two NVLinks between a pair of GPUs), and each host of router r may have
+/// host_ports[r] ports into it (a GPU driving all its links at once). A directed link of
+/// capacity c carries at most c transfers in one phase. Both default to 1 everywhere.
 class Graph {
  public:
   using NamedLink = std::array<std::string, 2>;
   /// Throws InputError unless: 1 to kMaxRouters uniquely named routers; links join two distinct
   /// known routers, each pair once; hosts[i] per router i, 1 to kMaxRanks in all; every router
-  /// with hosts reachable from every other.
-  Graph(std::vector<std::string> routers, std::vector<NamedLink> links, std::vector<Rank> hosts);
+  /// with hosts reachable from every other; `capacities` empty or one per link and `host_ports`
+  /// empty or one per router, each in [1, kMaxLinkCapacity].
+  Graph(std::vector<std::string> routers, std::vector<NamedLink> links, std::vector<Rank> hosts,
+        std::vector<std::uint32_t> capacities = {}, std::vector<std::uint32_t> host_ports = {});
 
   Rank ranks() const { return static_cast<Rank>(router_of_.size()); }
   const std::vector<std::string>& routers() const { return routers_; }
@@ -246,6 +255,16 @@ class Graph {
   }
   /// The number of router neighbours of router r.
   std::uint32_t degree(std::uint32_t r) const { return degree_[r]; }
+  /// Per router link as listed: its parallel physical links (1 unless given).
+  const std::vector<std::uint32_t>& capacities() const { return capacities_; }
+  /// Per router: the ports of each of its hosts (1 unless given).
+  const std::vector<std::uint32_t>& host_ports() const { return host_ports_; }
+  /// Whether every link and host port has capacity 1 (the contention check's fast path).
+  bool unit_capacity() const { return unit_capacity_; }
+  /// Transfers directed link l carries at once.
+  std::uint32_t capacity(LinkId l) const {
+    return l < 2 * ranks() ? host_ports_[router_of_[l / 2]] : capacities_[(l - 2 * ranks()) / 2];
+  }
 
   LinkId link_id_count() const { return 2 * ranks() + 2 * static_cast<LinkId>(edges_.size()); }
   std::pair<NodeId, NodeId> link_ends(LinkId l) const;
@@ -264,13 +283,17 @@ class Graph {
     visit(2 * dst + 1);
   }
   friend bool operator==(const Graph& x, const Graph& y) {
-    return x.routers_ == y.routers_ && x.links_ == y.links_ && x.hosts_ == y.hosts_;
+    return x.routers_ == y.routers_ && x.links_ == y.links_ && x.hosts_ == y.hosts_ &&
+           x.capacities_ == y.capacities_ && x.host_ports_ == y.host_ports_;
   }
 
  private:
   std::vector<std::string> routers_;
   std::vector<NamedLink> links_;
   std::vector<Rank> hosts_;
+  std::vector<std::uint32_t> capacities_;  // per link
+  std::vector<std::uint32_t> host_ports_;  // per router
+  bool unit_capacity_ = true;
   std::vector<std::uint32_t> router_of_;             // per host
   std::vector<std::array<std::uint32_t, 2>> edges_;  // per link: the two routers
   std::vector<std::uint32_t> degree_;                // per router
@@ -299,6 +322,9 @@ std::vector<NodeId> route_nodes(const Topology& t, Rank src, Rank dst);
 bool for_each_link(const Topology& t, Rank src, Rank dst, const std::function<void(LinkId)>& visit);
 /// "a -> b" for a directed link of a routed model.
 std::string link_name(const Topology& t, LinkId l);
+/// The transfers directed link l of a routed model carries in one phase: 1 except in graphs with
+/// parallel links or multi-port hosts.
+std::uint32_t link_capacity(const Topology& t, LinkId l);
 
 template <class Visit>
 void Tree::route(Rank src, Rank dst, Visit&& visit) const {

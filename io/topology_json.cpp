@@ -89,12 +89,44 @@ Topology topology_from_json(const Field& f) {
     return build(f, [&] { return Topology(Ring(p)); });
   }
   if (kind == "graph") {
-    // Hosts per router: "hosts": [h0, h1, ...], or one "concentration" for every router.
-    f.expect_object({"kind", "routers", "links", "hosts", "concentration"});
+    // Hosts per router: "hosts": [h0, h1, ...], or one "concentration" for every router. A link
+    // is [a, b] or [a, b, m] (m parallel links); "host_ports": one count, or one per router.
+    f.expect_object({"kind", "routers", "links", "hosts", "concentration", "host_ports"});
     const auto routers = names(f.at("routers"));
     if (routers.size() > kMaxRouters)
       f.at("routers").fail("more than " + std::to_string(kMaxRouters) + " routers");
-    std::vector<Graph::NamedLink> links = name_pairs(f.at("links"), "[router, router]");
+    std::vector<Graph::NamedLink> links;
+    std::vector<std::uint32_t> capacities;
+    const Field lf = f.at("links");
+    for (std::size_t i = 0; i < lf.array().size(); ++i) {
+      const Field l = lf.at(i);
+      if (!l.value.is_array() || (l.value.size() != 2 && l.value.size() != 3))
+        l.fail("expected [router, router] or [router, router, parallel links]");
+      links.push_back({l.at(0).string(), l.at(1).string()});
+      capacities.push_back(1);
+      if (l.value.size() == 3) {
+        const Field m = l.at(2);
+        capacities.back() = static_cast<std::uint32_t>(m.uint(kMaxLinkCapacity));
+        if (capacities.back() == 0) m.fail("a link bundles at least 1 physical link");
+      }
+    }
+    std::vector<std::uint32_t> host_ports;
+    if (f.has("host_ports")) {
+      const Field hp = f.at("host_ports");
+      const auto ports = [](const Field& x) {
+        const auto k = static_cast<std::uint32_t>(x.uint(kMaxLinkCapacity));
+        if (k == 0) x.fail("a host has at least 1 port");
+        return k;
+      };
+      if (hp.value.is_array()) {
+        if (hp.array().size() != routers.size())
+          hp.fail("expected one count per router (" + std::to_string(routers.size()) + "), got " +
+                  std::to_string(hp.array().size()));
+        for (std::size_t i = 0; i < hp.array().size(); ++i) host_ports.push_back(ports(hp.at(i)));
+      } else {
+        host_ports.assign(routers.size(), ports(hp));
+      }
+    }
     std::vector<Rank> hosts;
     if (f.has("hosts") == f.has("concentration"))
       f.fail("give either \"hosts\" (per router) or \"concentration\" (for all routers)");
@@ -105,7 +137,10 @@ Topology topology_from_json(const Field& f) {
     } else {
       hosts.assign(routers.size(), static_cast<Rank>(f.at("concentration").uint(kMaxRanks)));
     }
-    return build(f, [&] { return Topology(Graph(routers, std::move(links), std::move(hosts))); });
+    return build(f, [&] {
+      return Topology(Graph(routers, std::move(links), std::move(hosts), std::move(capacities),
+                            std::move(host_ports)));
+    });
   }
   f.at("kind").fail("unknown kind \"" + kind +
                     "\" (expected tree, cluster, fully-connected, hypercube, mesh, ring or graph)");
@@ -141,14 +176,25 @@ nlohmann::ordered_json topology_to_json_value(const Topology& t) {
             return OJson{{"kind", "ring"}, {"ranks", x.ranks}};
           },
           [](const Graph& x) {
+            // Capacities of 1 are left out, so that files without them read back unchanged.
             OJson links = OJson::array();
-            for (const auto& [a, b] : x.links()) links.push_back({a, b});
+            for (std::size_t e = 0; e < x.links().size(); ++e) {
+              const auto& [a, b] = x.links()[e];
+              links.push_back(x.capacities()[e] == 1 ? OJson{a, b}
+                                                     : OJson{a, b, x.capacities()[e]});
+            }
             OJson j{{"kind", "graph"}, {"routers", x.routers()}, {"links", std::move(links)}};
+            const auto same = [](const auto& v) {
+              return std::all_of(v.begin(), v.end(), [&](auto c) { return c == v.front(); });
+            };
             const auto& h = x.hosts();
-            if (std::all_of(h.begin(), h.end(), [&](Rank c) { return c == h.front(); }))
+            if (same(h))
               j["concentration"] = h.front();
             else
               j["hosts"] = h;
+            const auto& ports = x.host_ports();
+            if (!x.unit_capacity() && !(same(ports) && ports.front() == 1))
+              j["host_ports"] = same(ports) ? OJson(ports.front()) : OJson(ports);
             return j;
           }},
       t);

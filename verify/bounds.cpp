@@ -56,8 +56,8 @@ void routed(std::vector<Bound>& out, Collective c, u64 p, u64 links, u64 alltoal
                                                   "route lengths)"
                                             : "each of the " + std::to_string(p * (p - 1)) +
                                                   " deliveries needs a link-hop") +
-                     " and each of the " + std::to_string(links) +
-                     " directed links carries one transfer per phase",
+                     " and the directed links carry " + std::to_string(links) +
+                     " transfers per phase in all (one per link and unit of capacity)",
                  false});
   out.push_back(receive(p, min_in_degree,
                         "a rank with " + std::to_string(min_in_degree) +
@@ -159,7 +159,16 @@ std::vector<Bound> lower_bounds(const Topology& model, Collective c) {
         const u64 pairs = u64{h[a]} * h[b] - (a == b ? h[a] : 0);
         hops += pairs * (graph->distance(a, b) + 2);
       }
-    routed(out, c, p, graph->link_id_count(), hops, 1, 1);
+    // A link of capacity c counts as c links; a host of k ports receives and sends k at a time.
+    u64 capacity = 0;
+    for (LinkId l = 0; l < graph->link_id_count(); ++l) capacity += graph->capacity(l);
+    u64 min_ports = UINT64_MAX, max_ports = 0;
+    for (std::uint32_t r = 0; r < graph->router_count(); ++r)
+      if (h[r] > 0) {
+        min_ports = std::min<u64>(min_ports, graph->host_ports()[r]);
+        max_ports = std::max<u64>(max_ports, graph->host_ports()[r]);
+      }
+    routed(out, c, p, capacity, hops, min_ports, max_ports);
   } else if (std::holds_alternative<Ring>(model)) {
     const u64 degree = p == 2 ? 1 : 2;
     routed(out, c, p, p * degree, pair_distance_sum(p, true), degree, degree);

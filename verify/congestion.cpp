@@ -20,6 +20,11 @@ CongestionMeter::CongestionMeter(const Topology& model, bool keep_phases)
         "ring), not " +
         describe(model));
   load_.assign(links, 0);
+  capacity_.resize(links);
+  for (LinkId l = 0; l < links; ++l) {
+    capacity_[l] = link_capacity(model, l);
+    total_capacity_ += capacity_[l];
+  }
 }
 
 void CongestionMeter::consume(const Phase& phase) {
@@ -34,14 +39,16 @@ void CongestionMeter::consume(const Phase& phase) {
   }
   PhaseLoad p;
   for (LinkId l : touched_) {
-    if (load_[l] > p.max) {
-      p.max = load_[l];
+    // A link of capacity c moves c blocks at a time: its load counts ceil(blocks / c).
+    const std::uint64_t need = (load_[l] + capacity_[l] - 1) / capacity_[l];
+    if (need > p.max) {
+      p.max = need;
       p.busiest = l;
     }
     load_[l] = 0;
   }
   touched_.clear();
-  p.mean = double(total) / double(load_.size());
+  p.mean = double(total) / double(total_capacity_);
   sum_of_max_ += p.max;
   peak_ = std::max(peak_, p.max);
   ++phases_;

@@ -13,9 +13,11 @@
 
 namespace phasecheck::verify {
 
+/// Loads count blocks per unit of capacity: a directed link of capacity c (a graph's parallel
+/// links or host ports) carrying b blocks has load ceil(b / c); 1 everywhere else.
 struct PhaseLoad {
-  std::uint64_t max = 0;  ///< blocks on the busiest directed link
-  double mean = 0;        ///< blocks per directed link, over all of them
+  std::uint64_t max = 0;  ///< load of the busiest directed link
+  double mean = 0;        ///< blocks per unit of link capacity, over all directed links
   LinkId busiest = 0;
 };
 
@@ -39,6 +41,8 @@ class CongestionMeter {
   const Topology& model_;
   bool keep_;
   std::vector<std::uint64_t> load_;
+  std::vector<std::uint32_t> capacity_;
+  std::uint64_t total_capacity_ = 0;
   std::vector<LinkId> touched_;
   std::uint64_t sum_of_max_ = 0, peak_ = 0;
   std::size_t phases_ = 0;

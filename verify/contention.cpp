@@ -32,12 +32,29 @@ std::string rank_range(const Cluster& c, std::uint32_t node) {
                    : "ranks " + std::to_string(first) + "-" + std::to_string(first + size - 1);
 }
 
-/// Routed models: one slot per directed link.
+/// Routed models: one slot per directed link. A link of capacity c (graphs with parallel links or
+/// multi-port hosts) takes c transfers per phase; the c + 1st is the conflict. Models whose links
+/// all have capacity 1 never touch the counts.
 class LinkRule {
  public:
-  explicit LinkRule(LinkId links) : slots_(links) {}
+  explicit LinkRule(const Topology& model, LinkId links) : slots_(links) {
+    if (const auto* g = std::get_if<Graph>(&model); g && !g->unit_capacity()) {
+      capacity_.resize(links);
+      for (LinkId l = 0; l < links; ++l) capacity_[l] = g->capacity(l);
+      count_.resize(links);
+    }
+  }
 
   template <class Net>
+  std::uint64_t check(const Net& net, const Phase& phase, std::uint32_t stamp,
+                      std::optional<Conflict>& found) {
+    return capacity_.empty() ? check<false>(net, phase, stamp, found)
+                             : check<true>(net, phase, stamp, found);
+  }
+  std::uint64_t hops() const { return hops_; }
+
+ private:
+  template <bool kCounted, class Net>
   std::uint64_t check(const Net& net, const Phase& phase, std::uint32_t stamp,
                       std::optional<Conflict>& found) {
     std::uint64_t hops = 0, conflicts = 0;
@@ -50,6 +67,9 @@ class LinkRule {
         Slot& s = slots_[l];
         if (s.stamp != stamp) {
           s = {stamp, i};
+          if constexpr (kCounted) count_[l] = 1;
+        } else if constexpr (kCounted) {
+          if (++count_[l] > capacity_[l] && conflicts++ == 0) found = Conflict{s.owner, i, l};
         } else if (conflicts++ == 0) {
           found = Conflict{s.owner, i, l};
         }
@@ -58,10 +78,9 @@ class LinkRule {
     hops_ += hops;
     return conflicts;
   }
-  std::uint64_t hops() const { return hops_; }
 
- private:
   std::vector<Slot> slots_;
+  std::vector<std::uint32_t> capacity_, count_;  // empty when every capacity is 1
   std::uint64_t hops_ = 0;
 };
 
@@ -158,7 +177,7 @@ struct ContentionChecker::Impl {
   static std::variant<LinkRule, NodeRule, PortRule> make_rule(const Topology& m) {
     if (const auto* c = std::get_if<Cluster>(&m)) return NodeRule(*c);
     if (const auto* f = std::get_if<FullyConnected>(&m)) return PortRule(*f);
-    return LinkRule(std::visit(
+    return LinkRule(m, std::visit(
         [](const auto& net) -> LinkId {
           if constexpr (requires { net.link_id_count(); })
             return net.link_id_count();
@@ -195,6 +214,20 @@ struct ContentionChecker::Impl {
       x.explanation = "rank " + std::to_string(c.resource) + " must " + dir + " " +
                       std::to_string(x.transfers.size()) + " transfers in " + where + " but has " +
                       std::to_string(f->ports) + " " + dir + (f->ports == 1 ? " port" : " ports");
+    } else if (const std::uint32_t capacity = link_capacity(model, c.resource); capacity > 1) {
+      // The capacity + 1 transfers on that link, up to the one that overflowed.
+      for (std::uint32_t i = c.first; i <= c.second; ++i) {
+        bool uses = false;
+        for_each_link(model, phase[i].src, phase[i].dst,
+                      [&](LinkId l) { uses = uses || l == c.resource; });
+        if (uses && !phase[i].local()) x.transfers.push_back(offending(model, phase, i));
+      }
+      x.resource = "link " + link_name(model, c.resource) + " (capacity " +
+                   std::to_string(capacity) + ")";
+      x.explanation = std::to_string(x.transfers.size()) + " transfers use the directed link " +
+                      link_name(model, c.resource) + " in " + where + ", which carries " +
+                      std::to_string(capacity) + " at a time (" + std::to_string(capacity) +
+                      " parallel links or ports)";
     } else {
       pair();
       x.resource = "link " + link_name(model, c.resource);

@@ -1,12 +1,13 @@
 #pragma once
 /// The contention checker, one rule per machine model (docs/models.md):
-///  - routed models (tree, hypercube, mesh, ring): every transfer is routed along its path and a
-///    phase is contention-free iff no directed link carries two transfers;
+///  - routed models (tree, hypercube, mesh, ring, graph): every transfer is routed along its path
+///    and a phase is contention-free iff no directed link carries more transfers than its
+///    capacity (1, except a graph's parallel links and multi-port hosts);
 ///  - cluster: every SMP node takes part in at most one operation per phase: an exchange u <-> v
 ///    with one other node (one transfer each way at most) or one intra-node send;
 ///  - fully-connected k-port: every rank sends at most k and receives at most k transfers.
 /// Local copies (src == dst) are free everywhere. The counterexample is the first conflict: its
-/// phase, the two (or k+1) transfers, and the shared link, node or port.
+/// phase, the two (or k+1, or capacity+1) transfers, and the shared link, node or port.
 ///
 /// Cost: O(transfers x hops) with one 8-byte slot per directed link, reset by a phase stamp, so
 /// memory is O(links + ranks) whatever the number of phases.

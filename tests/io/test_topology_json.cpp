@@ -86,3 +86,39 @@ TEST_CASE("topology JSON: missing files are reported, not crashed on") {
                        InputError);
   CHECK_THROWS_WITH_AS(io::read_topology_file("/"), "/: is a directory, not a file", InputError);
 }
+
+TEST_CASE("topology JSON: graph link multiplicities and host ports") {
+  const Topology g = Graph({"a", "b", "c"}, {{"a", "b"}, {"b", "c"}}, {1, 2, 1}, {1, 3}, {4, 1, 2});
+  const std::string json = io::topology_to_json(g);
+  CHECK(json ==
+        R"({"kind":"graph","routers":["a","b","c"],"links":[["a","b"],["b","c",3]],"hosts":[1,2,1],"host_ports":[4,1,2]})");
+  CHECK(io::parse_topology(json, "x") == g);
+  CHECK(io::parse_topology(io::topology_to_pretty_json(g), "x") == g);
+  // One count for every router, and a file without the new fields writes back as it was.
+  CHECK(io::parse_topology(
+            R"({"kind":"graph","routers":["a","b"],"links":[["a","b",2]],"concentration":1,"host_ports":3})",
+            "x") == Topology(Graph({"a", "b"}, {{"a", "b"}}, {1, 1}, {2}, {3, 3})));
+  const std::string plain = R"({"kind":"graph","routers":["a","b"],"links":[["a","b"]],"concentration":2})";
+  CHECK(io::topology_to_json(io::parse_topology(plain, "x")) == plain);
+  CHECK(io::topology_to_json(Graph({"a", "b"}, {{"a", "b"}}, {1, 1}, {}, {3, 3})) ==
+        R"({"kind":"graph","routers":["a","b"],"links":[["a","b"]],"concentration":1,"host_ports":3})");
+
+  const std::string head = R"({"kind":"graph","routers":["a","b"],"concentration":1,)";
+  CHECK(error_of(head + R"("links":[["a","b",0]]})") ==
+        "t.json: links[0][2]: a link bundles at least 1 physical link");
+  CHECK(error_of(head + R"("links":[["a","b",-2]]})") ==
+        "t.json: links[0][2]: expected a non-negative integer, got a negative number");
+  CHECK(error_of(head + R"("links":[["a","b",1.5]]})") ==
+        "t.json: links[0][2]: expected a non-negative integer, got a non-integer or out-of-range "
+        "number");
+  CHECK(error_of(head + R"("links":[["a","b",5000]]})") ==
+        "t.json: links[0][2]: 5000 is too large (at most 1024)");
+  CHECK(error_of(head + R"("links":[["a","b",2,2]]})") ==
+        "t.json: links[0]: expected [router, router] or [router, router, parallel links]");
+  CHECK(error_of(head + R"("links":[["a","b"]],"host_ports":[1]})") ==
+        "t.json: host_ports: expected one count per router (2), got 1");
+  CHECK(error_of(head + R"("links":[["a","b"]],"host_ports":0})") ==
+        "t.json: host_ports: a host has at least 1 port");
+  CHECK(error_of(head + R"("links":[["a","b"]],"host_ports":[1,"2"]})") ==
+        "t.json: host_ports[1]: expected a non-negative integer, got a string");
+}

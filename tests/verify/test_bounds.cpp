@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "helpers.hpp"
+#include "core/networks.hpp"
 #include "verify/bounds.hpp"
 
 using namespace phasecheck;
@@ -98,4 +99,15 @@ TEST_CASE("bounds check: optimal, gap, or below the bound") {
   c.c2 = 10;
   CHECK(check_bounds(c, 3, 9).summary ==
         "C1 = 3 (lower bound 3, optimal), C2 = 10 (lower bound 9, gap 1)");
+}
+
+TEST_CASE("graph bounds count a link of capacity c as c links and a host's ports") {
+  // xgmi-8: every gpu 7 ports and a link to every other: one phase may suffice.
+  CHECK(best(xgmi(8)) == Best{1, 1, 1});
+  // The same graph with one port per gpu: 7 receives need 7 phases.
+  const Graph g = xgmi(8);
+  const Graph one_port(g.routers(), g.links(), g.hosts());
+  CHECK(best(one_port).direct == 7);
+  // dgx1: 6 ports per gpu, 7 peers.
+  CHECK(best(dgx1()).direct == 2);
 }

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "helpers.hpp"
+#include "core/networks.hpp"
 #include "verify/contention.hpp"
 
 using namespace phasecheck;
@@ -151,4 +152,60 @@ TEST_CASE("contention agrees with a naive count of link uses on random phases") 
                                                                                  << ": " << ph);
     }
   }
+}
+
+TEST_CASE("contention on links with capacity: c transfers pass, c + 1 fail naming all of them") {
+  // Two routers joined by 2 parallel links, 3 hosts each on 1 port: hosts 0,1,2 on a; 3,4,5 on b.
+  const Topology t = Graph({"a", "b"}, {{"a", "b"}}, {3, 3}, {2});
+  CHECK(run(t, {phase("two", {{0, 3}, {1, 4}})}).verdict == Verdict::pass);
+  const auto r = run(t, {phase("ok", {{0, 3}, {1, 4}}), phase("three", {{0, 3}, {1, 4}, {5, 2}, {2, 5}})});
+  CHECK(r.verdict == Verdict::fail);
+  CHECK(r.summary.find("contention in 1 of 2 phases") == 0);
+  REQUIRE(r.counterexample);
+  const Counterexample& x = *r.counterexample;
+  CHECK(x.phase == 1);
+  CHECK(x.resource == "link a -> b (capacity 2)");
+  CHECK(x.explanation ==
+        "3 transfers use the directed link a -> b in phase 1, which carries 2 at a time (2 "
+        "parallel links or ports)");
+  REQUIRE(x.transfers.size() == 3);
+  CHECK(x.transfers[0].src == 0);
+  CHECK(x.transfers[1].src == 1);
+  CHECK(x.transfers[2].src == 2);
+}
+
+TEST_CASE("contention with host ports: a gpu drives as many transfers as it has ports") {
+  const Topology t = Graph({"a", "b", "c"}, {{"a", "b"}, {"a", "c"}, {"b", "c"}}, {1, 1, 1}, {},
+                           {2, 1, 1});
+  // Host 0 has 2 ports: it may send to both others at once; host 1 has one port.
+  CHECK(run(t, {phase("p", {{0, 1}, {0, 2}})}).verdict == Verdict::pass);
+  const auto r = run(t, {phase("p", {{1, 0}, {1, 2}})});
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(r.counterexample);
+  CHECK(r.counterexample->resource == "link h1 -> b");
+}
+
+TEST_CASE("contention: a graph whose capacities are all 1 judges as before") {
+  const Topology unit = Graph({"a", "b"}, {{"a", "b"}}, {2, 2});
+  const Topology explicit_unit = Graph({"a", "b"}, {{"a", "b"}}, {2, 2}, {1}, {1, 1});
+  for (const Topology& t : {unit, explicit_unit}) {
+    const auto r = run(t, {phase("p", {{0, 2}, {1, 3}})});
+    CHECK(r.verdict == Verdict::fail);
+    REQUIRE(r.counterexample);
+    CHECK(r.counterexample->resource == "link a -> b");
+    CHECK(r.counterexample->transfers.size() == 2);
+  }
+}
+
+TEST_CASE("contention on dgx1: two routes over a doubled NVLink pass, over a single one fail") {
+  const Graph g = dgx1();
+  // 4 -> 1 has no NVLink: it goes gpu4 > gpu0 > gpu1 and meets 0 -> 1 on gpu0 -> gpu1 (2 links).
+  CHECK(run(Topology(g), {phase("p", {{0, 1}, {4, 1}})}).verdict == Verdict::pass);
+  const Topology single(Graph(g.routers(), g.links(), g.hosts(), {}, g.host_ports()));
+  const auto r = run(single, {phase("p", {{0, 1}, {4, 1}})});
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(r.counterexample);
+  CHECK(r.counterexample->resource == "link gpu0 -> gpu1");
+  // 3 -> 4 goes gpu3 > gpu0 > gpu4 and 7 -> 0 gpu7 > gpu3 > gpu0: gpu3 -> gpu0 has one NVLink.
+  CHECK(run(Topology(g), {phase("p", {{3, 4}, {7, 0}})}).verdict == Verdict::fail);
 }
