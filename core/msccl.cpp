@@ -555,8 +555,10 @@ void Lowering::check_races() {
     if (list.size() < 2 ||
         std::none_of(list.begin(), list.end(), [](const Touch& t) { return t.write; }))
       continue;
-    std::stable_sort(list.begin(), list.end(), [&](const Touch& x, const Touch& y) {
-      return level_[x.event] < level_[y.event];
+    // A total order (std::stable_sort's buffer trips a deprecation in clang-19 on libstdc++ 12).
+    std::sort(list.begin(), list.end(), [&](const Touch& x, const Touch& y) {
+      return std::tuple(level_[x.event], x.event, x.write) <
+             std::tuple(level_[y.event], y.event, y.write);
     });
     for (std::size_t i = 0; i < list.size(); ++i)
       for (std::size_t j = i + 1; j < list.size(); ++j) {

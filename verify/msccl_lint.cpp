@@ -11,6 +11,21 @@ namespace {
 
 using msccl::Program;
 
+/// Sorts `v` by `key`, equal keys in their order: std::stable_sort without its temporary buffer,
+/// whose std::get_temporary_buffer clang-19 flags as deprecated in libstdc++ 12.
+template <class T, class Key>
+void sort_keeping_order(std::vector<T>& v, Key key) {
+  std::vector<std::size_t> order(v.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::pair(key(v[a]), a) < std::pair(key(v[b]), b);
+  });
+  std::vector<T> sorted;
+  sorted.reserve(v.size());
+  for (std::size_t i : order) sorted.push_back(std::move(v[i]));
+  v = std::move(sorted);
+}
+
 /// Findings of one file, in the order they are found.
 class FileLint {
  public:
@@ -20,8 +35,7 @@ class FileLint {
     attributes();
     size_range_of_file();
     shape();
-    std::stable_sort(findings_.begin(), findings_.end(),
-                     [](const LintFinding& a, const LintFinding& b) { return a.line < b.line; });
+    sort_keeping_order(findings_, [](const LintFinding& f) { return f.line; });
     return std::move(findings_);
   }
 
@@ -262,10 +276,7 @@ LintReport lint(std::span<const LintInput> inputs) {
     }
   }
   for (auto& [key, g] : groups) {
-    std::stable_sort(g.claims.begin(), g.claims.end(),
-                     [](const CoverageGroup::Claim& a, const CoverageGroup::Claim& b) {
-                       return a.range.min < b.range.min;
-                     });
+    sort_keeping_order(g.claims, [](const CoverageGroup::Claim& c) { return c.range.min; });
     coverage_findings(g, report.findings);
     report.coverage.push_back(std::move(g));
   }
