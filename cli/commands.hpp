@@ -98,7 +98,7 @@ struct MutateArgs {
 int mutate(const MutateArgs& args, std::ostream& out);
 
 struct TopologyArgs {
-  std::string kind;                   ///< slimfly | dragonfly | xgmi | nvswitch | dgx1 | gpu-cluster
+  std::string kind;  ///< slimfly | dragonfly | xgmi | nvswitch | dgx1 | gpu-cluster
   unsigned q = 5, concentration = 0;  ///< slimfly
   unsigned a = 4, h = 2, p = 2;       ///< dragonfly
   unsigned gpus = 8;                  ///< xgmi, nvswitch; gpus per node in gpu-cluster
@@ -107,8 +107,8 @@ struct TopologyArgs {
 };
 /// The networks `topology` writes, in the order the help lists them.
 inline const std::vector<std::string>& topology_kinds() {
-  static const std::vector<std::string> kinds{"slimfly", "dragonfly", "xgmi",
-                                              "nvswitch", "dgx1", "gpu-cluster"};
+  static const std::vector<std::string> kinds{"slimfly",  "dragonfly", "xgmi",
+                                              "nvswitch", "dgx1",      "gpu-cluster"};
   return kinds;
 }
 /// Writes a generated network as a topology file (core/networks.hpp).

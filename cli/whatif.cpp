@@ -275,7 +275,8 @@ int whatif_congestion(const WhatIfArgs& args, std::ostream& out) {
     out << "\nthe paper's selection for " << args.bytes << " bytes per message on " << ranks(model)
         << " processes: " << choice.algorithm << " (" << choice.reason << ")\n";
   }
-  out << "\nload = blocks on a directed link in a phase; sum of max load = the sum over phases of "
+  out << "\nload = blocks on a directed link in a phase (per unit of capacity, rounded up, on a "
+         "graph's parallel links and host ports); sum of max load = the sum over phases of "
          "the busiest link's load, the time proxy when links are shared;\nmax load per phase = "
          "its mean over phases and runs; delivered = every block exactly once and the "
          "algorithm's invariants hold, in every run.\n";

@@ -139,10 +139,18 @@ Graph dgx1() {
   // NVLinks between GPU i and GPU j (msccl-tools, msccl/topologies/nvidia.py, dgx1()): two
   // sockets (0 1 2 3) and (4 5 6 7); 0 1 3 2 and 4 5 7 6 are the doubled chains, 0-4 and 2-6 the
   // doubled links between the sockets.
+  // clang-format off
   static constexpr unsigned kLinks[8][8] = {
-      {0, 2, 1, 1, 2, 0, 0, 0}, {2, 0, 1, 2, 0, 1, 0, 0}, {1, 1, 0, 2, 0, 0, 2, 0},
-      {1, 2, 2, 0, 0, 0, 0, 1}, {2, 0, 0, 0, 0, 2, 1, 1}, {0, 1, 0, 0, 2, 0, 1, 2},
-      {0, 0, 2, 0, 1, 1, 0, 2}, {0, 0, 0, 1, 1, 2, 2, 0}};
+      // 0  1  2  3  4  5  6  7
+      {0, 2, 1, 1, 2, 0, 0, 0},  // 0
+      {2, 0, 1, 2, 0, 1, 0, 0},  // 1
+      {1, 1, 0, 2, 0, 0, 2, 0},  // 2
+      {1, 2, 2, 0, 0, 0, 0, 1},  // 3
+      {2, 0, 0, 0, 0, 2, 1, 1},  // 4
+      {0, 1, 0, 0, 2, 0, 1, 2},  // 5
+      {0, 0, 2, 0, 1, 1, 0, 2},  // 6
+      {0, 0, 0, 1, 1, 2, 2, 0}};  // 7
+  // clang-format on
   std::vector<std::string> routers;
   for (unsigned i = 0; i < 8; ++i) routers.push_back(gpu_name(i));
   std::vector<Graph::NamedLink> links;
@@ -160,9 +168,11 @@ Graph dgx1() {
 Graph gpu_cluster(unsigned nodes, unsigned gpus, unsigned nics) {
   check_gpus("gpu-cluster", gpus, 1);
   if (nodes < 1 || std::uint64_t{nodes} * gpus > kMaxRanks || std::uint64_t{nodes} * gpus < 2)
-    throw InputError("gpu-cluster: " + std::to_string(nodes) + " nodes of " +
-                     std::to_string(gpus) + " gpus; expected 2 to " + std::to_string(kMaxRanks) +
-                     " gpus in all");
+    throw InputError("gpu-cluster: " + std::to_string(nodes) + " nodes of " + std::to_string(gpus) +
+                     " gpus; expected 2 to " + std::to_string(kMaxRanks) + " gpus in all");
+  if (nodes + 1 > kMaxRouters)
+    throw InputError("gpu-cluster: --nodes " + std::to_string(nodes) + "; at most " +
+                     std::to_string(kMaxRouters - 1) + " (a router per node and the network's)");
   if (nics < 1 || nics > kMaxLinkCapacity)
     throw InputError("gpu-cluster: --nics " + std::to_string(nics) + "; expected 1 to " +
                      std::to_string(kMaxLinkCapacity));

@@ -39,7 +39,7 @@ Graph dgx1();
 /// A multi-node GPU machine: `nodes` nodes of `gpus` GPUs, each node a non-blocking switch
 /// ("nodeI", its GPUs on one port each) joined to one network switch ("network") by `nics` parallel
 /// links (the node's NICs). Throws InputError unless nodes >= 1, 1 <= gpus <= kMaxGpusPerNode,
-/// nics in [1, kMaxLinkCapacity] and nodes x gpus in [2, kMaxRanks].
+/// nics in [1, kMaxLinkCapacity], nodes x gpus in [2, kMaxRanks] and nodes < kMaxRouters.
 Graph gpu_cluster(unsigned nodes, unsigned gpus, unsigned nics);
 
 }  // namespace phasecheck

@@ -201,7 +201,8 @@ Graph::Graph(std::vector<std::string> routers, std::vector<NamedLink> links,
         throw InputError(std::string("graph: ") + what + "[" + std::to_string(i) +
                          "] = " + std::to_string(v[i]) + "; expected 1 to " +
                          std::to_string(kMaxLinkCapacity));
-    unit_capacity_ = unit_capacity_ && std::all_of(v.begin(), v.end(), [](auto c) { return c == 1; });
+    unit_capacity_ =
+        unit_capacity_ && std::all_of(v.begin(), v.end(), [](auto c) { return c == 1; });
   };
   capacity_list(capacities_, links_.size(), "link capacities", "links");
   capacity_list(host_ports_, R, "host_ports", "routers");

@@ -95,15 +95,21 @@ inline rc::Gen<Topology> ring() {
 
 /// A connected graph of routers: router j >= 1 links to router raw % j (a spanning tree), plus
 /// extra links between distinct routers; 0 to 3 hosts per router, at least one on router 0.
+/// Capacities (GPU machines): value i of `caps` makes the multiplicity of link i (i < L links),
+/// or the host ports of router i - L, 1 + value % 3; beyond `caps` every capacity is 1, so cases
+/// shrink toward unit capacity.
 inline rc::Gen<Topology> graph() {
   return rc::gen::map(
-      rc::gen::tuple(rc::gen::nonEmpty(rc::gen::container<std::vector<std::uint8_t>>(
-                         rc::gen::arbitrary<std::uint8_t>())),
-                     rc::gen::container<std::vector<std::pair<std::uint8_t, std::uint8_t>>>(
-                         rc::gen::arbitrary<std::pair<std::uint8_t, std::uint8_t>>())),
+      rc::gen::tuple(
+          rc::gen::nonEmpty(
+              rc::gen::container<std::vector<std::uint8_t>>(rc::gen::arbitrary<std::uint8_t>())),
+          rc::gen::container<std::vector<std::pair<std::uint8_t, std::uint8_t>>>(
+              rc::gen::arbitrary<std::pair<std::uint8_t, std::uint8_t>>()),
+          rc::gen::container<std::vector<std::uint8_t>>(rc::gen::arbitrary<std::uint8_t>())),
       [](const std::tuple<std::vector<std::uint8_t>,
-                          std::vector<std::pair<std::uint8_t, std::uint8_t>>>& raw) {
-        const auto& [tree_raw, extra] = raw;
+                          std::vector<std::pair<std::uint8_t, std::uint8_t>>,
+                          std::vector<std::uint8_t>>& raw) {
+        const auto& [tree_raw, extra, caps] = raw;
         const std::size_t n = std::min<std::size_t>(tree_raw.size(), 12);
         std::vector<std::string> routers;
         std::vector<Rank> hosts;
@@ -117,7 +123,14 @@ inline rc::Gen<Topology> graph() {
           if (a % n != b % n) links.insert(std::minmax<std::size_t>(a % n, b % n));
         std::vector<Graph::NamedLink> named;
         for (const auto& [a, b] : links) named.push_back({routers[a], routers[b]});
-        return Topology(Graph(std::move(routers), std::move(named), std::move(hosts)));
+        const auto capacity = [&](std::size_t i) -> std::uint32_t {
+          return i < caps.size() ? 1 + caps[i] % 3 : 1;
+        };
+        std::vector<std::uint32_t> multiplicity, ports;
+        for (std::size_t e = 0; e < named.size(); ++e) multiplicity.push_back(capacity(e));
+        for (std::size_t j = 0; j < n; ++j) ports.push_back(capacity(named.size() + j));
+        return Topology(Graph(std::move(routers), std::move(named), std::move(hosts),
+                              std::move(multiplicity), std::move(ports)));
       });
 }
 

@@ -88,7 +88,7 @@ bool naive_contention_free(const Schedule& s, const Topology& model) {
       for (const Transfer* t : moving)
         for_each_link(model, t->src, t->dst, [&](LinkId l) { ++uses[l]; });
       for (const auto& [link, n] : uses)
-        if (n > 1) return false;
+        if (n > static_cast<int>(link_capacity(model, link))) return false;
     }
   }
   return true;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/networks.hpp"
 #include "doctest_rapidcheck.hpp"
 #include "generators.hpp"
 #include "mutate.hpp"
@@ -91,6 +92,19 @@ TEST_CASE("mutate: the naive re-simulation itself tells valid from invalid") {
   CHECK_FALSE(verdict.contention_free);  // shift on a ring: offsets 2 and 3 share links
   const Topology ports = FullyConnected(5, 1);
   CHECK(properties::naive_verdict(s, ports).contention_free);
+  // Links with capacity: 5 gpus of 4 ports, each pair linked once, take a whole shift at once;
+  // with single ports, not.
+  const Topology xgmi5 = xgmi(5);
+  CHECK(properties::naive_verdict(s, xgmi5).contention_free);
+  Schedule all_at_once = s;
+  for (std::size_t t = 1; t < s.phases.size(); ++t)
+    for (const Transfer& x : s.phases[t].transfers())
+      all_at_once.phases[0].add(x.src, x.dst, Block{x.src, x.dst});
+  all_at_once.phases.resize(1);
+  CHECK(properties::naive_verdict(all_at_once, xgmi5).contention_free);
+  const Graph& g = std::get<Graph>(xgmi5);
+  const Topology single_ports = Graph(g.routers(), g.links(), g.hosts());
+  CHECK_FALSE(properties::naive_verdict(all_at_once, single_ports).contention_free);
   Schedule dup = s;
   dup.phases[1].add(0, 1, Block{0, 1});  // [0,1] arrives twice
   CHECK_FALSE(properties::naive_verdict(dup, ports).delivered);

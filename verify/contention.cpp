@@ -177,14 +177,15 @@ struct ContentionChecker::Impl {
   static std::variant<LinkRule, NodeRule, PortRule> make_rule(const Topology& m) {
     if (const auto* c = std::get_if<Cluster>(&m)) return NodeRule(*c);
     if (const auto* f = std::get_if<FullyConnected>(&m)) return PortRule(*f);
-    return LinkRule(m, std::visit(
+    const LinkId links = std::visit(
         [](const auto& net) -> LinkId {
           if constexpr (requires { net.link_id_count(); })
             return net.link_id_count();
           else
             return 0;
         },
-        m));
+        m);
+    return LinkRule(m, links);
   }
 
   Counterexample describe(std::size_t index, const Phase& phase, const Conflict& c,
@@ -222,8 +223,8 @@ struct ContentionChecker::Impl {
                       [&](LinkId l) { uses = uses || l == c.resource; });
         if (uses && !phase[i].local()) x.transfers.push_back(offending(model, phase, i));
       }
-      x.resource = "link " + link_name(model, c.resource) + " (capacity " +
-                   std::to_string(capacity) + ")";
+      x.resource =
+          "link " + link_name(model, c.resource) + " (capacity " + std::to_string(capacity) + ")";
       x.explanation = std::to_string(x.transfers.size()) + " transfers use the directed link " +
                       link_name(model, c.resource) + " in " + where + ", which carries " +
                       std::to_string(capacity) + " at a time (" + std::to_string(capacity) +

@@ -96,14 +96,17 @@ std::vector<Message> conflict_clique(const Topology& model) {
         static_cast<std::uint32_t>(std::max_element(sizes.begin(), sizes.end()) - sizes.begin());
     from([&](Rank s) { return c->node_of(s) == big; });
   } else {
-    // All messages through the busiest directed link (the first of the busiest, for
-    // determinism).
+    // All messages through the busiest directed link of capacity 1 (the first of the busiest,
+    // for determinism). A link of capacity c > 1 (a graph's parallel links or host ports) lets c
+    // of them share a phase, so its messages are no clique; when no link of capacity 1 carries
+    // any, one message is.
     std::map<LinkId, std::vector<Message>> users;
     for (Rank s = 0; s < p; ++s)
       for (Rank d = 0; d < p; ++d)
         if (s != d) for_each_link(model, s, d, [&](LinkId l) { users[l].push_back({s, d}); });
     for (const auto& [link, through] : users)
-      if (through.size() > clique.size()) clique = through;
+      if (link_capacity(model, link) == 1 && through.size() > clique.size()) clique = through;
+    if (clique.empty()) clique.push_back({0, 1});
   }
   return clique;
 }
@@ -193,7 +196,8 @@ class DirectInstance {
   z3::expr X(std::size_t m, std::uint64_t t) const { return x_[m][static_cast<int>(t)]; }
   bool needs_arithmetic() const {
     const auto* f = std::get_if<FullyConnected>(&model_);
-    return f && f->ports > 1;
+    const auto* g = std::get_if<Graph>(&model_);
+    return (f && f->ports > 1) || (g && !g->unit_capacity());
   }
 
   void add_capacity(std::uint64_t t) {
@@ -233,7 +237,7 @@ class DirectInstance {
       for (std::size_t m = 0; m < messages_.size(); ++m)
         for_each_link(model_, messages_[m].first, messages_[m].second,
                       [&](LinkId l) { push(users, l, X(m, t)); });
-      for (auto& [l, v] : users) at_most(solver_, v, 1, o_.encoding);
+      for (auto& [l, v] : users) at_most(solver_, v, link_capacity(model_, l), o_.encoding);
     }
   }
 

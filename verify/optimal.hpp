@@ -10,7 +10,7 @@
 /// Encoding (Boolean; toolchain.md measured Int encodings 20-60x slower):
 ///  - x[m][t]: message m in phase t; exactly one t per message;
 ///  - routed models (tree, hypercube, mesh, ring, graph): at most one message per directed link
-///    and phase;
+///    and phase, at most c on a graph's link of capacity c (link_capacity);
 ///  - k-port: at most k sends and at most k receives per rank and phase;
 ///  - cluster: per SMP node and phase at most one operation, where m_uv and m_vu between two nodes
 ///    form one operation (an exchange) through a[{u,v}][t] >= x[m_uv][t], x[m_vu][t].
@@ -19,13 +19,13 @@
 ///
 /// Symmetry breaking. Phases are interchangeable: permuting the phases of a valid schedule gives a
 /// valid schedule with the same phase count. Symmetry::clique takes a set of messages that
-/// pairwise conflict (all through the busiest link; all sent from the largest SMP node; all sent
-/// by rank 0 under one port), which any schedule must put in distinct phases, and fixes message i
-/// of the set in phase i. This is sound: a permutation of the phases maps any schedule to one that
-/// satisfies it. The clique size is also a lower bound, so the search starts there. The clique
-/// is not taken on trust: before it is used the solver checks every pair of it on the encoding of
-/// one phase (both messages in it: UNSAT), so a certified clique of c messages is the solver's
-/// own proof that c - 1 phases are impossible.
+/// pairwise conflict (all through the busiest link of capacity 1; all sent from the largest SMP
+/// node; all sent by rank 0 under one port), which any schedule must put in distinct phases, and
+/// fixes message i of the set in phase i. This is sound: a permutation of the phases maps any
+/// schedule to one that satisfies it. The clique size is also a lower bound, so the search starts
+/// there. The clique is not taken on trust: before it is used the solver checks every pair of it
+/// on the encoding of one phase (both messages in it: UNSAT), so a certified clique of c messages
+/// is the solver's own proof that c - 1 phases are impossible.
 /// Symmetry::first fixes only one message in phase 0 (the case of a clique of one).
 /// Phases t >= T are switched off by assumptions, so one incremental solver serves every T.
 ///
@@ -103,7 +103,8 @@ std::string certify_clique(const Topology& model,
                            const std::vector<std::pair<Rank, Rank>>& messages, double timeout = 60);
 
 /// Messages of a direct schedule that pairwise conflict on `model` (see Symmetry::clique); one
-/// message when the model has no pairwise conflicts (k-port with k >= 2). Messages are (src, dst).
+/// message when the model has no pairwise conflicts (k-port with k >= 2, a graph whose only
+/// shared links have capacity > 1). Messages are (src, dst).
 std::vector<std::pair<Rank, Rank>> conflict_clique(const Topology& model);
 
 // ---- forwarding mode -------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 #include <ostream>
 
-#include "helpers.hpp"
 #include "core/networks.hpp"
+#include "helpers.hpp"
 #include "verify/bounds.hpp"
 
 using namespace phasecheck;

@@ -3,8 +3,8 @@
 #include <map>
 #include <random>
 
-#include "helpers.hpp"
 #include "core/networks.hpp"
+#include "helpers.hpp"
 #include "verify/contention.hpp"
 
 using namespace phasecheck;
@@ -128,15 +128,26 @@ TEST_CASE("contention on a mesh and a ring") {
 }
 
 TEST_CASE("contention agrees with a naive count of link uses on random phases") {
-  // A second method: route_nodes gives each path as a node list; count directed node pairs.
+  // A second method: route_nodes gives each path as a node list; count directed node pairs
+  // against the capacity of the link joining them (1, except on the GPU graphs).
   std::mt19937 rng(7);
+  // Two hosts of 2 ports on a; a = b with 3 links, b = c with 2; three one-port hosts on c.
+  const Graph chain({"a", "b", "c"}, {{"a", "b"}, {"b", "c"}}, {2, 0, 3}, {3, 2}, {2, 1, 1});
   const std::vector<Topology> models = {testing::fig1_tree(), Hypercube(3), Mesh(3, 4, true),
-                                        Mesh(2, 3, false), Ring(7)};
+                                        Mesh(2, 3, false),    Ring(7),      dgx1(),
+                                        gpu_cluster(3, 2, 2), chain};
   for (const Topology& model : models) {
     const Rank p = ranks(model);
-    for (int trial = 0; trial < 200; ++trial) {
+    std::map<std::pair<NodeId, NodeId>, std::uint32_t> capacity;
+    if (const auto* g = std::get_if<Graph>(&model))
+      for (LinkId l = 0; l < g->link_id_count(); ++l) capacity[g->link_ends(l)] = g->capacity(l);
+    const auto capacity_of = [&](NodeId a, NodeId b) {
+      const auto it = capacity.find({a, b});
+      return it == capacity.end() ? 1 : static_cast<int>(it->second);
+    };
+    for (int trial = 0; trial < 400; ++trial) {
       Phase ph;
-      const int n = 1 + static_cast<int>(rng() % 4);
+      const int n = 1 + static_cast<int>(rng() % 6);
       for (int i = 0; i < n; ++i) {
         const auto s = static_cast<Rank>(rng() % p), d = static_cast<Rank>(rng() % p);
         ph.add(s, d, Block{s, d});
@@ -146,7 +157,7 @@ TEST_CASE("contention agrees with a naive count of link uses on random phases") 
       for (const Transfer& t : ph.transfers()) {
         const auto nodes = route_nodes(model, t.src, t.dst);
         for (std::size_t k = 0; k + 1 < nodes.size(); ++k)
-          conflict |= ++uses[{nodes[k], nodes[k + 1]}] > 1;
+          conflict |= ++uses[{nodes[k], nodes[k + 1]}] > capacity_of(nodes[k], nodes[k + 1]);
       }
       CHECK_MESSAGE((run(model, {ph}).verdict == Verdict::fail) == conflict, describe(model)
                                                                                  << ": " << ph);
@@ -158,7 +169,8 @@ TEST_CASE("contention on links with capacity: c transfers pass, c + 1 fail namin
   // Two routers joined by 2 parallel links, 3 hosts each on 1 port: hosts 0,1,2 on a; 3,4,5 on b.
   const Topology t = Graph({"a", "b"}, {{"a", "b"}}, {3, 3}, {2});
   CHECK(run(t, {phase("two", {{0, 3}, {1, 4}})}).verdict == Verdict::pass);
-  const auto r = run(t, {phase("ok", {{0, 3}, {1, 4}}), phase("three", {{0, 3}, {1, 4}, {5, 2}, {2, 5}})});
+  const auto r =
+      run(t, {phase("ok", {{0, 3}, {1, 4}}), phase("three", {{0, 3}, {1, 4}, {5, 2}, {2, 5}})});
   CHECK(r.verdict == Verdict::fail);
   CHECK(r.summary.find("contention in 1 of 2 phases") == 0);
   REQUIRE(r.counterexample);
@@ -175,8 +187,8 @@ TEST_CASE("contention on links with capacity: c transfers pass, c + 1 fail namin
 }
 
 TEST_CASE("contention with host ports: a gpu drives as many transfers as it has ports") {
-  const Topology t = Graph({"a", "b", "c"}, {{"a", "b"}, {"a", "c"}, {"b", "c"}}, {1, 1, 1}, {},
-                           {2, 1, 1});
+  const Topology t =
+      Graph({"a", "b", "c"}, {{"a", "b"}, {"a", "c"}, {"b", "c"}}, {1, 1, 1}, {}, {2, 1, 1});
   // Host 0 has 2 ports: it may send to both others at once; host 1 has one port.
   CHECK(run(t, {phase("p", {{0, 1}, {0, 2}})}).verdict == Verdict::pass);
   const auto r = run(t, {phase("p", {{1, 0}, {1, 2}})});

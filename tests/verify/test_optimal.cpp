@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "core/error.hpp"
+#include "core/networks.hpp"
 #include "io/json.hpp"
 #include "schedules/registry.hpp"
 #include "verify/bounds.hpp"
@@ -140,6 +141,34 @@ TEST_CASE("optimal: routed models, never below their bounds") {
     CHECK(r.proven);
     CHECK(r.upper >= bound);
   }
+}
+
+TEST_CASE("optimal: a link of capacity c takes c messages per phase, a capacity-1 link one") {
+  // Two nodes of two gpus: 4 messages cross each way between the nodes, 3 reach every gpu.
+  const OptimalResult one_nic = solve(gpu_cluster(2, 2, 1));
+  CHECK(one_nic.proven);
+  CHECK(one_nic.upper == 4);  // the NIC link carries one message per phase
+  CHECK(one_nic.clique == 4);
+  const OptimalResult two_nics = solve(gpu_cluster(2, 2, 2));
+  CHECK(two_nics.proven);
+  CHECK(two_nics.upper == 3);  // two parallel links: the gpus' single ports bind
+  CHECK(two_nics.clique == 3);
+  // xgmi: each gpu drives its three links at once.
+  const OptimalResult xgmi4 = solve(xgmi(4));
+  CHECK(xgmi4.proven);
+  CHECK(xgmi4.upper == 1);
+  CHECK(xgmi4.clique == 1);
+
+  // The messages over a link of capacity 2 do not pairwise conflict, and the clique skips it.
+  const Topology t = gpu_cluster(2, 2, 2);
+  CHECK(certify_clique(t, {{0, 2}, {1, 3}}) == "messages 0->2 and 1->3 can share a phase");
+  CHECK(certify_clique(t, conflict_clique(t)).empty());
+  // When every link has capacity > 1, one message is the clique.
+  const Topology wide = Graph({"a", "b"}, {{"a", "b"}}, {1, 1}, {2}, {2, 2});
+  CHECK(conflict_clique(wide) == std::vector<std::pair<Rank, Rank>>{{0, 1}});
+  const OptimalResult w = solve(wide);
+  CHECK(w.proven);
+  CHECK(w.upper == 1);
 }
 
 TEST_CASE("optimal: a bound above the optimum is caught, not believed") {
