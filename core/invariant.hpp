@@ -1,7 +1,8 @@
 #pragma once
 /// The invariant hook: an algorithm registers predicates over the data-flow state, and the
-/// delivery checker evaluates them after every phase (the boundary names the phase's index and
-/// label, so a predicate can act only at the algorithm's own loop boundaries).
+/// delivery checker evaluates them after every phase. The boundary is the phase's index: a
+/// predicate finds its own loop boundaries from the algorithm's structure (a schedule cannot skip
+/// a check by renaming a phase), and says not-applicable everywhere else.
 ///
 /// Delivery is monotone (nothing is ever un-delivered), so an invariant of the form "everything
 /// scheduled up to here has been delivered" may check only what this phase should have added;
@@ -12,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/schedule.hpp"
 
@@ -30,16 +32,41 @@ class DataView {
   virtual Rank delivered_count(Rank dest) const = 0;
 };
 
-/// Where the checker stands: just after phase `phase` (0-based), whose label is `label`.
+/// Where the checker stands: just after phase `phase` (0-based).
 struct Boundary {
   std::size_t phase = 0;
-  std::string_view label;
 };
 
+/// What an invariant finds at one boundary: it holds there, it is broken (and what is wrong), or
+/// the boundary is not one the invariant speaks about. The verifier counts the boundaries where an
+/// invariant was evaluated: one that never applied is reported not evaluated, never "holds".
+class Finding {
+ public:
+  enum class Kind { holds, broken, not_applicable };
+
+  static Finding holds() { return Finding(Kind::holds, {}); }
+  static Finding broken(std::string what) { return Finding(Kind::broken, std::move(what)); }
+  static Finding not_applicable() { return Finding(Kind::not_applicable, {}); }
+  /// Holds when `problem` is empty, else broken with it.
+  static Finding unless(std::optional<std::string> problem) {
+    return problem ? broken(std::move(*problem)) : holds();
+  }
+
+  Kind kind() const { return kind_; }
+  /// What is wrong; empty unless broken.
+  const std::string& what() const { return what_; }
+
+ private:
+  Finding(Kind kind, std::string what) : kind_(kind), what_(std::move(what)) {}
+  Kind kind_;
+  std::string what_;
+};
+
+/// A pure predicate of the algorithm over the data-flow state at a boundary, keyed on the
+/// boundary's position (its phase index) and the algorithm's own structure, never on label text.
 struct Invariant {
   std::string name;
-  /// Returns nothing when the invariant holds, or what is wrong ("m_2_5 not delivered").
-  std::function<std::optional<std::string>(const Boundary&, const DataView&)> check;
+  std::function<Finding(const Boundary&, const DataView&)> check;
 };
 
 }  // namespace phasecheck

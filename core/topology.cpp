@@ -11,14 +11,10 @@
 #include <type_traits>
 
 #include "core/error.hpp"
+#include "core/overloaded.hpp"
 
 namespace phasecheck {
 namespace {
-
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
 
 using UndirectedGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
 

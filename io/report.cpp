@@ -23,9 +23,46 @@ std::string upper(Verdict v) {
       return "PASS";
     case Verdict::fail:
       return "FAIL";
-    default:
+    case Verdict::unknown:
       return "UNKNOWN";
+    case Verdict::not_evaluated:
+      return "NOT EVALUATED";
   }
+  return "UNKNOWN";
+}
+
+/// The four-letter mark of a check in the text report.
+std::string_view mark(Verdict v) {
+  switch (v) {
+    case Verdict::pass:
+      return "pass";
+    case Verdict::fail:
+      return "FAIL";
+    case Verdict::unknown:
+      return "????";
+    case Verdict::not_evaluated:
+      return "n/a ";
+  }
+  return "????";
+}
+
+/// "all 5 checks pass", "2 of 5 checks failed", "4 checks pass, 1 not evaluated", ...
+std::string tally(const std::vector<CheckResult>& checks) {
+  std::size_t n[4] = {0, 0, 0, 0};
+  for (const CheckResult& c : checks) ++n[static_cast<int>(c.verdict)];
+  const std::size_t pass = n[0], fail = n[1], unknown = n[2], skipped = n[3];
+  const auto plural = [](std::size_t k) { return k == 1 ? " check" : " checks"; };
+  std::string out;
+  if (fail > 0)
+    out = std::to_string(fail) + " of " + std::to_string(checks.size()) + plural(checks.size()) +
+          " failed";
+  else if (unknown == 0 && skipped == 0)
+    out = "all " + std::to_string(pass) + plural(pass) + " pass";
+  else
+    out = std::to_string(pass) + plural(pass) + " pass";
+  if (unknown > 0) out += ", " + std::to_string(unknown) + " undecided";
+  if (skipped > 0) out += ", " + std::to_string(skipped) + " not evaluated";
+  return out;
 }
 
 std::string blocks_text(const verify::OffendingTransfer& t, Collective c) {
@@ -84,25 +121,13 @@ void draw(std::ostream& os, const CheckResult& check, Collective c) {
 
 std::string text(const Report& r, std::string_view source) {
   std::ostringstream os;
-  const auto failed = std::count_if(r.checks.begin(), r.checks.end(), [](const CheckResult& c) {
-    return c.verdict == Verdict::fail;
-  });
   os << upper(r.verdict()) << "  " << r.algorithm << " (" << r.collective << ") on " << r.topology
-     << ": ";
-  if (failed == 0)
-    os << "all " << r.checks.size() << " checks pass";
-  else
-    os << failed << " of " << r.checks.size() << (r.checks.size() == 1 ? " check" : " checks")
-       << " failed";
-  os << "  [" << source << "]\n";
+     << ": " << tally(r.checks) << "  [" << source << "]\n";
   std::size_t width = 0;
   for (const auto& c : r.checks) width = std::max(width, c.name.size());
   for (const auto& c : r.checks)
-    os << "  "
-       << (c.verdict == Verdict::pass   ? "pass"
-           : c.verdict == Verdict::fail ? "FAIL"
-                                        : "????")
-       << "  " << c.name << std::string(width - c.name.size(), ' ') << "  " << c.summary << "\n";
+    os << "  " << mark(c.verdict) << "  " << c.name << std::string(width - c.name.size(), ' ')
+       << "  " << c.summary << "\n";
   os << "  " << r.counts.phases << (r.counts.phases == 1 ? " phase, " : " phases, ")
      << r.counts.transfers << " transfers, C1 = " << r.counts.c1 << ", C2 = " << r.counts.c2
      << (r.counts.direct ? " (direct)" : " (forwarding)") << "\n";
@@ -113,7 +138,7 @@ std::string text(const Report& r, std::string_view source) {
   if (binding && binding->value > 0)
     os << "  lower bound " << binding->value << ": " << binding->argument << "\n";
   for (const auto& c : r.checks)
-    if (c.verdict != Verdict::pass && c.counterexample) draw(os, c, r.collective);
+    if (c.verdict == Verdict::fail && c.counterexample) draw(os, c, r.collective);
   return os.str();
 }
 
@@ -245,20 +270,29 @@ std::string xml_escape(std::string_view s) {
 namespace {
 
 std::string junit(const Report& r, std::string_view source) {
-  const auto failures = std::count_if(r.checks.begin(), r.checks.end(), [](const CheckResult& c) {
-    return c.verdict != Verdict::pass;
+  const auto count = [&](auto pred) {
+    return std::count_if(r.checks.begin(), r.checks.end(), pred);
+  };
+  const auto failures = count([](const CheckResult& c) {
+    return c.verdict == Verdict::fail || c.verdict == Verdict::unknown;
   });
+  const auto skipped =
+      count([](const CheckResult& c) { return c.verdict == Verdict::not_evaluated; });
   std::ostringstream os;
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
      << "<testsuites name=\"phasecheck\" tests=\"" << r.checks.size() << "\" failures=\""
      << failures << "\">\n"
      << "  <testsuite name=\"" << xml_escape(source) << "\" tests=\"" << r.checks.size()
-     << "\" failures=\"" << failures << "\" errors=\"0\">\n";
+     << "\" failures=\"" << failures << "\" errors=\"0\" skipped=\"" << skipped << "\">\n";
   for (const auto& c : r.checks) {
     os << "    <testcase classname=\"phasecheck." << xml_escape(r.algorithm) << "\" name=\""
        << xml_escape(c.name + " on " + r.topology) << "\"";
     if (c.verdict == Verdict::pass) {
       os << "/>\n";
+      continue;
+    }
+    if (c.verdict == Verdict::not_evaluated) {
+      os << ">\n      <skipped message=\"" << xml_escape(c.summary) << "\"/>\n    </testcase>\n";
       continue;
     }
     std::ostringstream detail;

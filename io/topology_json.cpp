@@ -3,6 +3,7 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/overloaded.hpp"
 #include "io/json.hpp"
 #include "io/json_common.hpp"
 
@@ -10,11 +11,6 @@ namespace phasecheck::io {
 namespace detail {
 
 namespace {
-
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
 
 std::vector<std::string> names(const Field& f) {
   std::vector<std::string> out;
@@ -172,9 +168,7 @@ nlohmann::ordered_json topology_to_json_value(const Topology& t) {
             return OJson{
                 {"kind", "mesh"}, {"rows", x.rows}, {"cols", x.cols}, {"wraparound", x.wraparound}};
           },
-          [](const Ring& x) {
-            return OJson{{"kind", "ring"}, {"ranks", x.ranks}};
-          },
+          [](const Ring& x) { return OJson{{"kind", "ring"}, {"ranks", x.ranks}}; },
           [](const Graph& x) {
             // Capacities of 1 are left out, so that files without them read back unchanged.
             OJson links = OJson::array();

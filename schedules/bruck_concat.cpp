@@ -130,21 +130,21 @@ Claims bruck_concat_claims(const BruckConcatOptions& o, Form form) {
   const std::size_t first_round = form == Form::program ? 1 : 0;
   Invariant spanned{
       "Theorem 4.1: after round i < d - 1 every node x holds B[x - j] for j < (k+1)^(i+1)",
-      [n, k, s, first_round](const Boundary& at,
-                             const DataView& data) -> std::optional<std::string> {
-        if (at.phase < first_round) return std::nullopt;
+      [n, k, s, first_round](const Boundary& at, const DataView& data) -> Finding {
+        if (at.phase < first_round) return Finding::not_applicable();
         const std::size_t round = at.phase - first_round;
-        if (round + 1 >= s.d) return std::nullopt;  // the last round has its own check
+        if (round + 1 >= s.d) return Finding::not_applicable();  // the last round has its own check
         std::uint64_t span = 1;
         for (std::size_t i = 0; i <= round; ++i) span *= k + 1;
         for (Rank x = 0; x < n; ++x)
           for (std::uint64_t j = 1; j < span; ++j) {
             const auto origin = static_cast<Rank>((x + n - j % n) % n);
             if (!data.holds(x, {origin, kEveryRank}))
-              return "node " + std::to_string(x) + " does not hold B[" + std::to_string(origin) +
-                     "] after round " + std::to_string(round);
+              return Finding::broken("node " + std::to_string(x) + " does not hold B[" +
+                                     std::to_string(origin) + "] after round " +
+                                     std::to_string(round));
           }
-        return std::nullopt;
+        return Finding::holds();
       }};
   Claims claims{
       .invariants = {std::move(spanned)},

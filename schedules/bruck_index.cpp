@@ -181,10 +181,10 @@ Schedule bruck_index_program(const ScheduleHeader& header) {
 
 Invariant rotation_invariant(Rank n, Rank r, std::vector<std::size_t> subphase_end) {
   return {"Section 3.2: after subphase x every block [o, d] sits at o + ((d - o) mod r^(x+1))",
-          [n, r, subphase_end = std::move(subphase_end)](
-              const Boundary& at, const DataView& data) -> std::optional<std::string> {
+          [n, r, subphase_end = std::move(subphase_end)](const Boundary& at,
+                                                         const DataView& data) -> Finding {
             const auto it = std::find(subphase_end.begin(), subphase_end.end(), at.phase);
-            if (it == subphase_end.end()) return std::nullopt;
+            if (it == subphase_end.end()) return Finding::not_applicable();
             const auto x = static_cast<unsigned>(it - subphase_end.begin());
             std::uint64_t weight = 1;  // r^x
             for (unsigned i = 0; i < x; ++i) weight *= r;
@@ -195,11 +195,12 @@ Invariant rotation_invariant(Rank n, Rank r, std::vector<std::size_t> subphase_e
                 const auto there = static_cast<Rank>((origin + j % (weight * r)) % n);
                 const Block b{origin, static_cast<Rank>((origin + j) % n)};
                 if (!data.holds(there, b))
-                  return "block " + to_string(b) + " (block-id " + std::to_string(j) +
-                         ") is not at processor " + std::to_string(there) + " after subphase " +
-                         std::to_string(x);
+                  return Finding::broken("block " + to_string(b) + " (block-id " +
+                                         std::to_string(j) + ") is not at processor " +
+                                         std::to_string(there) + " after subphase " +
+                                         std::to_string(x));
               }
-            return std::nullopt;
+            return Finding::holds();
           }};
 }
 

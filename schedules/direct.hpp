@@ -37,19 +37,19 @@ void linear(const DirectOptions& options, const PhaseSink& out);
 /// 0..t has been delivered" at every boundary, in O(p) per phase.
 template <class Partner>
 Invariant partners_delivered(std::string name, Rank ranks, Partner partner) {
-  return {
-      std::move(name),
-      [ranks, partner](const Boundary& at, const DataView& state) -> std::optional<std::string> {
-        for (Rank i = 0; i < ranks; ++i) {
-          const Rank j = partner(static_cast<Rank>(at.phase), i);
-          if (j >= ranks)
-            continue;  // a phase beyond the algorithm's own; the phase claim reports it
-          if (!state.delivered(i, j))
-            return "the message from rank " + std::to_string(i) + " to rank " + std::to_string(j) +
-                   " has not been delivered";
-        }
-        return std::nullopt;
-      }};
+  return {std::move(name), [ranks, partner](const Boundary& at, const DataView& state) -> Finding {
+            bool applies = false;  // some partner is within the algorithm's own phases
+            for (Rank i = 0; i < ranks; ++i) {
+              const Rank j = partner(static_cast<Rank>(at.phase), i);
+              if (j >= ranks)
+                continue;  // a phase beyond the algorithm's own; the phase claim reports it
+              applies = true;
+              if (!state.delivered(i, j))
+                return Finding::broken("the message from rank " + std::to_string(i) + " to rank " +
+                                       std::to_string(j) + " has not been delivered");
+            }
+            return applies ? Finding::holds() : Finding::not_applicable();
+          }};
 }
 
 }  // namespace phasecheck::schedules

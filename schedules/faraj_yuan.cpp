@@ -313,11 +313,12 @@ Claims faraj_yuan_claims(const ScheduleHeader& header) {
   Invariant allocation{
       "Section 4.2 and Fig. 4: when the phases of t_i -> t_j end, its messages (and for j = i - 1 "
       "the local messages of t_i) have been delivered",
-      [plan, state](const Boundary& at, const DataView& data) -> std::optional<std::string> {
+      [plan, state](const Boundary& at, const DataView& data) -> Finding {
         const u64 P = plan->phases();
-        if (at.phase >= P || plan->t.size() < 2) return std::nullopt;
+        if (at.phase >= P || plan->t.size() < 2) return Finding::not_applicable();
         if (at.phase == 0) state->walk = std::make_unique<GroupWalk>(*plan), state->next = 0;
-        if (!state->walk || at.phase != state->next) return "phases were checked out of order";
+        if (!state->walk || at.phase != state->next)
+          return Finding::broken("phases were checked out of order");
         GroupWalk& walk = *state->walk;
         walk.enter(at.phase);
         walk.leave(at.phase);
@@ -335,14 +336,16 @@ Claims faraj_yuan_claims(const ScheduleHeader& header) {
         };
         for (std::size_t i : walk.ended()) {
           const std::size_t j = walk.previous(i);
-          if (auto m = all(i, j, "Section 4.2")) return m;
+          if (auto m = all(i, j, "Section 4.2")) return Finding::broken(std::move(*m));
           if (i >= 1 && j == i - 1)
-            if (auto m = all(i, i, "Step 5")) return m;
+            if (auto m = all(i, i, "Step 5")) return Finding::broken(std::move(*m));
         }
         const u64 M0 = plan->size(0);
-        if (M0 >= 2 && at.phase + 1 == M0 * (M0 - 1))
-          if (auto m = all(0, 0, "Step 3")) return m;
-        return std::nullopt;
+        const bool step3 = M0 >= 2 && at.phase + 1 == M0 * (M0 - 1);
+        if (step3)
+          if (auto m = all(0, 0, "Step 3")) return Finding::broken(std::move(*m));
+        // Only where a group's phases end (or Step 3's) does the allocation say anything.
+        return walk.ended().empty() && !step3 ? Finding::not_applicable() : Finding::holds();
       }};
   return {.invariants = {std::move(allocation)},
           .phases =

@@ -55,19 +55,20 @@ Claims hypercube_exchange_claims(const HypercubeOptions& o) {
   Invariant low_bits{
       "after step s every block sits on a node that agrees with its destination in the s lowest "
       "dimensions",
-      [p, d, collective = o.collective](const Boundary& at,
-                                        const DataView& data) -> std::optional<std::string> {
-        if (at.phase >= d) return std::nullopt;  // beyond step log p; the phase claim reports it
+      [p, d, collective = o.collective](const Boundary& at, const DataView& data) -> Finding {
+        if (at.phase >= d)
+          return Finding::not_applicable();  // beyond step log p; the phase claim reports it
         const Rank mask = (Rank{2} << at.phase) - 1;
         for (Rank origin = 0; origin < p; ++origin)
           for (Rank dest = 0; dest < p; ++dest) {
             const Rank node = (origin & ~mask) | (dest & mask);
             const Block b = direct_block(collective, origin, dest);
             if (!data.holds(node, b))
-              return "block " + to_string(b) + " is not at node " + std::to_string(node) +
-                     " after step " + std::to_string(at.phase + 1);
+              return Finding::broken("block " + to_string(b) + " is not at node " +
+                                     std::to_string(node) + " after step " +
+                                     std::to_string(at.phase + 1));
           }
-        return std::nullopt;
+        return Finding::holds();
       }};
   Claims claims{.invariants = {std::move(low_bits)},
                 .phases = PhaseClaim::exactly(d, "log p steps")};

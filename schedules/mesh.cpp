@@ -72,26 +72,25 @@ Claims mesh_claims(const MeshOptions& o) {
   const std::uint32_t r = o.rows, c = o.cols;
   const std::size_t row_steps = detail::line_steps(c, line_routing(o));
   const std::size_t steps = row_steps + detail::line_steps(r, line_routing(o));
-  Invariant in_column{"after the row phase every block is in its destination column",
-                      [r, c, row_steps, collective = o.collective](
-                          const Boundary& at, const DataView& data) -> std::optional<std::string> {
-                        // At the last row step by position, not by label: a schedule cannot skip
-                        // the check by losing the label. (With one column there is no row phase:
-                        // check before anything.)
-                        if (at.phase + 1 != std::max<std::size_t>(row_steps, 1))
-                          return std::nullopt;
-                        for (Rank from = 0; from < r * c; ++from)
-                          for (Rank d = 0; d < r * c; ++d) {
-                            const Rank there =
-                                (from / c) * c + d % c;  // origin's row, destination's column
-                            const Block b = direct_block(collective, from, d);
-                            if (!data.holds(there, b))
-                              return "block " + to_string(b) + " is not at rank " +
+  Invariant in_column{
+      "after the row phase every block is in its destination column",
+      [r, c, row_steps, collective = o.collective](const Boundary& at,
+                                                   const DataView& data) -> Finding {
+        // At the last row step by position, not by label: a schedule cannot skip
+        // the check by losing the label. (With one column there is no row phase:
+        // check before anything.)
+        if (at.phase + 1 != std::max<std::size_t>(row_steps, 1)) return Finding::not_applicable();
+        for (Rank from = 0; from < r * c; ++from)
+          for (Rank d = 0; d < r * c; ++d) {
+            const Rank there = (from / c) * c + d % c;  // origin's row, destination's column
+            const Block b = direct_block(collective, from, d);
+            if (!data.holds(there, b))
+              return Finding::broken("block " + to_string(b) + " is not at rank " +
                                      std::to_string(there) + " (row " + std::to_string(from / c) +
-                                     ", column " + std::to_string(d % c) + ")";
-                          }
-                        return std::nullopt;
-                      }};
+                                     ", column " + std::to_string(d % c) + ")");
+          }
+        return Finding::holds();
+      }};
   Claims claims{.invariants = {std::move(in_column)},
                 .phases = PhaseClaim::exactly(steps, "(cols - 1) + (rows - 1) steps")};
   const double rd = r, cd = c;

@@ -104,18 +104,19 @@ Claims randomized_sendrecv_claims(const RandomizedOptions& o) {
   Invariant received{
       "Algorithm 2: after each Waitall, every rank has received from the row that holds it at "
       "each iteration of the batch",
-      [ranks = o.ranks, index_of, batch](const Boundary& at,
-                                         const DataView& data) -> std::optional<std::string> {
+      [ranks = o.ranks, index_of, batch](const Boundary& at, const DataView& data) -> Finding {
         const auto n = static_cast<Rank>(ranks.size());
         const std::uint64_t first = at.phase * std::uint64_t{batch};
+        if (first >= n) return Finding::not_applicable();  // beyond the last Waitall
         for (std::uint64_t i = first; i < std::min<std::uint64_t>(n, first + batch); ++i)
           for (Rank r = 0; r < n; ++r) {
             const Rank from = receive_from(ranks, index_of, r, static_cast<Rank>(i));
             if (!data.delivered(from, r))
-              return "rank " + std::to_string(r) + " has not received from rank " +
-                     std::to_string(from) + " (iteration " + std::to_string(i) + ")";
+              return Finding::broken("rank " + std::to_string(r) + " has not received from rank " +
+                                     std::to_string(from) + " (iteration " + std::to_string(i) +
+                                     ")");
           }
-        return std::nullopt;
+        return Finding::holds();
       }};
   Claims c{.invariants = {std::move(received)},
            .phases = PhaseClaim::exactly((p + batch - 1) / batch,
@@ -206,15 +207,17 @@ Claims randomized_segmented_claims(const SegmentedOptions& o) {
   Invariant segment{
       "Algorithm 3: after a block's last Waitall, that segment of every message has arrived",
       [p, per_block, blocks = o.full_blocks()](const Boundary& at,
-                                               const DataView& data) -> std::optional<std::string> {
-        if ((at.phase + 1) % per_block != 0 || at.phase / per_block >= blocks) return std::nullopt;
+                                               const DataView& data) -> Finding {
+        if ((at.phase + 1) % per_block != 0 || at.phase / per_block >= blocks)
+          return Finding::not_applicable();
         const auto part = static_cast<std::uint32_t>(at.phase / per_block);
         for (Rank origin = 0; origin < p; ++origin)
           for (Rank dest = 0; dest < p; ++dest)
             if (origin != dest && !data.holds(dest, Block{origin, dest, part}))
-              return "segment " + std::to_string(part) + " of the message " +
-                     std::to_string(origin) + " -> " + std::to_string(dest) + " has not arrived";
-        return std::nullopt;
+              return Finding::broken("segment " + std::to_string(part) + " of the message " +
+                                     std::to_string(origin) + " -> " + std::to_string(dest) +
+                                     " has not arrived");
+        return Finding::holds();
       }};
   Claims c{.invariants = {std::move(segment)},
            .phases = PhaseClaim::exactly(o.full_blocks() * per_block + (o.trailing() ? 1 : 0),

@@ -46,15 +46,15 @@ Claims ring_claims(const RingOptions& o) {
       o.bidirectional ? "after step s every node has received min(s, floor(p/2)) + min(s, "
                         "ceil(p/2) - 1) blocks"
                       : "after step s every node has received exactly s blocks destined to it",
-      [p, ahead, behind](const Boundary& at, const DataView& data) -> std::optional<std::string> {
+      [p, ahead, behind](const Boundary& at, const DataView& data) -> Finding {
         const auto s = static_cast<Rank>(at.phase + 1);
         const Rank expected = std::min(s, ahead) + std::min(s, behind);
         for (Rank j = 0; j < p; ++j)
           if (data.delivered_count(j) != expected)
-            return "node " + std::to_string(j) + " has received " +
-                   std::to_string(data.delivered_count(j)) + " blocks after step " +
-                   std::to_string(s) + ", not " + std::to_string(expected);
-        return std::nullopt;
+            return Finding::broken("node " + std::to_string(j) + " has received " +
+                                   std::to_string(data.delivered_count(j)) + " blocks after step " +
+                                   std::to_string(s) + ", not " + std::to_string(expected));
+        return Finding::holds();
       }};
   Claims c{
       .invariants = {std::move(received)},

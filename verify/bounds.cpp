@@ -65,114 +65,129 @@ void routed(std::vector<Bound>& out, Collective c, u64 p, u64 links, u64 alltoal
   out.push_back(dissemination(p, max_out_degree, "one per out-link"));
 }
 
+/// The bounds of each model kind, one overload each: lower_bounds visits them, so a new kind
+/// without its bounds does not compile.
+void model_bounds(std::vector<Bound>& out, const Tree& tree, Collective c, u64 p) {
+  // The busiest link: |Mu| x |Mv| messages cross it each way (alltoall); for allgather the
+  // larger side's blocks must cross at least once with forwarding, every pair without.
+  Tree::Cut worst{};
+  u64 load = 0, side = 0;
+  for (const Tree::Cut& cut : tree.cuts()) {
+    const u64 l = u64{cut.machines_a} * cut.machines_b;
+    if (l > load) {
+      load = l;
+      worst = cut;
+    }
+    if (cut.machines_a && cut.machines_b)
+      side = std::max<u64>(side, std::max(cut.machines_a, cut.machines_b));
+  }
+  const std::string link = "link " + tree.node_name(worst.a) + " - " + tree.node_name(worst.b) +
+                           " splits the machines " + std::to_string(worst.machines_a) + " | " +
+                           std::to_string(worst.machines_b);
+  if (c == Collective::alltoall) {
+    out.push_back({Metric::c2, load,
+                   link + ": " + std::to_string(load) +
+                       " blocks must cross it each way, one transfer per phase (Faraj-Yuan "
+                       "bottleneck load)",
+                   false});
+  } else {
+    out.push_back({Metric::c2, side,
+                   "some link has " + std::to_string(side) +
+                       " machines on one side, whose blocks must all cross it, one transfer per "
+                       "phase",
+                   false});
+    out.push_back({Metric::c2, load,
+                   link + ": without forwarding " + std::to_string(load) +
+                       " messages cross it each way, one per phase",
+                   true});
+  }
+  out.push_back(dissemination(p, 1, "one link per machine"));
+}
+
+void model_bounds(std::vector<Bound>& out, const Cluster& cluster, Collective, u64 p) {
+  u64 largest = 0, exchanges = 0, before = 0;
+  for (u64 n : cluster.node_sizes()) {
+    largest = std::max(largest, n);
+    exchanges += n * before;  // pairs of processors on different nodes
+    before += n;
+  }
+  out.push_back({Metric::c2, largest * (p - 1),
+                 "a node of " + std::to_string(largest) + " processors must receive " +
+                     std::to_string(largest) + " x " + std::to_string(p - 1) +
+                     " blocks, and in each phase only one of its processors receives "
+                     "(Sanders-Traeff single-port)",
+                 false});
+  const u64 nodes = cluster.node_count();
+  if (nodes >= 2 && exchanges > 0)
+    out.push_back({Metric::c2, ceil_div(exchanges, nodes / 2),
+                   std::to_string(exchanges) +
+                       " pairs of processors on different nodes need an exchange each, and a "
+                       "phase pairs at most " +
+                       std::to_string(nodes / 2) + " of the " + std::to_string(nodes) + " nodes" +
+                       (nodes % 2 ? " (one node always idles or works alone)" : ""),
+                   true});
+  out.push_back(dissemination(p, 1, "one operation per node"));
+}
+
+void model_bounds(std::vector<Bound>& out, const FullyConnected& fc, Collective, u64 p) {
+  const u64 k = std::min<u64>(fc.ports, p - 1);
+  out.push_back(receive(p, k, "every rank"));
+  out.push_back(dissemination(p, k, "k ports"));
+}
+
+void model_bounds(std::vector<Bound>& out, const Hypercube& cube, Collective c, u64 p) {
+  const u64 d = cube.dimension;
+  routed(out, c, p, p * d, p * d * (p / 2), d, d);
+}
+
+void model_bounds(std::vector<Bound>& out, const Mesh& mesh, Collective c, u64 p) {
+  const auto dim = [&](u64 size, u64 lines, u64& links, u64& hops, u64& min_deg, u64& max_deg) {
+    if (size <= 1) return;
+    const bool wraps = mesh.wraparound && size > 2;
+    links += lines * 2 * (wraps ? size : size - 1);
+    hops += lines * lines * pair_distance_sum(size, wraps);
+    min_deg += wraps ? 2 : 1;
+    max_deg += size == 2 ? 1 : 2;
+  };
+  u64 links = 0, hops = 0, min_deg = 0, max_deg = 0;
+  dim(mesh.cols, mesh.rows, links, hops, min_deg, max_deg);
+  dim(mesh.rows, mesh.cols, links, hops, min_deg, max_deg);
+  routed(out, c, p, links, hops, min_deg, max_deg);
+}
+
+void model_bounds(std::vector<Bound>& out, const Graph& graph, Collective c, u64 p) {
+  // Every route is host -> router, the router path, router -> host: distance + 2 hops.
+  u64 hops = 0;
+  const auto& h = graph.hosts();
+  for (std::uint32_t a = 0; a < graph.router_count(); ++a)
+    for (std::uint32_t b = 0; b < graph.router_count(); ++b) {
+      const u64 pairs = u64{h[a]} * h[b] - (a == b ? h[a] : 0);
+      hops += pairs * (graph.distance(a, b) + 2);
+    }
+  // A link of capacity c counts as c links; a host of k ports receives and sends k at a time.
+  u64 capacity = 0;
+  for (LinkId l = 0; l < graph.link_id_count(); ++l) capacity += graph.capacity(l);
+  u64 min_ports = UINT64_MAX, max_ports = 0;
+  for (std::uint32_t r = 0; r < graph.router_count(); ++r)
+    if (h[r] > 0) {
+      min_ports = std::min<u64>(min_ports, graph.host_ports()[r]);
+      max_ports = std::max<u64>(max_ports, graph.host_ports()[r]);
+    }
+  routed(out, c, p, capacity, hops, min_ports, max_ports);
+}
+
+void model_bounds(std::vector<Bound>& out, const Ring&, Collective c, u64 p) {
+  const u64 degree = p == 2 ? 1 : 2;
+  routed(out, c, p, p * degree, pair_distance_sum(p, true), degree, degree);
+}
+
 }  // namespace
 
 std::vector<Bound> lower_bounds(const Topology& model, Collective c) {
   std::vector<Bound> out;
   const u64 p = ranks(model);
   if (p <= 1) return out;
-
-  if (const auto* tree = std::get_if<Tree>(&model)) {
-    // The busiest link: |Mu| x |Mv| messages cross it each way (alltoall); for allgather the
-    // larger side's blocks must cross at least once with forwarding, every pair without.
-    Tree::Cut worst{};
-    u64 load = 0, side = 0;
-    for (const Tree::Cut& cut : tree->cuts()) {
-      const u64 l = u64{cut.machines_a} * cut.machines_b;
-      if (l > load) {
-        load = l;
-        worst = cut;
-      }
-      if (cut.machines_a && cut.machines_b)
-        side = std::max<u64>(side, std::max(cut.machines_a, cut.machines_b));
-    }
-    const std::string link = "link " + tree->node_name(worst.a) + " - " + tree->node_name(worst.b) +
-                             " splits the machines " + std::to_string(worst.machines_a) + " | " +
-                             std::to_string(worst.machines_b);
-    if (c == Collective::alltoall) {
-      out.push_back({Metric::c2, load,
-                     link + ": " + std::to_string(load) +
-                         " blocks must cross it each way, one transfer per phase (Faraj-Yuan "
-                         "bottleneck load)",
-                     false});
-    } else {
-      out.push_back({Metric::c2, side,
-                     "some link has " + std::to_string(side) +
-                         " machines on one side, whose blocks must all cross it, one transfer per "
-                         "phase",
-                     false});
-      out.push_back({Metric::c2, load,
-                     link + ": without forwarding " + std::to_string(load) +
-                         " messages cross it each way, one per phase",
-                     true});
-    }
-    out.push_back(dissemination(p, 1, "one link per machine"));
-  } else if (const auto* cluster = std::get_if<Cluster>(&model)) {
-    u64 largest = 0, exchanges = 0, before = 0;
-    for (u64 n : cluster->node_sizes()) {
-      largest = std::max(largest, n);
-      exchanges += n * before;  // pairs of processors on different nodes
-      before += n;
-    }
-    out.push_back({Metric::c2, largest * (p - 1),
-                   "a node of " + std::to_string(largest) + " processors must receive " +
-                       std::to_string(largest) + " x " + std::to_string(p - 1) +
-                       " blocks, and in each phase only one of its processors receives "
-                       "(Sanders-Traeff single-port)",
-                   false});
-    const u64 nodes = cluster->node_count();
-    if (nodes >= 2 && exchanges > 0)
-      out.push_back({Metric::c2, ceil_div(exchanges, nodes / 2),
-                     std::to_string(exchanges) +
-                         " pairs of processors on different nodes need an exchange each, and a "
-                         "phase pairs at most " +
-                         std::to_string(nodes / 2) + " of the " + std::to_string(nodes) + " nodes" +
-                         (nodes % 2 ? " (one node always idles or works alone)" : ""),
-                     true});
-    out.push_back(dissemination(p, 1, "one operation per node"));
-  } else if (const auto* fc = std::get_if<FullyConnected>(&model)) {
-    const u64 k = std::min<u64>(fc->ports, p - 1);
-    out.push_back(receive(p, k, "every rank"));
-    out.push_back(dissemination(p, k, "k ports"));
-  } else if (const auto* cube = std::get_if<Hypercube>(&model)) {
-    const u64 d = cube->dimension;
-    routed(out, c, p, p * d, p * d * (p / 2), d, d);
-  } else if (const auto* mesh = std::get_if<Mesh>(&model)) {
-    const auto dim = [&](u64 size, u64 lines, u64& links, u64& hops, u64& min_deg, u64& max_deg) {
-      if (size <= 1) return;
-      const bool wraps = mesh->wraparound && size > 2;
-      links += lines * 2 * (wraps ? size : size - 1);
-      hops += lines * lines * pair_distance_sum(size, wraps);
-      min_deg += wraps ? 2 : 1;
-      max_deg += size == 2 ? 1 : 2;
-    };
-    u64 links = 0, hops = 0, min_deg = 0, max_deg = 0;
-    dim(mesh->cols, mesh->rows, links, hops, min_deg, max_deg);
-    dim(mesh->rows, mesh->cols, links, hops, min_deg, max_deg);
-    routed(out, c, p, links, hops, min_deg, max_deg);
-  } else if (const auto* graph = std::get_if<Graph>(&model)) {
-    // Every route is host -> router, the router path, router -> host: distance + 2 hops.
-    u64 hops = 0;
-    const auto& h = graph->hosts();
-    for (std::uint32_t a = 0; a < graph->router_count(); ++a)
-      for (std::uint32_t b = 0; b < graph->router_count(); ++b) {
-        const u64 pairs = u64{h[a]} * h[b] - (a == b ? h[a] : 0);
-        hops += pairs * (graph->distance(a, b) + 2);
-      }
-    // A link of capacity c counts as c links; a host of k ports receives and sends k at a time.
-    u64 capacity = 0;
-    for (LinkId l = 0; l < graph->link_id_count(); ++l) capacity += graph->capacity(l);
-    u64 min_ports = UINT64_MAX, max_ports = 0;
-    for (std::uint32_t r = 0; r < graph->router_count(); ++r)
-      if (h[r] > 0) {
-        min_ports = std::min<u64>(min_ports, graph->host_ports()[r]);
-        max_ports = std::max<u64>(max_ports, graph->host_ports()[r]);
-      }
-    routed(out, c, p, capacity, hops, min_ports, max_ports);
-  } else if (std::holds_alternative<Ring>(model)) {
-    const u64 degree = p == 2 ? 1 : 2;
-    routed(out, c, p, p * degree, pair_distance_sum(p, true), degree, degree);
-  }
+  std::visit([&](const auto& net) { model_bounds(out, net, c, p); }, model);
   return out;
 }
 

@@ -4,6 +4,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/overloaded.hpp"
+
 namespace phasecheck::verify {
 namespace {
 
@@ -169,23 +171,24 @@ class PortRule {
 
 struct ContentionChecker::Impl {
   const Topology& model;
-  std::variant<LinkRule, NodeRule, PortRule> rule;
+  std::variant<LinkRule, NodeRule, PortRule> rule;  // make_rule's choice for `model`
   std::size_t phases = 0, bad_phases = 0;
   std::uint64_t conflicts = 0;
   std::optional<Counterexample> first;
 
-  static std::variant<LinkRule, NodeRule, PortRule> make_rule(const Topology& m) {
-    if (const auto* c = std::get_if<Cluster>(&m)) return NodeRule(*c);
-    if (const auto* f = std::get_if<FullyConnected>(&m)) return PortRule(*f);
-    const LinkId links = std::visit(
-        [](const auto& net) -> LinkId {
-          if constexpr (requires { net.link_id_count(); })
-            return net.link_id_count();
-          else
-            return 0;
-        },
-        m);
-    return LinkRule(m, links);
+  using Rule = std::variant<LinkRule, NodeRule, PortRule>;
+
+  /// One rule per model kind, each named: a new kind does not compile until it has one.
+  static Rule make_rule(const Topology& m) {
+    const auto routed = [&m](const auto& net) -> Rule { return LinkRule(m, net.link_id_count()); };
+    return std::visit(Overloaded{[](const Cluster& c) -> Rule { return NodeRule(c); },
+                                 [](const FullyConnected& f) -> Rule { return PortRule(f); },
+                                 [&](const Tree& t) { return routed(t); },
+                                 [&](const Hypercube& h) { return routed(h); },
+                                 [&](const Mesh& x) { return routed(x); },
+                                 [&](const Ring& r) { return routed(r); },
+                                 [&](const Graph& g) { return routed(g); }},
+                      m);
   }
 
   Counterexample describe(std::size_t index, const Phase& phase, const Conflict& c,
@@ -254,20 +257,20 @@ void ContentionChecker::consume(std::size_t index, const Phase& phase) {
   std::optional<Conflict> found;
   bool sending = true;
   std::uint64_t conflicts = 0;
-  if (auto* links = std::get_if<LinkRule>(&m.rule)) {
-    conflicts = std::visit(
-        [&](const auto& net) -> std::uint64_t {
-          if constexpr (requires { net.link_id_count(); })
-            return links->check(net, phase, stamp, found);
-          else
-            return 0;
-        },
-        m.model);
-  } else if (auto* nodes = std::get_if<NodeRule>(&m.rule)) {
-    conflicts = nodes->check(phase, stamp, found);
-  } else {
-    conflicts = std::get<PortRule>(m.rule).check(phase, stamp, found, sending);
-  }
+  // The rule was made for this model kind (make_rule), so each std::get below is the one held.
+  const auto routed = [&](const auto& net) {
+    return std::get<LinkRule>(m.rule).check(net, phase, stamp, found);
+  };
+  conflicts = std::visit(
+      Overloaded{
+          [&](const Cluster&) { return std::get<NodeRule>(m.rule).check(phase, stamp, found); },
+          [&](const FullyConnected&) {
+            return std::get<PortRule>(m.rule).check(phase, stamp, found, sending);
+          },
+          [&](const Tree& t) { return routed(t); }, [&](const Hypercube& h) { return routed(h); },
+          [&](const Mesh& x) { return routed(x); }, [&](const Ring& r) { return routed(r); },
+          [&](const Graph& g) { return routed(g); }},
+      m.model);
   ++m.phases;
   if (conflicts == 0) return;
   m.conflicts += conflicts;

@@ -14,7 +14,11 @@
 
 namespace phasecheck::verify {
 
-enum class Verdict { pass, fail, unknown };
+/// pass and fail are proofs; unknown is a check that ran and could not decide (a limit, a
+/// timeout); not_evaluated is a check that did not apply to this schedule or model and says why in
+/// its summary. Only pass is a pass: a report whose checks are all not evaluated is not evaluated.
+enum class Verdict { pass, fail, unknown, not_evaluated };
+/// "pass", "fail", "unknown", "not-evaluated" (as JSON reports write it).
 std::string_view to_string(Verdict v);
 
 struct OffendingTransfer {
@@ -91,6 +95,8 @@ struct Report {
   std::uint64_t bound_c1 = 0;  ///< the best of them per metric
   std::uint64_t bound_c2 = 0;
   std::vector<CheckResult> checks;
+  /// fail if a check failed, else unknown if one could not decide, else pass if one passed (the
+  /// rest not evaluated), else not_evaluated.
   Verdict verdict() const;
   /// Whether the check called `name` ran and passed ("delivery", "contention", ...).
   bool passed(std::string_view name) const;

@@ -139,16 +139,69 @@ void Verifier::consume_table(const Phase& phase, std::size_t index) {
   if (largest > 0) ++counts_.c1;
   counts_.c2 += largest;
 
-  const Boundary boundary{index, phase.label()};
-  for (const Invariant& inv : claims_.invariants) {
-    const auto broken = inv.check(boundary, delivery_);
-    if (!broken) continue;
-    if (invariant_failures_++ == 0)
-      invariant_first_ = Counterexample{
-          index,        phase.label(),
-          phase.size(), {},
-          inv.name,     inv.name + " fails after phase " + std::to_string(index) + ": " + *broken};
+  invariant_evaluated_.resize(claims_.invariants.size());
+  for (std::size_t i = 0; i < claims_.invariants.size(); ++i) {
+    const Invariant& inv = claims_.invariants[i];
+    const Finding finding = inv.check(Boundary{index}, delivery_);
+    switch (finding.kind()) {
+      case Finding::Kind::not_applicable:
+        continue;
+      case Finding::Kind::holds:
+        ++invariant_evaluated_[i];
+        continue;
+      case Finding::Kind::broken:
+        ++invariant_evaluated_[i];
+        if (invariant_failures_++ == 0)
+          invariant_first_ = Counterexample{
+              index,
+              phase.label(),
+              phase.size(),
+              {},
+              inv.name,
+              inv.name + " fails after phase " + std::to_string(index) + ": " + finding.what()};
+        continue;
+    }
   }
+}
+
+CheckResult Verifier::invariants_check() const {
+  const auto& all = claims_.invariants;
+  CheckResult c{"invariants", Verdict::not_evaluated, {}, invariant_first_};
+  if (all.empty()) {
+    c.summary = "no invariant is known for '" + header_.algorithm + "'";
+    return c;
+  }
+  std::vector<std::string> idle;  // invariants that applied at no boundary of this schedule
+  std::uint64_t boundaries = 0;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const std::uint64_t n = i < invariant_evaluated_.size() ? invariant_evaluated_[i] : 0;
+    if (n == 0) idle.push_back(all[i].name);
+    boundaries += n;
+  }
+  if (invariant_failures_ > 0) {
+    c.verdict = Verdict::fail;
+    c.summary = std::to_string(invariant_failures_) +
+                (invariant_failures_ == 1 ? " invariant violation" : " invariant violations");
+    return c;
+  }
+  if (idle.size() == all.size()) {
+    c.summary = all.size() == 1 ? "the invariant applies at no phase boundary of this schedule"
+                                : "none of the " + std::to_string(all.size()) +
+                                      " invariants applies at any phase boundary of this schedule";
+    return c;
+  }
+  const std::size_t held = all.size() - idle.size();
+  c.verdict = Verdict::pass;
+  c.summary =
+      held == 1
+          ? (boundaries == 1 ? "1 invariant holds at the one phase boundary where "
+                               "it applies"
+                             : "1 invariant holds at each of the " + std::to_string(boundaries) +
+                                   " phase boundaries where it applies")
+          : std::to_string(held) + " invariants hold, checked " + std::to_string(boundaries) +
+                " times at the phase boundaries where they apply";
+  for (const std::string& name : idle) c.summary += "; not evaluated (applies nowhere): " + name;
+  return c;
 }
 
 Report Verifier::finish() const {
@@ -173,18 +226,7 @@ Report Verifier::finish() const {
   if (placement_) r.checks.push_back(placement_->finish());
   r.checks.push_back(delivery_.finish());
   r.checks.push_back(contention_.finish());
-  if (!claims_.invariants.empty()) {
-    CheckResult inv{"invariants", Verdict::pass, {}, invariant_first_};
-    if (invariant_failures_ == 0) {
-      inv.summary = std::to_string(claims_.invariants.size()) +
-                    (claims_.invariants.size() == 1 ? " invariant holds" : " invariants hold") +
-                    " after every phase";
-    } else {
-      inv.verdict = Verdict::fail;
-      inv.summary = std::to_string(invariant_failures_) + " invariant violations";
-    }
-    r.checks.push_back(std::move(inv));
-  }
+  r.checks.push_back(invariants_check());
   if (claims_.phases || claims_.c2) {
     CheckResult c{"claims", Verdict::pass, {}, {}};
     const auto judge = [&c](const PhaseClaim& claim, std::uint64_t value, const std::string& what) {
@@ -234,20 +276,33 @@ std::string_view to_string(Verdict v) {
       return "pass";
     case Verdict::fail:
       return "fail";
-    default:
+    case Verdict::unknown:
       return "unknown";
+    case Verdict::not_evaluated:
+      return "not-evaluated";
   }
+  return "unknown";  // not a Verdict: unreachable
 }
 
 std::string_view to_string(Metric m) { return m == Metric::c1 ? "C1" : "C2"; }
 
 Verdict Report::verdict() const {
-  Verdict v = Verdict::pass;
+  bool unknown = false, passed = false;
   for (const CheckResult& c : checks) {
-    if (c.verdict == Verdict::fail) return Verdict::fail;
-    if (c.verdict == Verdict::unknown) v = Verdict::unknown;
+    switch (c.verdict) {
+      case Verdict::fail:
+        return Verdict::fail;
+      case Verdict::unknown:
+        unknown = true;
+        break;
+      case Verdict::pass:
+        passed = true;
+        break;
+      case Verdict::not_evaluated:
+        break;
+    }
   }
-  return v;
+  return unknown ? Verdict::unknown : passed ? Verdict::pass : Verdict::not_evaluated;
 }
 
 bool Report::passed(std::string_view name) const {
@@ -259,7 +314,8 @@ bool Report::passed(std::string_view name) const {
 std::string Report::broken_claims(bool contention_free_claimed) const {
   std::string broken;
   for (const CheckResult& c : checks) {
-    if (c.verdict == Verdict::pass || c.name == "bounds") continue;
+    if (c.verdict == Verdict::pass || c.verdict == Verdict::not_evaluated || c.name == "bounds")
+      continue;
     if (c.name == "contention" && !contention_free_claimed) continue;
     broken += c.name + ": " + c.summary +
               (c.counterexample ? " / " + c.counterexample->explanation : "") + "; ";

@@ -40,6 +40,9 @@ class Verifier {
 
  private:
   void validate(const Phase& phase) const;
+  /// The "invariants" check: fail on a violation; not evaluated when the algorithm declares none
+  /// or none applied at any boundary; pass when one applied somewhere and none was broken.
+  CheckResult invariants_check() const;
   /// The table checks on phase `index` of the table.
   void consume_table(const Phase& phase, std::size_t index);
 
@@ -52,6 +55,7 @@ class Verifier {
   Counts counts_;
   std::uint64_t invariant_failures_ = 0;
   std::optional<Counterexample> invariant_first_;
+  std::vector<std::uint64_t> invariant_evaluated_;  // per invariant: boundaries where it applied
   // The request bound: per rank, sends + receives in the current phase.
   void count_requests(std::size_t index, const Phase& phase);
   std::vector<std::uint32_t> requests_;

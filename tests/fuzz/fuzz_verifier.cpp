@@ -56,7 +56,8 @@ Topology make_tree(FuzzedDataProvider& in) {
   return Tree(m, s, std::move(links));
 }
 
-/// A spanning tree of routers plus extra links; 0 to 2 hosts per router, at least one on router 0.
+/// A spanning tree of routers plus extra links; 0 to 2 hosts per router, at least one on router 0;
+/// capacities of 1 to 3 on half of them.
 Topology make_graph(FuzzedDataProvider& in) {
   const auto n = in.ConsumeIntegralInRange<std::size_t>(1, 5);
   const auto routers = numbered("r", n);
@@ -73,7 +74,16 @@ Topology make_graph(FuzzedDataProvider& in) {
   for (const auto& [a, b] : pairs) links.push_back({routers[a], routers[b]});
   std::vector<Rank> hosts;
   for (std::size_t j = 0; j < n; ++j) hosts.push_back(in.ConsumeIntegralInRange<Rank>(j == 0, 2));
-  return Graph(routers, std::move(links), std::move(hosts));
+  // GPU machines: parallel links and multi-port hosts (1 to 3), or all 1 (the unit path).
+  std::vector<std::uint32_t> capacities, host_ports;
+  if (in.ConsumeBool()) {
+    for (std::size_t e = 0; e < links.size(); ++e)
+      capacities.push_back(in.ConsumeIntegralInRange<std::uint32_t>(1, 3));
+    for (std::size_t j = 0; j < n; ++j)
+      host_ports.push_back(in.ConsumeIntegralInRange<std::uint32_t>(1, 3));
+  }
+  return Graph(routers, std::move(links), std::move(hosts), std::move(capacities),
+               std::move(host_ports));
 }
 
 Topology make_topology(FuzzedDataProvider& in) {

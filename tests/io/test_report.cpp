@@ -22,9 +22,10 @@ verify::Report contended_report() {
 
 TEST_CASE("text report: verdict, then each check, then the counterexample drawn as its phase") {
   CHECK(io::render(contended_report(), "s.json", io::ReportFormat::text) ==
-        R"(FAIL  mine (alltoall) on tree(machines=6, switches=4): 3 of 3 checks failed  [s.json]
+        R"(FAIL  mine (alltoall) on tree(machines=6, switches=4): 3 of 4 checks failed, 1 not evaluated  [s.json]
   FAIL  delivery    27 of 30 deliveries never happen
   FAIL  contention  contention in 1 of 1 phases on tree(machines=6, switches=4) (2 conflicts)
+  n/a   invariants  no invariant is known for 'mine'
   FAIL  bounds      phases with communication = 1 (lower bound 9, below it)
   1 phase, 3 transfers, C1 = 1, C2 = 1 (direct)
   lower bound 9: link s1 - s0 splits the machines 3 | 3: 9 blocks must cross it each way, one transfer per phase (Faraj-Yuan bottleneck load)
@@ -49,8 +50,10 @@ TEST_CASE("json report: the documented fields") {
   CHECK(j["phases"] == 1);
   CHECK(j["lower_bound"]["C1"] == 9);
   CHECK(j["gap"]["C1"].is_null());
-  REQUIRE(j["checks"].size() == 3);
+  REQUIRE(j["checks"].size() == 4);
   CHECK(j["checks"][1]["name"] == "contention");
+  CHECK(j["checks"][2]["name"] == "invariants");
+  CHECK(j["checks"][2]["verdict"] == "not-evaluated");
   CHECK(j["checks"][1]["counterexample"]["resource"] == "link s1 -> s3");
   CHECK(j["checks"][1]["counterexample"]["transfers"][0]["route"] ==
         nlohmann::json::array({"n0", "s0", "s1", "s3", "n3"}));
@@ -60,10 +63,33 @@ TEST_CASE("junit report: one testcase per check, failures with their counterexam
   const std::string xml = io::render(contended_report(), "a<b>.json", io::ReportFormat::junit);
   CHECK(
       xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"phasecheck\" "
-                      "tests=\"3\" failures=\"3\">"));
+                      "tests=\"4\" failures=\"3\">"));
+  CHECK(xml.find("failures=\"3\" errors=\"0\" skipped=\"1\">") != std::string::npos);
+  CHECK(xml.find("<testcase classname=\"phasecheck.mine\" name=\"invariants on tree(machines=6, "
+                 "switches=4)\">\n      <skipped message=\"no invariant is known for &apos;mine&apos;\"/>") !=
+        std::string::npos);
   CHECK(xml.find("<testsuite name=\"a&lt;b&gt;.json\"") != std::string::npos);
   CHECK(xml.find("<testcase classname=\"phasecheck.mine\" name=\"contention on tree(machines=6, "
                  "switches=4)\">") != std::string::npos);
   CHECK(xml.find("shared: link s1 -&gt; s3") != std::string::npos);
   CHECK(xml.ends_with("</testsuites>\n"));
+}
+
+TEST_CASE("reports: a check not evaluated is shown so in every format, never as pass") {
+  verify::Report r;
+  r.algorithm = "mine";
+  r.collective = Collective::alltoall;
+  r.topology = "ring(p=4)";
+  r.checks.push_back({"invariants", verify::Verdict::not_evaluated, "none declared", {}});
+  REQUIRE(r.verdict() == verify::Verdict::not_evaluated);
+  const std::string text = io::render(r, "s.json", io::ReportFormat::text);
+  CHECK(text.starts_with("NOT EVALUATED  mine (alltoall) on ring(p=4): 0 checks pass, 1 not "
+                         "evaluated  [s.json]\n  n/a   invariants  none declared\n"));
+  const auto j = nlohmann::json::parse(io::render(r, "s.json", io::ReportFormat::json));
+  CHECK(j["verdict"] == "not-evaluated");
+  CHECK(j["checks"][0]["verdict"] == "not-evaluated");
+  const std::string xml = io::render(r, "s.json", io::ReportFormat::junit);
+  CHECK(xml.find("<skipped message=\"none declared\"/>") != std::string::npos);
+  CHECK(xml.find("<failure") == std::string::npos);
+  CHECK(xml.find("skipped=\"1\"") != std::string::npos);
 }

@@ -103,7 +103,13 @@ void check_program(const Schedule& program, const Schedule& table, std::size_t l
   CHECK_MESSAGE(r.verdict() == Verdict::pass, failed(r));
   CHECK(r.passed("placement"));
   CHECK(r.passed("claims"));
-  CHECK(r.passed("invariants"));
+  // The invariants hold wherever they apply; a table of one round (n = 1, or one concat round)
+  // may have no boundary where one does, and is then not evaluated, never failed.
+  const auto invariants = std::find_if(r.checks.begin(), r.checks.end(),
+                                       [](const CheckResult& c) { return c.name == "invariants"; });
+  REQUIRE(invariants != r.checks.end());
+  CHECK((invariants->verdict == Verdict::pass || invariants->verdict == Verdict::not_evaluated));
+  if (table.phases.size() > 1) CHECK(r.passed("invariants"));
   const auto [rounds, empty] = communication_of(program);
   CHECK(rounds == table.phases);
   CHECK(empty == local);

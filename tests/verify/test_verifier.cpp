@@ -35,15 +35,15 @@ TEST_CASE("verifier: counts C1 and C2 and tells direct from forwarding schedules
 TEST_CASE("verifier: an invariant is evaluated after every phase and names the phase") {
   const ScheduleHeader h = testing::header(FullyConnected(3, 1));
   Claims claims;
-  claims.invariants.push_back(
-      {"after phase t, rank 0's message to rank t+1 is delivered",
-       [](const Boundary& at, const DataView& state) -> std::optional<std::string> {
-         const Rank d = static_cast<Rank>(at.phase + 1);
-         if (d < 3 && !state.delivered(0, d))
-           return "m_0_" + std::to_string(d) + " not delivered (label " + std::string(at.label) +
-                  ")";
-         return std::nullopt;
-       }});
+  claims.invariants.push_back({"after phase t, rank 0's message to rank t+1 is delivered",
+                               [](const Boundary& at, const DataView& state) {
+                                 const Rank d = static_cast<Rank>(at.phase + 1);
+                                 if (d >= 3) return Finding::not_applicable();
+                                 if (!state.delivered(0, d))
+                                   return Finding::broken("m_0_" + std::to_string(d) +
+                                                          " not delivered");
+                                 return Finding::holds();
+                               }});
   Verifier v(h, h.topology, claims);
   v.consume(phase("first", {{0, 1}, {1, 2}, {2, 0}}));
   v.consume(phase("second", {{1, 0}, {2, 1}}));  // 0 -> 2 forgotten
@@ -52,9 +52,72 @@ TEST_CASE("verifier: an invariant is evaluated after every phase and names the p
   CHECK(inv.verdict == Verdict::fail);
   REQUIRE(inv.counterexample);
   CHECK(inv.counterexample->phase == 1);
+  CHECK(inv.counterexample->label == "second");
   CHECK(inv.counterexample->explanation ==
         "after phase t, rank 0's message to rank t+1 is delivered fails after phase 1: m_0_2 not "
-        "delivered (label second)");
+        "delivered");
+}
+
+namespace {
+
+/// An invariant that speaks only after phase `at`, and holds there.
+Invariant only_after(std::size_t at, std::string name) {
+  return {std::move(name), [at](const Boundary& b, const DataView&) {
+            return b.phase == at ? Finding::holds() : Finding::not_applicable();
+          }};
+}
+
+/// A complete direct alltoall on 3 ranks, one phase.
+Report verify_linear(Claims claims) {
+  const ScheduleHeader h = testing::header(FullyConnected(3, 2));
+  Verifier v(h, h.topology, std::move(claims));
+  v.consume(phase("all", {{0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 0}, {2, 1}}));
+  return v.finish();
+}
+
+}  // namespace
+
+TEST_CASE("verifier: invariants that never apply are not evaluated, never pass") {
+  SUBCASE("none declared") {
+    const Report r = verify_linear({});
+    const CheckResult& inv = check(r, "invariants");
+    CHECK(inv.verdict == Verdict::not_evaluated);
+    CHECK(inv.summary == "no invariant is known for 'hand-made'");
+    CHECK(r.verdict() == Verdict::pass);  // the other checks passed; n/a does not change that
+    CHECK_FALSE(r.passed("invariants"));
+  }
+  SUBCASE("declared, but no boundary is one where it applies") {
+    Claims claims;
+    claims.invariants.push_back(only_after(5, "after the sixth phase"));
+    const Report r = verify_linear(std::move(claims));
+    const CheckResult& inv = check(r, "invariants");
+    CHECK(inv.verdict == Verdict::not_evaluated);
+    CHECK(inv.summary == "the invariant applies at no phase boundary of this schedule");
+  }
+  SUBCASE("one applies, one does not: pass, naming the idle one") {
+    Claims claims;
+    claims.invariants.push_back(only_after(0, "after the first phase"));
+    claims.invariants.push_back(only_after(5, "after the sixth phase"));
+    const Report r = verify_linear(std::move(claims));
+    const CheckResult& inv = check(r, "invariants");
+    CHECK(inv.verdict == Verdict::pass);
+    CHECK(inv.summary ==
+          "1 invariant holds at the one phase boundary where it applies; not evaluated (applies "
+          "nowhere): after the sixth phase");
+  }
+}
+
+TEST_CASE("verifier: a report whose every check is not evaluated is not evaluated") {
+  Report r;
+  r.checks.push_back({"a", Verdict::not_evaluated, "n/a", {}});
+  CHECK(r.verdict() == Verdict::not_evaluated);
+  r.checks.push_back({"b", Verdict::pass, "ok", {}});
+  CHECK(r.verdict() == Verdict::pass);
+  r.checks.push_back({"c", Verdict::unknown, "timeout", {}});
+  CHECK(r.verdict() == Verdict::unknown);
+  r.checks.push_back({"d", Verdict::fail, "broken", {}});
+  CHECK(r.verdict() == Verdict::fail);
+  CHECK(to_string(Verdict::not_evaluated) == "not-evaluated");
 }
 
 TEST_CASE("verifier: a claimed phase count that is not met fails the claims check") {
