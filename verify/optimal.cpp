@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <map>
 
 #include "core/error.hpp"
@@ -363,8 +364,49 @@ OptimalResult search(const Topology& model, const OptimalOptions& o) {
 
 }  // namespace
 
+CheckResult check_witness(const Schedule& s, const Topology& model,
+                          const std::function<std::string(const Counts&)>& expect) {
+  const Report r = verify(s, model);
+  CheckResult c{"witness", Verdict::pass, {}, {}};
+  std::string broken;
+  for (const char* name : {"delivery", "contention"})
+    if (!r.passed(name)) broken += std::string(broken.empty() ? "" : "; ") + name + " fails";
+  if (const std::string e = expect(r.counts); !e.empty())
+    broken += (broken.empty() ? "" : "; ") + e;
+  if (broken.empty()) {
+    c.summary = "the verifier passes it: delivery and contention, C1 " +
+                std::to_string(r.counts.c1) + ", C2 " + std::to_string(r.counts.c2);
+    return c;
+  }
+  c.verdict = Verdict::fail;
+  c.summary = broken + ": " + r.broken_claims(true);
+  for (const CheckResult& k : r.checks)
+    if (k.verdict == Verdict::fail && k.counterexample) {
+      c.counterexample = k.counterexample;
+      break;
+    }
+  return c;
+}
+
 OptimalResult optimal_phases(const Topology& model, const OptimalOptions& o) {
   OptimalResult result = search(model, o);
+  if (result.witness) {
+    const std::uint64_t upper = result.upper;
+    result.witness_check = check_witness(*result.witness, model, [upper](const Counts& c) {
+      std::string e;
+      if (!c.direct) e = "not direct";
+      if (c.phases > upper)
+        e += (e.empty() ? "" : "; ") + std::to_string(c.phases) + " phases, more than " +
+             std::to_string(upper);
+      return e;
+    });
+    if (result.witness_check.verdict != Verdict::pass && result.proven) {
+      result.proven = false;
+      result.why = "the solver's schedule in " + std::to_string(upper) +
+                   " phases fails the verifier (" + result.witness_check.summary +
+                   "): a bug in the encoding, nothing is proven";
+    }
+  }
   if (!o.smt2.empty() && ranks(model) > 1) {
     OptimalOptions portable = o;
     portable.encoding = Encoding::smtlib;
@@ -624,6 +666,18 @@ ForwardingResult optimal_forwarding(const Topology& model, const ForwardingOptio
       }
     const auto finish = [&] {
       point.proven = point.c2_lower == point.c2_upper;
+      if (point.witness) {
+        point.witness_check = check_witness(*point.witness, model, [&point](const Counts& c) {
+          std::string e;
+          if (c.c1 > point.c1)
+            e = "C1 " + std::to_string(c.c1) + " > " + std::to_string(point.c1) + " rounds";
+          if (c.c2 != point.c2_upper)
+            e += (e.empty() ? "" : "; ") + std::string("C2 ") + std::to_string(c.c2) +
+                 ", not " + std::to_string(point.c2_upper);
+          return e;
+        });
+        if (point.witness_check.verdict != Verdict::pass) point.proven = false;
+      }
       if (!point.proven) point.proof.clear();
       point.seconds = seconds_since(start);
       if (!previous) result.c1_proven = below_decided;

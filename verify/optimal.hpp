@@ -38,11 +38,13 @@
 /// that meets it needs no UNSAT answer.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/schedule.hpp"
+#include "verify/report.hpp"
 
 namespace phasecheck::verify {
 
@@ -79,7 +81,12 @@ struct OptimalResult {
   bool proven = false;                 ///< lower == upper, by proof
   std::uint64_t clique = 0;            ///< messages that pairwise conflict (a lower bound)
   double clique_seconds = 0;           ///< the solver's pairwise check of the clique
-  std::optional<Schedule> witness;     ///< a schedule in `upper` phases (verified by the caller)
+  std::optional<Schedule> witness;     ///< a schedule in `upper` phases
+  /// The verifier's judgement of `witness`, made inside optimal_phases before `proven` may stand:
+  /// delivery and contention pass and the schedule is direct, in `upper` phases. A witness that
+  /// fails is a bug in the encoding: the result is then not proven (fail, with the reason).
+  /// not_evaluated when there is no witness.
+  CheckResult witness_check{"witness", Verdict::not_evaluated, "no witness", {}};
   std::vector<OptimalStep> steps;
   std::string why;  ///< how the answer was reached
 };
@@ -91,6 +98,13 @@ inline constexpr Rank kMaxForwardingRanks = 8;
 inline constexpr const char* kLargerMachines =
     "for larger machines `phasecheck bounds` gives the lower bounds and `phasecheck survey` the "
     "best registered algorithm against them";
+
+/// The verifier on a solver's schedule: delivery and contention must pass, and `expect` says what
+/// else must hold of its counts (returns "" when it does, else what is wrong). Fail carries the
+/// first failing check's counterexample. optimal_phases and optimal_forwarding call it on every
+/// witness before they call anything proven.
+CheckResult check_witness(const Schedule& witness, const Topology& model,
+                          const std::function<std::string(const Counts&)>& expect);
 
 /// Searches T = max(lower, clique), ... up to `upper`. Throws InputError for more than 12 ranks
 /// (the encoding has p^2 T variables; larger instances are beyond a proof in a minute).
@@ -135,6 +149,9 @@ struct FrontierPoint {
   /// Where the witness comes from: "solver", "direct", a known schedule's name, or "C1 = c" (the
   /// previous point's, whose schedule also fits in this many rounds).
   std::string source;
+  /// The verifier's judgement of `witness` (delivery, contention, C1 <= c1 and C2 = c2_upper),
+  /// made inside optimal_forwarding before `proven` may stand.
+  CheckResult witness_check{"witness", Verdict::not_evaluated, "no witness", {}};
 };
 
 struct ForwardingResult {

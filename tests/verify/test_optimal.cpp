@@ -27,6 +27,7 @@ OptimalResult solve(const Topology& model, OptimalOptions o = {}) {
     CHECK(check.passed("contention"));
     CHECK(check.counts.direct);
     CHECK(check.counts.phases == r.upper);
+    CHECK(r.witness_check.verdict == Verdict::pass);  // the library checked it too
   }
   return r;
 }
@@ -282,4 +283,42 @@ TEST_CASE("forwarding: concatenation, a transfer limit, and refusals") {
 
   CHECK_THROWS_AS(optimal_forwarding(FullyConnected(9, 1), {}), InputError);
   CHECK_THROWS_AS(optimal_forwarding(Hypercube(2), {}), InputError);
+}
+
+TEST_CASE("optimal: the library checks every witness, and a broken one is never proven") {
+  const Topology model = FullyConnected(3, 1);
+  const OptimalResult r = optimal_phases(model, {});
+  REQUIRE(r.proven);
+  REQUIRE(r.witness);
+  CHECK(r.witness_check.verdict == Verdict::pass);
+  const auto direct = [](const Counts& c) { return c.direct ? "" : std::string("not direct"); };
+  SUBCASE("a witness missing a message fails delivery, with its counterexample") {
+    Schedule broken = *r.witness;
+    Phase& last = broken.phases.back();
+    Phase fewer(last.label());
+    const auto transfers = last.transfers();
+    for (std::size_t i = 1; i < transfers.size(); ++i)
+      fewer.add(transfers[i].src, transfers[i].dst, last.blocks(transfers[i]));
+    last = fewer;
+    const CheckResult c = check_witness(broken, model, direct);
+    CHECK(c.verdict == Verdict::fail);
+    CHECK(c.summary.starts_with("delivery fails"));
+    REQUIRE(c.counterexample);
+  }
+  SUBCASE("a witness that overloads a port fails contention") {
+    Schedule crowded = *r.witness;
+    Phase all("everything at once");
+    for (const Phase& p : crowded.phases)
+      for (const Transfer& t : p.transfers()) all.add(t.src, t.dst, p.blocks(t));
+    crowded.phases = {all};
+    const CheckResult c = check_witness(crowded, model, direct);
+    CHECK(c.verdict == Verdict::fail);
+    CHECK(c.summary.starts_with("contention fails"));
+  }
+  SUBCASE("what the caller expects of the counts is part of the check") {
+    const CheckResult c =
+        check_witness(*r.witness, model, [](const Counts&) { return std::string("too long"); });
+    CHECK(c.verdict == Verdict::fail);
+    CHECK(c.summary.starts_with("too long"));
+  }
 }
