@@ -11,12 +11,15 @@
 #include <cstdio>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <new>
 #include <utility>
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "core/limits.hpp"
+#include "io/report.hpp"
 #include "fuzz.hpp"
 
 namespace phasecheck::cli {
@@ -46,6 +49,20 @@ struct CommandLine::Impl {
   WhatIfArgs what;
   /// Each subcommand with the function that runs it.
   std::vector<std::pair<CLI::App*, std::function<int(std::ostream&, std::ostream&)>>> commands_;
+  /// Where a command with --report writes it: an error before the report still produces one, in
+  /// the requested format (io::render_error), so a CI system shows the failure.
+  struct ReportTarget {
+    const std::string* format;
+    const std::string* output;  ///< nullptr: the command writes its report to standard output
+    std::function<std::string()> source;
+    std::vector<std::string> inputs() const {
+      const std::string s = source();
+      return s.empty() || s == "-" ? std::vector<std::string>{} : std::vector<std::string>{s};
+    }
+  };
+  std::map<const CLI::App*, ReportTarget> reports_;
+  /// The message on standard error, and the requested report saying so.
+  void report_error(const std::string& message, std::ostream& out, std::ostream& err) const;
 
   Impl() {
     // CLI11 2.1 reads unsigned options with strtoull: "-1" becomes 2^64 - 1, "0x10" is 16 and an
@@ -400,6 +417,14 @@ struct CommandLine::Impl {
                        "congestion: bytes per message, for the paper's algorithm selection")
         ->check(natural);
 
+    reports_[verify] = {&ver.report, &ver.output, [this] { return ver.schedule; }};
+    reports_[cost] = {&cst.report, &cst.output, [this] { return cst.schedule; }};
+    reports_[diff] = {&dif.report, nullptr, [this] { return dif.after; }};
+    reports_[gate] = {&gat.report, nullptr, [this] { return gat.manifest; }};
+    reports_[lint] = {&lnt.report, &lnt.output, [this] {
+                        return lnt.files.size() == 1 ? lnt.files[0] : std::string("lint");
+                      }};
+
     commands_.push_back({algorithms, [](std::ostream& out, std::ostream&) { return cli::list_algorithms(out); }});
     commands_.push_back({generate, [this](std::ostream& out, std::ostream&) { return cli::generate(gen, out); }});
     commands_.push_back({verify, [this](std::ostream& out, std::ostream&) { return cli::verify(ver, out); }});
@@ -444,15 +469,36 @@ std::optional<int> CommandLine::parse(int argc, const char* const* argv, std::os
   return std::nullopt;
 }
 
+void CommandLine::Impl::report_error(const std::string& message, std::ostream& out,
+                                     std::ostream& err) const {
+  err << "phasecheck: error: " << message << "\n";
+  for (const auto& [command, target] : reports_) {
+    if (!*command || *target.format == "text") continue;
+    const std::string source = target.source() == "-" ? "<stdin>" : target.source();
+    const std::string text = io::render_error(*target.format, command->get_name(), source, message);
+    if (!target.output || target.output->empty() || *target.output == "-") {
+      out << text;
+      return;
+    }
+    try {
+      write_output(*target.output, [&](std::ostream& os) { os << text; }, target.inputs());
+    } catch (const std::exception& e) {  // the output itself is the problem: standard output
+      err << "phasecheck: error: " << e.what() << "\n";
+      out << text;
+    }
+    return;
+  }
+}
+
 int CommandLine::run(std::ostream& out, std::ostream& err) {
   try {
     for (const auto& [command, function] : impl_->commands_)
       if (*command) return function(out, err);
   } catch (const InputError& e) {
-    err << "phasecheck: error: " << e.what() << "\n";
+    impl_->report_error(e.what(), out, err);
     return 2;
   } catch (const std::bad_alloc&) {
-    err << "phasecheck: error: not enough memory for this input\n";
+    impl_->report_error("not enough memory for this input", out, err);
     return 2;
   } catch (const std::exception& e) {
     err << "phasecheck: internal error: " << e.what() << "\n";

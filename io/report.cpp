@@ -399,4 +399,32 @@ std::string render(const Report& report, std::string_view source, ReportFormat f
   }
 }
 
+std::string render_error(std::string_view format, std::string_view command, std::string_view source,
+                         std::string_view message) {
+  if (format == "json") {
+    nlohmann::ordered_json j;
+    j["verdict"] = "error";
+    j["command"] = command;
+    j["source"] = source;
+    j["error"] = message;
+    return j.dump(2) + "\n";
+  }
+  if (format == "junit") {
+    std::ostringstream os;
+    os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+       << "<testsuites name=\"phasecheck\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
+       << "  <testsuite name=\"" << xml_escape(source) << "\" tests=\"1\" failures=\"0\" "
+       << "errors=\"1\" skipped=\"0\">\n"
+       << "    <testcase classname=\"phasecheck." << xml_escape(command) << "\" name=\""
+       << xml_escape(std::string(command) + " " + std::string(source)) << "\">\n"
+       << "      <error message=\"" << xml_escape(message) << "\" type=\"input\"/>\n"
+       << "    </testcase>\n  </testsuite>\n</testsuites>\n";
+    return os.str();
+  }
+  if (format == "markdown")
+    return "### ⚠️ phasecheck " + std::string(command) + ": error\n\n`" + std::string(source) +
+           "`: " + std::string(message) + "\n";
+  return std::string(message) + "\n";
+}
+
 }  // namespace phasecheck::io

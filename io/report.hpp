@@ -26,6 +26,13 @@ std::string draw_check(const verify::CheckResult& check, Collective collective);
 /// `source` names the schedule (a file path, or "generated").
 std::string render(const verify::Report& report, std::string_view source, ReportFormat format);
 
+/// The report of a run that stopped before it had a result (bad input, bad usage): `format` is
+/// "json" ({"verdict": "error", "command", "source", "error"}), "junit" (one testcase holding an
+/// <error>, so a CI tab shows the failure), "markdown" (a heading and the message), or "text"
+/// (the message alone). Deterministic; docs/formats.md.
+std::string render_error(std::string_view format, std::string_view command, std::string_view source,
+                         std::string_view message);
+
 /// The cost rows of `phasecheck cost` (text or json) for the verified `report`.
 std::string render_cost(const verify::CostReport& cost, const verify::Report& report,
                         std::string_view source, ReportFormat format);
