@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -19,10 +20,71 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
+#include "core/suggest.hpp"
 #include "io/report.hpp"
 #include "fuzz.hpp"
 
 namespace phasecheck::cli {
+
+namespace {
+
+/// CLI::IsMember with "did you mean": "--mode: unknown value 'forwardin'; did you mean
+/// 'forwarding'? (known: direct, forwarding)".
+CLI::Validator one_of(std::vector<std::string> names) {
+  std::string description;
+  for (const std::string& n : names) description += (description.empty() ? "{" : ",") + n;
+  return CLI::Validator(
+      [names](std::string& value) -> std::string {
+        if (std::find(names.begin(), names.end(), value) != names.end()) return {};
+        return unknown_name("value", value, names);
+      },
+      description + "}");
+}
+
+/// The long option names of a command ("--topology", ...), for "did you mean".
+std::vector<std::string> option_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* o : app.get_options())
+    for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
+  return names;
+}
+
+/// A message naming the closest command or option for a misspelled one, or "" when CLI11's own
+/// message is the better one.
+std::string suggestion(const CLI::App& app, const CLI::ParseError& e, int argc,
+                       const char* const* argv) {
+  std::vector<std::string> commands;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    commands.push_back(sub->get_name());
+  const CLI::App* active = nullptr;
+  for (const CLI::App* sub : app.get_subcommands()) active = sub;
+  if (!active) {  // no command recognised: the first word that is not an option is the typo
+    for (int i = 1; i < argc; ++i) {
+      const std::string_view word = argv[i];
+      if (word.starts_with("-")) {
+        if (word.find('=') == std::string_view::npos && i + 1 < argc && !std::string_view(argv[i + 1]).starts_with("-") &&
+            word.starts_with("--max-"))
+          ++i;  // a global limit's value
+        continue;
+      }
+      return unknown_name("command", word, commands);
+    }
+    return {};
+  }
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) == nullptr) return {};
+  std::string out;
+  const std::vector<std::string> names = option_names(*active);
+  // Unknown words of a command reach the top level, which refuses them.
+  for (const std::string& extra : app.remaining(true)) {
+    if (!extra.starts_with("-")) continue;
+    const std::string flag = extra.substr(0, extra.find('='));
+    out += (out.empty() ? "" : "\n") +
+           unknown_name("option", flag, names).insert(0, active->get_name() + ": ");
+  }
+  return out;
+}
+
+}  // namespace
 
 struct CommandLine::Impl {
   std::unique_ptr<CLI::App> app;
@@ -113,7 +175,7 @@ struct CommandLine::Impl {
     verify->add_option("--topology", ver.topology,
                        "Judge on this model instead of the schedule's own (a what-if)");
     verify->add_option("--report", ver.report, "Report format")
-        ->check(CLI::IsMember({"text", "json", "junit"}));
+        ->check(one_of({"text", "json", "junit"}));
     verify->add_option("-o,--output", ver.output, "Write the report to this file");
 
     auto* cost = app->add_subcommand(
@@ -126,7 +188,7 @@ struct CommandLine::Impl {
     cost->add_option("--tw", cst.tw, "Transfer time per word, seconds (e.g. 1e-9)")->required();
     cost->add_option("--m", cst.m, "Words per block (the message size m)")->required();
     cost->add_option("--topology", cst.topology, "Judge on this model instead of the schedule's own");
-    cost->add_option("--report", cst.report, "Report format")->check(CLI::IsMember({"text", "json"}));
+    cost->add_option("--report", cst.report, "Report format")->check(one_of({"text", "json"}));
     cost->add_option("-o,--output", cst.output, "Write the report to this file");
 
     auto* sync = app->add_subcommand(
@@ -146,7 +208,7 @@ struct CommandLine::Impl {
     run->add_option("--bytes", rn.bytes, "Bytes per message (default 1024)")
         ->check(natural);
     run->add_option("--sync", rn.sync, "Phase separation (default barrier)")
-        ->check(CLI::IsMember({"none", "barrier", "pairwise"}));
+        ->check(one_of({"none", "barrier", "pairwise"}));
     run->add_option("--repeats", rn.repeats, "Calls to time; the median is reported (default 5)")
         ->check(natural);
     run->add_option("--timeout", rn.timeout, "Seconds before mpirun is stopped (default 300)");
@@ -163,7 +225,7 @@ struct CommandLine::Impl {
     simulate->add_option("--bytes", sim.bytes, "Bytes per message (default 65536)")
         ->check(natural);
     simulate->add_option("--sync", sim.sync, "Phase separation (default barrier)")
-        ->check(CLI::IsMember({"none", "barrier", "pairwise"}));
+        ->check(one_of({"none", "barrier", "pairwise"}));
     simulate->add_option("--library", sim.library,
                          "SimGrid's alltoall to compare with (basic_linear, pair, ring, bruck, "
                          "ompi, mpich, ...; default: SimGrid's default)");
@@ -185,20 +247,20 @@ struct CommandLine::Impl {
     const std::vector<std::string> allowable = {"more-phases", "larger-c1", "larger-c2",
                                                 "larger-gap"};
     diff->add_option("--report", dif.report, "text, json, markdown (a pull-request comment) or junit")
-        ->check(CLI::IsMember(diff_formats));
+        ->check(one_of(diff_formats));
     diff->add_option("--allow", dif.allow,
                      "Regressions that do not fail: more-phases, larger-c1, larger-c2, larger-gap")
         ->delimiter(',')
-        ->check(CLI::IsMember(allowable));
+        ->check(one_of(allowable));
 
     auto* gate = app->add_subcommand(
         "gate", "Regenerate every case of a manifest and diff it against its accepted baseline");
     gate->add_option("manifest", gat.manifest, "Gate manifest (docs/ci.md)")->required();
     gate->add_option("--report", gat.report, "text, json, markdown or junit")
-        ->check(CLI::IsMember(diff_formats));
+        ->check(one_of(diff_formats));
     gate->add_option("--allow", gat.allow, "Regressions that do not fail (see diff)")
         ->delimiter(',')
-        ->check(CLI::IsMember(allowable));
+        ->check(one_of(allowable));
     gate->add_option("--timeout", gat.timeout,
                      "Seconds for one run of a case's external generator (default 300)");
     gate->add_flag("--update", gat.update,
@@ -211,7 +273,7 @@ struct CommandLine::Impl {
         "program");
     import->add_option("format", imp.format, "simgrid-trace or msccl")
         ->required()
-        ->check(CLI::IsMember({"simgrid-trace", "msccl"}));
+        ->check(one_of({"simgrid-trace", "msccl"}));
     import->add_option("file", imp.file,
                        "Paje trace (smpirun --cfg=tracing:yes ...), or MSCCL XML (- for standard "
                        "input)")
@@ -222,19 +284,19 @@ struct CommandLine::Impl {
     import->add_option("--call", imp.call, "Which call of it, from 0 (default 0)")
         ->check(natural);
     import->add_option("--collective", imp.collective, "alltoall or allgather")
-        ->check(CLI::IsMember({"alltoall", "allgather"}));
+        ->check(one_of({"alltoall", "allgather"}));
     import->add_option("-o,--output", imp.output, "Write the table here (default: standard output)");
 
     auto* exp = app->add_subcommand(
         "export",
         "Write a verified schedule (any version, or MSCCL XML) as MSCCL XML for msccl-tools, RCCL "
         "and NCCL's MSCCL runtime; refuses one that fails verification");
-    exp->add_option("format", ex.format, "msccl")->required()->check(CLI::IsMember({"msccl"}));
+    exp->add_option("format", ex.format, "msccl")->required()->check(one_of({"msccl"}));
     exp->add_option("schedule", ex.schedule, "Schedule file (- for standard input)")->required();
     exp->add_option("-o,--output", ex.output, "Write the XML here (default: standard output)");
     exp->add_option("--name", ex.name, "The algo's name (default: the schedule's algorithm)");
     exp->add_option("--proto", ex.protocol, "Simple (default), LL or LL128")
-        ->check(CLI::IsMember({"Simple", "LL", "LL128"}));
+        ->check(one_of({"Simple", "LL", "LL128"}));
     exp->add_option("--channels", ex.channels,
                     "Spread each pair's ops over this many channels (default 1)")
         ->check(natural);
@@ -248,10 +310,10 @@ struct CommandLine::Impl {
         "What a runtime silently ignores in MSCCL XML files: missing or inverted size ranges, "
         "nchunksperloop, channels, unused threadblocks, RCCL's limits; across the files, sizes "
         "two files both claim (error) or none claims (warning)");
-    lint->add_option("format", lnt.format, "msccl")->required()->check(CLI::IsMember({"msccl"}));
+    lint->add_option("format", lnt.format, "msccl")->required()->check(one_of({"msccl"}));
     lint->add_option("files", lnt.files, "MSCCL XML files (- for standard input)")->required();
     lint->add_option("--report", lnt.report, "text (default), json or junit")
-        ->check(CLI::IsMember({"text", "json", "junit"}));
+        ->check(one_of({"text", "json", "junit"}));
     lint->add_option("-o,--output", lnt.output, "Write the report here (default: standard output)");
 
     auto* program = app->add_subcommand(
@@ -262,7 +324,7 @@ struct CommandLine::Impl {
     program->add_option("--rank", prg.ranks, "Print this rank's program (repeatable)")
         ->check(natural);
     program->add_option("--sync", prg.sync, "Phase separation")
-        ->check(CLI::IsMember({"none", "barrier", "pairwise"}));
+        ->check(one_of({"none", "barrier", "pairwise"}));
     program->add_option("-o,--output", prg.output, "Write every rank's program as JSON to this file");
 
     auto* congestion = app->add_subcommand(
@@ -278,7 +340,7 @@ struct CommandLine::Impl {
     topology->add_option("kind", top.kind,
                          "slimfly, dragonfly, xgmi, nvswitch, dgx1 or gpu-cluster")
         ->required()
-        ->check(CLI::IsMember(topology_kinds()));
+        ->check(one_of(topology_kinds()));
     topology->add_option("--q", top.q, "slimfly: the prime q (2q^2 routers)")
         ->check(natural);
     topology->add_option("--concentration", top.concentration,
@@ -326,21 +388,21 @@ struct CommandLine::Impl {
     optimal->add_option("--topology", opt.topology, "Topology JSON file (at most 12 ranks)")
         ->required();
     optimal->add_option("--collective", opt.collective, "alltoall or allgather")
-        ->check(CLI::IsMember({"alltoall", "allgather"}));
+        ->check(one_of({"alltoall", "allgather"}));
     optimal->add_option("--timeout", opt.timeout, "Seconds per solver call (default 60)");
     optimal
         ->add_option("--mode", opt.mode,
                      "direct (each message straight to its destination) or forwarding (k-port, "
                      "blocks relayed: the (C1, C2) Pareto frontier)")
-        ->check(CLI::IsMember({"direct", "forwarding"}));
+        ->check(one_of({"direct", "forwarding"}));
     optimal
         ->add_option("--symmetry", opt.symmetry,
                      "clique (default), first or none: which messages to fix to phases")
-        ->check(CLI::IsMember({"clique", "first", "none"}));
+        ->check(one_of({"clique", "first", "none"}));
     optimal
         ->add_option("--encoding", opt.encoding,
                      "cardinality (default) or pairwise at-most-one constraints")
-        ->check(CLI::IsMember({"cardinality", "pairwise"}));
+        ->check(one_of({"cardinality", "pairwise"}));
     optimal->add_option("--max-transfer", opt.max_transfer,
                         "forwarding: at most this many blocks per transfer (default no limit)")
         ->check(natural);
@@ -361,7 +423,7 @@ struct CommandLine::Impl {
     auto* bounds = app->add_subcommand("bounds", "Print the lower bounds of a machine model");
     bounds->add_option("--topology", bnd.topology, "Topology JSON file")->required();
     bounds->add_option("--collective", bnd.collective, "alltoall or allgather")
-        ->check(CLI::IsMember({"alltoall", "allgather"}));
+        ->check(one_of({"alltoall", "allgather"}));
     bounds->add_option("--bandwidth", bnd.bandwidth,
                        "Link bandwidth B in bytes/s: a tree's peak aggregate throughput bound");
 
@@ -390,7 +452,7 @@ struct CommandLine::Impl {
         ->add_option("--family", what.family,
                      "optimality: cluster (every node-size vector), tree (every tree shape) or "
                      "kport (every n and k, forwarding frontier)")
-        ->check(CLI::IsMember({"cluster", "tree", "kport"}));
+        ->check(one_of({"cluster", "tree", "kport"}));
     whatif->add_option(
         "--max-ranks", what.max_ranks,
         "optimality: clusters (<= 12) or k-port machines (<= 8) up to this many ranks")
@@ -463,6 +525,10 @@ std::optional<int> CommandLine::parse(int argc, const char* const* argv, std::os
     impl_->app->parse(argc, argv);
     set_limits(impl_->limits);
   } catch (const CLI::ParseError& e) {
+    if (const std::string better = suggestion(*impl_->app, e, argc, argv); !better.empty()) {
+      err << "phasecheck: error: " << better << "\nRun with --help for more information.\n";
+      return 2;
+    }
     const int code = impl_->app->exit(e, out, err);
     return code == 0 ? 0 : 2;
   }

@@ -59,14 +59,6 @@ namespace {
 
 using verify::Verdict;
 
-const schedules::Algorithm& require_algorithm(const std::string& name) {
-  if (const auto* a = schedules::find_algorithm(name)) return *a;
-  std::string names;
-  for (const auto& a : schedules::algorithms())
-    names += (names.empty() ? "" : ", ") + std::string(a.name);
-  throw InputError("unknown algorithm '" + name + "' (known: " + names + ")");
-}
-
 /// Faraj & Yuan, Section 3: the bottleneck link, its load |Mu| x |Mv|, the peak aggregate
 /// throughput bound |M| (|M| - 1) B / (|Mu| |Mv|), and the root and phases of Section 4.
 void tree_report(const Tree& tree, double bandwidth, std::ostream& out) {
@@ -108,7 +100,7 @@ int list_algorithms(std::ostream& out) {
 }
 
 int generate(const GenerateArgs& args, std::ostream& out) {
-  const auto& algorithm = require_algorithm(args.algorithm);
+  const auto& algorithm = schedules::require_algorithm(args.algorithm);
   if (!args.output.empty()) check_output(args.output, {args.topology});
   const ScheduleHeader header = schedules::make_header(
       algorithm, io::read_topology_file(args.topology), Parameters::parse(args.set));

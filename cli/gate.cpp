@@ -362,9 +362,7 @@ int gate(const GateArgs& args, std::ostream& out) {
       const Topology model = io::read_topology_file(g.topology);
       Schedule s;
       if (!g.algorithm.empty()) {
-        const auto* a = schedules::find_algorithm(g.algorithm);
-        if (!a) throw InputError("unknown algorithm '" + g.algorithm + "'");
-        s = schedules::generate(*a, model, g.parameters);
+        s = schedules::generate(schedules::require_algorithm(g.algorithm), model, g.parameters);
       } else if (!g.generator.empty()) {
         std::string problem;
         // The command runs in the manifest's directory, like its relative paths.

@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/table.hpp"
 #include "core/error.hpp"
+#include "core/suggest.hpp"
 #include "core/files.hpp"
 #include "io/json.hpp"
 #include "schedules/bruck.hpp"
@@ -219,8 +220,7 @@ int whatif_congestion(const WhatIfArgs& args, std::ostream& out) {
     const std::size_t comma = std::min(names.find(','), names.size());
     const std::string name(names.substr(0, comma));
     names.remove_prefix(std::min(comma + 1, names.size()));
-    const auto* a = schedules::find_algorithm(name);
-    if (!a) throw InputError("whatif congestion: unknown algorithm '" + name + "'");
+    const auto* a = &schedules::require_algorithm(name);
     const bool seeded = std::string_view(a->parameters).find("seed=") != std::string_view::npos;
     std::vector<std::uint64_t> sums;
     std::size_t phases = 0;
@@ -291,9 +291,9 @@ int whatif(const WhatIfArgs& args, std::ostream& out) {
   if (args.question == "congestion") return whatif_congestion(args, out);
   if (args.question == "hierarchical-factor") return whatif_hierarchical(args, out);
   if (args.question == "bruck-index") return whatif_bruck_index(args, out);
-  throw InputError(
-      "unknown what-if family '" + args.question +
-      "' (known: hierarchical-factor, bruck-index, congestion, optimality, experiment)");
+  throw InputError(unknown_name(
+      "what-if question", args.question,
+      {"hierarchical-factor", "bruck-index", "congestion", "optimality", "experiment"}));
 }
 
 }  // namespace phasecheck::cli

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "core/error.hpp"
+#include "core/suggest.hpp"
 #include "schedules/bruck.hpp"
 #include "schedules/buffers.hpp"
 #include "schedules/direct.hpp"
@@ -327,6 +328,13 @@ const Algorithm* find_algorithm(std::string_view name) {
   for (const Algorithm& a : table())
     if (a.name == name) return &a;
   return nullptr;
+}
+
+const Algorithm& require_algorithm(std::string_view name) {
+  if (const Algorithm* a = find_algorithm(name)) return *a;
+  std::vector<std::string> names;
+  for (const Algorithm& a : algorithms()) names.emplace_back(a.name);
+  throw InputError(unknown_name("algorithm", name, names));
 }
 
 ScheduleHeader make_header(const Algorithm& algorithm, Topology topology, Parameters parameters) {

@@ -37,6 +37,9 @@ struct Algorithm {
 std::span<const Algorithm> algorithms();
 /// nullptr when there is no algorithm of that name.
 const Algorithm* find_algorithm(std::string_view name);
+/// The algorithm called `name`; InputError otherwise, with the closest name ("did you mean") and
+/// the list of known ones.
+const Algorithm& require_algorithm(std::string_view name);
 
 /// A header for generating `algorithm` on `topology`: validates the parameters.
 ScheduleHeader make_header(const Algorithm& algorithm, Topology topology, Parameters parameters);
