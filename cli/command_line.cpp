@@ -426,6 +426,8 @@ struct CommandLine::Impl {
         ->check(one_of({"alltoall", "allgather"}));
     bounds->add_option("--bandwidth", bnd.bandwidth,
                        "Link bandwidth B in bytes/s: a tree's peak aggregate throughput bound");
+    bounds->add_option("--report", bnd.report, "text (default), json or csv")
+        ->check(one_of({"text", "json", "csv"}));
 
     auto* survey = app->add_subcommand(
         "survey", "Generate and verify every algorithm on each topology; print a table");
@@ -482,6 +484,7 @@ struct CommandLine::Impl {
     reports_[verify] = {&ver.report, &ver.output, [this] { return ver.schedule; }};
     reports_[cost] = {&cst.report, &cst.output, [this] { return cst.schedule; }};
     reports_[diff] = {&dif.report, nullptr, [this] { return dif.after; }};
+    reports_[bounds] = {&bnd.report, nullptr, [this] { return bnd.topology; }};
     reports_[gate] = {&gat.report, nullptr, [this] { return gat.manifest; }};
     reports_[lint] = {&lnt.report, &lnt.output, [this] {
                         return lnt.files.size() == 1 ? lnt.files[0] : std::string("lint");
@@ -539,7 +542,7 @@ void CommandLine::Impl::report_error(const std::string& message, std::ostream& o
                                      std::ostream& err) const {
   err << "phasecheck: error: " << message << "\n";
   for (const auto& [command, target] : reports_) {
-    if (!*command || *target.format == "text") continue;
+    if (!*command || *target.format == "text" || *target.format == "csv") continue;
     const std::string source = target.source() == "-" ? "<stdin>" : target.source();
     const std::string text = io::render_error(*target.format, command->get_name(), source, message);
     if (!target.output || target.output->empty() || *target.output == "-") {

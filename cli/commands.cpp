@@ -15,6 +15,7 @@
 #include "io/json.hpp"
 #include "io/programs_json.hpp"
 #include "io/report.hpp"
+#include "io/table.hpp"
 #include "mutate.hpp"
 #include "programs/program.hpp"
 #include "programs/replay.hpp"
@@ -38,20 +39,8 @@ Claims claims_for(const ScheduleHeader& header) {
   return {};
 }
 
-Tree::Cut bottleneck(const Tree& tree) {
-  Tree::Cut worst{};
-  std::uint64_t load = 0;
-  for (const Tree::Cut& c : tree.cuts())
-    if (std::uint64_t{c.machines_a} * c.machines_b > load) {
-      load = std::uint64_t{c.machines_a} * c.machines_b;
-      worst = c;
-    }
-  return worst;
-}
-
 double peak_throughput_factor(const Tree& tree) {
-  const Tree::Cut c = bottleneck(tree);
-  const double M = tree.ranks(), load = double(c.machines_a) * c.machines_b;
+  const double M = tree.ranks(), load = double(tree.bottleneck_load());
   return load > 0 ? M * (M - 1) / load : 0;
 }
 
@@ -63,7 +52,7 @@ using verify::Verdict;
 /// throughput bound |M| (|M| - 1) B / (|Mu| |Mv|), and the root and phases of Section 4.
 void tree_report(const Tree& tree, double bandwidth, std::ostream& out) {
   if (tree.ranks() < 2) return;
-  const Tree::Cut worst = bottleneck(tree);
+  const Tree::Cut worst = tree.bottleneck();
   const std::uint64_t load = std::uint64_t{worst.machines_a} * worst.machines_b;
   const double factor = peak_throughput_factor(tree);
   out << "\nbottleneck link " << tree.node_name(worst.a) << " - " << tree.node_name(worst.b)
@@ -86,6 +75,27 @@ void tree_report(const Tree& tree, double bandwidth, std::ostream& out) {
     i = same;
   }
   out << " machines: " << plan.phases() << " phases = |M0| (|M| - |M0|), the bottleneck load\n";
+}
+
+/// tree_report's figures for `bounds --report json`.
+nlohmann::ordered_json tree_json(const Tree& tree, double bandwidth) {
+  nlohmann::ordered_json j;
+  const Tree::Cut worst = tree.bottleneck();
+  j["bottleneck"] = {{"link", {tree.node_name(worst.a), tree.node_name(worst.b)}},
+                     {"machines", {worst.machines_a, worst.machines_b}},
+                     {"load", tree.bottleneck_load()}};
+  const double factor = peak_throughput_factor(tree);
+  j["peak_throughput_factor"] = factor;
+  j["peak_throughput"] = bandwidth > 0 ? nlohmann::ordered_json(factor * bandwidth) : nullptr;
+  if (tree.ranks() >= 2) {
+    const schedules::FarajYuanPlan plan = schedules::faraj_yuan_plan(tree);
+    j["faraj_yuan"] = {
+        {"root", plan.root ? nlohmann::ordered_json(tree.node_name(*plan.root)) : nullptr},
+        {"subtrees", nlohmann::ordered_json::array()},
+        {"phases", plan.phases()}};
+    for (const auto& t : plan.t) j["faraj_yuan"]["subtrees"].push_back(t.size());
+  }
+  return j;
 }
 
 }  // namespace
@@ -391,21 +401,43 @@ int cost(const CostArgs& args, std::ostream& out) {
 int bounds(const BoundsArgs& args, std::ostream& out) {
   if (args.bandwidth < 0 || !std::isfinite(args.bandwidth))
     throw InputError("--bandwidth must be a positive number of bytes per second");
+  const io::TableFormat format = io::parse_table_format(args.report, "bounds");
   const Topology model = io::read_topology_file(args.topology);
   const Collective collective = parse_collective(args.collective);
   const auto all = verify::lower_bounds(model, collective);
-  out << "lower bounds for " << collective << " on " << describe(model) << " (" << ranks(model)
-      << " ranks)\n";
-  Table table({"  bound", "applies to", "argument"});
+  io::Table table({{"metric", "metric"}, {"value", "bound"}, {"applies_to", "applies to"},
+                   {"argument", "argument"}});
   for (const auto& b : all)
-    table.add({"  " + std::string(to_string(b.metric)) + " >= " + std::to_string(b.value),
-               b.direct_only ? "direct" : "any", b.argument});
-  table.print(out);
+    table.add({std::string(to_string(b.metric)), b.value,
+               std::string(b.direct_only ? "direct" : "any"), b.argument});
   const auto direct = verify::best_bounds(all, true).first;
   const auto [f1, f2] = verify::best_bounds(all, false);
-  out << "direct schedules need at least " << direct << " phases with communication; with "
+  const auto* tree = std::get_if<Tree>(&model);
+  switch (format) {
+    case io::TableFormat::csv:
+      out << table.csv();
+      return 0;
+    case io::TableFormat::json: {
+      nlohmann::ordered_json j;
+      j["topology"] = describe(model);
+      j["kind"] = kind(model);
+      j["ranks"] = ranks(model);
+      j["collective"] = to_string(collective);
+      j["bounds"] = table.json();
+      j["direct_phases"] = direct;
+      j["forwarding"] = {{"C1", f1}, {"C2", f2}};
+      j["tree"] = tree ? tree_json(*tree, args.bandwidth) : nlohmann::ordered_json(nullptr);
+      out << j.dump(2) << "\n";
+      return 0;
+    }
+    case io::TableFormat::text:
+      break;
+  }
+  out << "lower bounds for " << collective << " on " << describe(model) << " (" << ranks(model)
+      << " ranks)\n"
+      << table.text("  ") << "direct schedules need at least " << direct << " phases with communication; with "
       << "forwarding C1 >= " << f1 << " and C2 >= " << f2 << "\n";
-  if (const auto* tree = std::get_if<Tree>(&model)) tree_report(*tree, args.bandwidth, out);
+  if (tree) tree_report(*tree, args.bandwidth, out);
   return 0;
 }
 

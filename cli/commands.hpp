@@ -118,6 +118,7 @@ struct BoundsArgs {
   std::string topology;
   std::string collective = "alltoall";
   double bandwidth = 0;  ///< link bandwidth B in bytes/s for a tree's throughput bound; 0: symbolic
+  std::string report = "text";  ///< text | json | csv
 };
 int bounds(const BoundsArgs& args, std::ostream& out);
 
@@ -247,8 +248,6 @@ int gate(const GateArgs& args, std::ostream& out);
 
 /// The checks a registered algorithm claims for its schedule (none for other names).
 Claims claims_for(const ScheduleHeader& header);
-/// The link whose cut splits the machines most evenly: |Mu| x |Mv| messages each way.
-Tree::Cut bottleneck(const Tree& tree);
 /// Faraj & Yuan, Section 3: aggregate alltoall throughput <= |M| (|M| - 1) B / (|Mu| |Mv|); this
 /// is the factor in front of the link bandwidth B.
 double peak_throughput_factor(const Tree& tree);

@@ -622,7 +622,7 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
       series.push_back({c.label, std::move(throughput)});
     }
     // The bottleneck link carries |Mu| |Mv| messages each way: no alltoall finishes sooner.
-    const Tree::Cut cut = bottleneck(*tree);
+    const Tree::Cut cut = tree->bottleneck();
     const double load = double(cut.machines_a) * cut.machines_b;
     std::vector<std::string> bound = {"bound |Mu| |Mv| m / B"};
     for (const auto b : sizes)

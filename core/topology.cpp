@@ -107,6 +107,17 @@ std::vector<Tree::Cut> Tree::cuts() const {
   return result;
 }
 
+Tree::Cut Tree::bottleneck() const {
+  Cut worst{};
+  std::uint64_t load = 0;
+  for (const Cut& c : cuts())
+    if (std::uint64_t{c.machines_a} * c.machines_b > load) {
+      load = std::uint64_t{c.machines_a} * c.machines_b;
+      worst = c;
+    }
+  return worst;
+}
+
 Cluster::Cluster(std::vector<Rank> node_sizes) : sizes_(std::move(node_sizes)) {
   if (sizes_.empty()) throw InputError("cluster: needs at least one node");
   std::uint64_t total = 0;

@@ -74,6 +74,14 @@ class Tree {
     std::uint32_t machines_a = 0, machines_b = 0;
   };
   std::vector<Cut> cuts() const;
+  /// The busiest link of an all-to-all (Faraj & Yuan, Section 3): the cut with the largest
+  /// |Mu| x |Mv|, the first of them in cuts() order; all zero without links. The one definition.
+  Cut bottleneck() const;
+  /// |Mu| x |Mv| of bottleneck(): the messages that cross it each way in an all-to-all.
+  std::uint64_t bottleneck_load() const {
+    const Cut c = bottleneck();
+    return std::uint64_t{c.machines_a} * c.machines_b;
+  }
 
   friend bool operator==(const Tree& x, const Tree& y) {
     return x.machines_ == y.machines_ && x.switches_ == y.switches_ && x.links_ == y.links_;

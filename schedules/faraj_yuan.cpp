@@ -52,13 +52,6 @@ struct Branches {
   std::vector<std::vector<NodeId>> next;
 };
 
-u64 bottleneck_load(const Tree& tree) {
-  u64 load = 0;
-  for (const Tree::Cut& c : tree.cuts())
-    load = std::max<u64>(load, u64{c.machines_a} * c.machines_b);
-  return load;
-}
-
 /// The subtrees of `root` with machines, as rank lists, ordered as the plan wants them.
 std::vector<std::vector<Rank>> subtrees_of(const Branches& g, NodeId root) {
   std::vector<std::vector<Rank>> t;
@@ -173,7 +166,7 @@ std::vector<NodeId> root_candidates(const Tree& tree) {
   std::vector<NodeId> roots;
   if (tree.ranks() <= 2) return roots;
   const Branches g(tree);
-  const u64 bottleneck = bottleneck_load(tree);
+  const u64 bottleneck = tree.bottleneck_load();
   for (const Tree::Cut& c : tree.cuts()) {
     if (u64{c.machines_a} * c.machines_b != bottleneck) continue;
     for (auto [u, v] : {std::pair{c.a, c.b}, std::pair{c.b, c.a}}) {
@@ -209,7 +202,7 @@ FarajYuanPlan faraj_yuan_plan(const Tree& tree, const std::optional<std::string>
       if (tree.node_name(v) == *root_name) root = v;
     if (root == tree.node_count())
       throw InputError("faraj-yuan: root=" + *root_name + " is not a switch of the tree");
-    const u64 bottleneck = bottleneck_load(tree);
+    const u64 bottleneck = tree.bottleneck_load();
     bool on_bottleneck = false;
     for (NodeId w : g.next[root]) {
       on_bottleneck |= g.load(root, w) == bottleneck;

@@ -70,17 +70,12 @@ void routed(std::vector<Bound>& out, Collective c, u64 p, u64 links, u64 alltoal
 void model_bounds(std::vector<Bound>& out, const Tree& tree, Collective c, u64 p) {
   // The busiest link: |Mu| x |Mv| messages cross it each way (alltoall); for allgather the
   // larger side's blocks must cross at least once with forwarding, every pair without.
-  Tree::Cut worst{};
-  u64 load = 0, side = 0;
-  for (const Tree::Cut& cut : tree.cuts()) {
-    const u64 l = u64{cut.machines_a} * cut.machines_b;
-    if (l > load) {
-      load = l;
-      worst = cut;
-    }
+  const Tree::Cut worst = tree.bottleneck();
+  const u64 load = tree.bottleneck_load();
+  u64 side = 0;
+  for (const Tree::Cut& cut : tree.cuts())
     if (cut.machines_a && cut.machines_b)
       side = std::max<u64>(side, std::max(cut.machines_a, cut.machines_b));
-  }
   const std::string link = "link " + tree.node_name(worst.a) + " - " + tree.node_name(worst.b) +
                            " splits the machines " + std::to_string(worst.machines_a) + " | " +
                            std::to_string(worst.machines_b);
