@@ -107,7 +107,7 @@ struct CommandLine::Impl {
   OptimalArgs opt;
   MutateArgs mut;
   BoundsArgs bnd;
-  std::vector<std::string> survey_files;
+  SurveyArgs srv;
   WhatIfArgs what;
   /// Each subcommand with the function that runs it.
   std::vector<std::pair<CLI::App*, std::function<int(std::ostream&, std::ostream&)>>> commands_;
@@ -332,6 +332,8 @@ struct CommandLine::Impl {
     congestion->add_option("schedule", con.schedule, "Schedule JSON file")->required();
     congestion->add_option("--topology", con.topology, "Measure on this model instead");
     congestion->add_flag("--phases", con.phases, "Print every phase");
+    congestion->add_option("--report", con.report, "text (default), json, or csv (with --phases)")
+        ->check(one_of({"text", "json", "csv"}));
 
     auto* topology = app->add_subcommand(
         "topology",
@@ -431,7 +433,9 @@ struct CommandLine::Impl {
 
     auto* survey = app->add_subcommand(
         "survey", "Generate and verify every algorithm on each topology; print a table");
-    survey->add_option("topologies", survey_files, "Topology JSON files")->required();
+    survey->add_option("topologies", srv.topologies, "Topology JSON files")->required();
+    survey->add_option("--report", srv.report, "text (default), json or csv")
+        ->check(one_of({"text", "json", "csv"}));
 
     auto* whatif = app->add_subcommand("whatif", "Research tables for a family of instances");
     whatif
@@ -485,6 +489,10 @@ struct CommandLine::Impl {
     reports_[cost] = {&cst.report, &cst.output, [this] { return cst.schedule; }};
     reports_[diff] = {&dif.report, nullptr, [this] { return dif.after; }};
     reports_[bounds] = {&bnd.report, nullptr, [this] { return bnd.topology; }};
+    reports_[survey] = {&srv.report, nullptr, [this] {
+                          return srv.topologies.size() == 1 ? srv.topologies[0] : std::string();
+                        }};
+    reports_[congestion] = {&con.report, nullptr, [this] { return con.schedule; }};
     reports_[gate] = {&gat.report, nullptr, [this] { return gat.manifest; }};
     reports_[lint] = {&lnt.report, &lnt.output, [this] {
                         return lnt.files.size() == 1 ? lnt.files[0] : std::string("lint");
@@ -514,7 +522,7 @@ struct CommandLine::Impl {
     commands_.push_back({sync, [this](std::ostream& out, std::ostream&) { return cli::sync(syn, out); }});
     commands_.push_back({cost, [this](std::ostream& out, std::ostream&) { return cli::cost(cst, out); }});
     commands_.push_back({bounds, [this](std::ostream& out, std::ostream&) { return cli::bounds(bnd, out); }});
-    commands_.push_back({survey, [this](std::ostream& out, std::ostream&) { return cli::survey(survey_files, out); }});
+    commands_.push_back({survey, [this](std::ostream& out, std::ostream&) { return cli::survey(srv, out); }});
     commands_.push_back({whatif, [this](std::ostream& out, std::ostream&) { return cli::whatif(what, out); }});
   }
 };

@@ -277,6 +277,9 @@ int program(const ProgramArgs& args, std::ostream& out) {
 }
 
 int congestion(const CongestionArgs& args, std::ostream& out) {
+  const io::TableFormat format = io::parse_table_format(args.report, "congestion");
+  if (format == io::TableFormat::csv && !args.phases)
+    throw InputError("congestion --report csv is the table of --phases: add --phases");
   std::optional<Topology> what_if;
   if (!args.topology.empty()) what_if = io::read_topology_file(args.topology);
   ScheduleHeader header;
@@ -301,23 +304,59 @@ int congestion(const CongestionArgs& args, std::ostream& out) {
   const verify::Report report = verifier->finish();
   const Topology& model = what_if ? *what_if : header.topology;
   const bool delivered = report.passed("delivery");
-  out << (delivered ? "" : "INVALID  ") << "congestion of " << report.algorithm << " ("
-      << report.collective << ") on " << report.topology << "  [" << args.schedule << "]\n"
-      << "  " << meter->phase_count()
-      << " phases; sum over phases of the busiest link's load: " << meter->sum_of_max()
-      << " blocks (the time proxy); mean per phase " << number(meter->mean_of_max()) << ", peak "
-      << meter->peak() << "\n"
-      << "  delivery: " << (delivered ? "every block exactly once" : "FAILS (phasecheck verify)")
-      << "\n";
-  if (args.phases) {
-    Table table({"  phase", "max load", "mean load", "busiest link"});
-    for (std::size_t i = 0; i < meter->loads().size(); ++i) {
-      const verify::PhaseLoad& l = meter->loads()[i];
-      table.add({"  " + std::to_string(i), std::to_string(l.max), number(l.mean),
-                 l.max ? link_name(model, l.busiest) : "-"});
+  const std::string source = args.schedule == "-" ? "<stdin>" : args.schedule;
+  // Every block crosses its route's links, so the sum over phases of the busiest link's load (per
+  // unit of capacity) is at least the busiest link's total, hence at least any bound on C2: the
+  // model's, for this kind of schedule (docs/bounds.md).
+  const std::uint64_t bound = report.bound_c2;
+  std::string argument;
+  for (const verify::Bound& b : report.bounds)
+    if (b.metric == verify::Metric::c2 && b.value == bound) {
+      argument = b.argument;
+      break;
     }
-    out << "\n";
-    table.print(out);
+  io::Table table({{"phase", "phase"},
+                   {"max_load", "max load"},
+                   {"mean_load", "mean load"},
+                   {"busiest_link", "busiest link"}});
+  for (std::size_t i = 0; i < meter->loads().size(); ++i) {
+    const verify::PhaseLoad& l = meter->loads()[i];
+    table.add({std::uint64_t{i}, l.max, l.mean,
+               l.max ? io::Cell{link_name(model, l.busiest)} : io::Cell{}});
+  }
+  switch (format) {
+    case io::TableFormat::csv:
+      out << table.csv();
+      break;
+    case io::TableFormat::json: {
+      nlohmann::ordered_json j;
+      j["schedule"] = source;
+      j["algorithm"] = report.algorithm;
+      j["collective"] = to_string(report.collective);
+      j["topology"] = report.topology;
+      j["delivered"] = delivered;
+      j["phases"] = meter->phase_count();
+      j["sum_of_max"] = {{"value", meter->sum_of_max()},
+                         {"lower_bound", bound},
+                         {"argument", argument}};
+      j["mean_of_max"] = meter->mean_of_max();
+      j["peak"] = meter->peak();
+      j["per_phase"] = args.phases ? table.json() : nlohmann::ordered_json(nullptr);
+      out << j.dump(2) << "\n";
+      break;
+    }
+    case io::TableFormat::text:
+      out << (delivered ? "" : "INVALID  ") << "congestion of " << report.algorithm << " ("
+          << report.collective << ") on " << report.topology << "  [" << source << "]\n"
+          << "  " << meter->phase_count()
+          << " phases; sum over phases of the busiest link's load: " << meter->sum_of_max()
+          << " blocks (lower bound " << bound << "); mean per phase "
+          << number(meter->mean_of_max()) << ", peak " << meter->peak() << "\n";
+      if (!argument.empty()) out << "  lower bound " << bound << ": " << argument << "\n";
+      out << "  delivery: "
+          << (delivered ? "every block exactly once" : "FAILS (phasecheck verify)") << "\n";
+      if (args.phases) out << "\n" << table.text("  ");
+      break;
   }
   return delivered ? 0 : 1;
 }
@@ -441,17 +480,29 @@ int bounds(const BoundsArgs& args, std::ostream& out) {
   return 0;
 }
 
-int survey(const std::vector<std::string>& topologies, std::ostream& out) {
-  Table table({"example", "model", "algorithm", "verdict", "phases", "C1", "bound", "gap", "C2",
-               "bound", "gap", "claims"});
+int survey(const SurveyArgs& args, std::ostream& out) {
+  const io::TableFormat format = io::parse_table_format(args.report, "survey");
+  io::Table table({{"example", "example"},
+                   {"model", "model"},
+                   {"algorithm", "algorithm"},
+                   {"verdict", "verdict"},
+                   {"failed", "failed"},
+                   {"phases", "phases"},
+                   {"C1", "C1"},
+                   {"bound_C1", "bound"},
+                   {"gap_C1", "gap"},
+                   {"C2", "C2"},
+                   {"bound_C2", "bound"},
+                   {"gap_C2", "gap"},
+                   {"claims", "claims"}});
   bool broken = false;
-  for (const std::string& path : topologies) {
+  for (const std::string& path : args.topologies) {
     const Topology model = io::read_topology_file(path);
     const std::filesystem::path p(path);
-    const std::string name =
-        p.filename() == "topology.json" ? p.parent_path().filename().string() : p.stem().string();
+    const std::string name = path == "-"                       ? "<stdin>"
+                             : p.filename() == "topology.json" ? p.parent_path().filename().string()
+                                                               : p.stem().string();
     for (const auto& algorithm : schedules::algorithms()) {
-      std::vector<std::string> row{name, describe(model), std::string(algorithm.name)};
       ScheduleHeader header;
       std::optional<verify::Report> report;
       try {
@@ -459,40 +510,55 @@ int survey(const std::vector<std::string>& topologies, std::ostream& out) {
         verify::Verifier v(header, header.topology, claims_for(header));
         algorithm.generate(header, v.sink());
         report = v.finish();
-      } catch (const InputError& e) {
-        row.insert(row.end(), {"n/a", "", "", "", "", "", "", "", e.what()});
-        table.add(std::move(row));
+      } catch (const InputError& e) {  // the algorithm does not take this machine: why
+        table.add({name, describe(model), std::string(algorithm.name), std::string("n/a"), {}, {},
+                   {}, {}, {}, {}, {}, {}, std::string(e.what())});
         continue;
       }
       const bool claimed = algorithm.contention_free_on(header, model);
-      std::string failed, verdict = "pass";
+      std::string failed;
       for (const auto& c : report->checks)
         if (c.verdict == Verdict::fail || c.verdict == Verdict::unknown)
           failed += (failed.empty() ? "" : ",") + c.name;
-      if (!failed.empty()) verdict = "FAIL " + failed;
       const bool ok = report->broken_claims(claimed).empty();
       broken |= !ok;
       // Gaps only for schedules the bounds apply to: everything delivered, no contention.
       const bool valid = report->passed("delivery") && report->passed("contention");
-      const auto gap = [valid](std::uint64_t value, std::uint64_t bound) {
-        return valid && value >= bound ? std::to_string(value - bound) : std::string("-");
+      const auto gap = [valid](std::uint64_t value, std::uint64_t bound) -> io::Cell {
+        if (valid && value >= bound) return value - bound;
+        return {};
       };
       const verify::Counts& n = report->counts;
-      row.insert(
-          row.end(),
-          {verdict, std::to_string(n.phases), std::to_string(n.c1),
-           std::to_string(report->bound_c1), gap(n.c1, report->bound_c1), std::to_string(n.c2),
-           std::to_string(report->bound_c2), gap(n.c2, report->bound_c2),
-           std::string(ok ? "kept" : "BROKEN") + (claimed ? " (contention-free claimed)" : "")});
-      table.add(std::move(row));
+      table.add({name, describe(model), std::string(algorithm.name),
+                 std::string(failed.empty() ? "pass" : "FAIL"),
+                 failed.empty() ? io::Cell{} : io::Cell{failed}, std::uint64_t{n.phases}, n.c1,
+                 report->bound_c1, gap(n.c1, report->bound_c1), n.c2, report->bound_c2,
+                 gap(n.c2, report->bound_c2),
+                 std::string(ok ? "kept" : "BROKEN") +
+                     (claimed ? " (contention-free claimed)" : "")});
     }
   }
-  table.print(out);
-  out << "\nC1 = phases with communication (start-ups); C2 = the sum over phases of the largest "
-         "transfer in blocks (the t_w m term); bound = the model's lower bound for this kind of "
-         "schedule (direct or forwarding); gap = value - bound, for schedules that deliver "
-         "everything without contention\n";
-  if (broken) out << "\nSome algorithm broke one of its claims (marked BROKEN).\n";
+  switch (format) {
+    case io::TableFormat::csv:
+      out << table.csv();
+      break;
+    case io::TableFormat::json: {
+      nlohmann::ordered_json j;
+      j["topologies"] = args.topologies;
+      j["rows"] = table.json();
+      j["broken"] = broken;
+      out << j.dump(2) << "\n";
+      break;
+    }
+    case io::TableFormat::text:
+      out << table.text()
+          << "\nC1 = phases with communication (start-ups); C2 = the sum over phases of the "
+             "largest transfer in blocks (the t_w m term); bound = the model's lower bound for "
+             "this kind of schedule (direct or forwarding); gap = value - bound, for schedules "
+             "that deliver everything without contention\n";
+      if (broken) out << "\nSome algorithm broke one of its claims (marked BROKEN).\n";
+      break;
+  }
   return broken ? 1 : 0;
 }
 

@@ -68,6 +68,7 @@ struct CongestionArgs {
   std::string schedule;
   std::string topology;  ///< optional what-if model (routed)
   bool phases = false;   ///< print every phase's loads
+  std::string report = "text";  ///< text | json | csv (csv: the --phases table)
 };
 /// Link loads per phase on a routed model and their sum of maxima; exit 1 if delivery fails.
 int congestion(const CongestionArgs& args, std::ostream& out);
@@ -125,7 +126,11 @@ int bounds(const BoundsArgs& args, std::ostream& out);
 /// Generates and verifies every registered algorithm on each topology file and prints a table of
 /// verdicts and phases against the lower bound. Exit 1 when an algorithm breaks a claim (delivery,
 /// invariants, phase count, or contention on a model it claims to be contention-free on).
-int survey(const std::vector<std::string>& topologies, std::ostream& out);
+struct SurveyArgs {
+  std::vector<std::string> topologies;  ///< topology files; "-": standard input (once)
+  std::string report = "text";          ///< text | json | csv
+};
+int survey(const SurveyArgs& args, std::ostream& out);
 
 struct WhatIfArgs {
   std::string question;            ///< hierarchical-factor, bruck-index, congestion, optimality

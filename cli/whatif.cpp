@@ -277,7 +277,7 @@ int whatif_congestion(const WhatIfArgs& args, std::ostream& out) {
   }
   out << "\nload = blocks on a directed link in a phase (per unit of capacity, rounded up, on a "
          "graph's parallel links and host ports); sum of max load = the sum over phases of "
-         "the busiest link's load, the time proxy when links are shared;\nmax load per phase = "
+         "the busiest link's load (at least the model's C2 bound: phasecheck congestion prints it);\nmax load per phase = "
          "its mean over phases and runs; delivered = every block exactly once and the "
          "algorithm's invariants hold, in every run.\n";
   return all_delivered ? 0 : 1;
