@@ -21,8 +21,8 @@
 #include "core/files.hpp"
 #include "core/limits.hpp"
 #include "core/suggest.hpp"
-#include "io/report.hpp"
 #include "fuzz.hpp"
+#include "io/report.hpp"
 
 namespace phasecheck::cli {
 
@@ -41,11 +41,47 @@ CLI::Validator one_of(std::vector<std::string> names) {
       description + "}");
 }
 
+/// A byte count as every size option takes it: 4096, 4KiB, 1MiB, 1m (binary units, CLI11's
+/// AsSizeValue); a sign or a fraction is refused (CLI11 alone reads "-1" as 2^64 - 1).
+void bytes_option(CLI::Option* o) {
+  o
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            if (text.empty() || text[0] < '0' || text[0] > '9')
+              return "'" + text + "' is not a size in bytes (4096, 4KiB, 1MiB)";
+            std::uint64_t number = 0;  // the digits before a unit must fit, too
+            if (std::from_chars(text.data(), text.data() + text.size(), number).ec != std::errc())
+              return "'" + text + "' is too large";
+            return {};
+          },
+          ""))
+      ->transform(CLI::AsSizeValue(false).description(""))
+      ->type_name("BYTES");
+}
+
+/// Old spellings of renamed options live in this group, which help does not show. (CLI11's
+/// own hidden group, "", also drops the option's name from its error messages.)
+constexpr const char* renamed_group = "Renamed options";
+
+/// Help without the renamed options (docs/cli.md, "Renamed options").
+class Formatter : public CLI::Formatter {
+ public:
+  std::string make_group(std::string group, bool is_positional,
+                         std::vector<const CLI::Option*> opts) const override {
+    if (group == renamed_group) return {};
+    return CLI::Formatter::make_group(std::move(group), is_positional, std::move(opts));
+  }
+};
+
+/// The old spelling of an option, kept out of help for one release.
+CLI::Option* old_spelling(CLI::Option* o) { return o->group(renamed_group); }
+
 /// The long option names of a command ("--topology", ...), for "did you mean".
 std::vector<std::string> option_names(const CLI::App& app) {
   std::vector<std::string> names;
   for (const CLI::Option* o : app.get_options())
-    for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
+    if (o->get_group() != renamed_group)
+      for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
   return names;
 }
 
@@ -62,8 +98,8 @@ std::string suggestion(const CLI::App& app, const CLI::ParseError& e, int argc,
     for (int i = 1; i < argc; ++i) {
       const std::string_view word = argv[i];
       if (word.starts_with("-")) {
-        if (word.find('=') == std::string_view::npos && i + 1 < argc && !std::string_view(argv[i + 1]).starts_with("-") &&
-            word.starts_with("--max-"))
+        if (word.find('=') == std::string_view::npos && i + 1 < argc &&
+            !std::string_view(argv[i + 1]).starts_with("-") && word.starts_with("--max-"))
           ++i;  // a global limit's value
         continue;
       }
@@ -123,6 +159,8 @@ struct CommandLine::Impl {
     }
   };
   std::map<const CLI::App*, ReportTarget> reports_;
+  /// Old spellings kept for one release, with their new names: using one prints a note.
+  std::vector<std::pair<const CLI::Option*, std::string>> renamed_;
   /// The message on standard error, and the requested report saying so.
   void report_error(const std::string& message, std::ostream& out, std::ostream& err) const;
 
@@ -144,6 +182,7 @@ struct CommandLine::Impl {
         "phasecheck: generate and formally check all-to-all communication schedules.\n"
         "Exit codes: 0 all checks pass, 1 a check failed, 2 bad input or usage, "
         "3 internal error.");
+    app->formatter(std::make_shared<Formatter>());
     app->require_subcommand(1);
     app->set_version_flag("--version", "phasecheck 0.1.0");
     // Limits of every command (core/limits.hpp, docs/limits.md), given before or after it.
@@ -161,7 +200,8 @@ struct CommandLine::Impl {
     auto* algorithms = app->add_subcommand("algorithms", "List the registered algorithms");
 
     auto* generate = app->add_subcommand("generate", "Generate a schedule as JSON");
-    generate->add_option("algorithm", gen.algorithm, "Algorithm name (see `algorithms`)")->required();
+    generate->add_option("algorithm", gen.algorithm, "Algorithm name (see `algorithms`)")
+        ->required();
     generate->add_option("--topology", gen.topology, "Topology JSON file")->required();
     generate->add_option("--set", gen.set, "Algorithm parameter key=value (repeatable)");
     generate->add_option("-o,--output", gen.output, "Output file (default: standard output)");
@@ -185,9 +225,13 @@ struct CommandLine::Impl {
     cost->add_option("schedule", cst.schedule, "Schedule JSON file (- for standard input)")
         ->required();
     cost->add_option("--ts", cst.ts, "Start-up time per message, seconds (e.g. 10e-6)")->required();
-    cost->add_option("--tw", cst.tw, "Transfer time per word, seconds (e.g. 1e-9)")->required();
-    cost->add_option("--m", cst.m, "Words per block (the message size m)")->required();
-    cost->add_option("--topology", cst.topology, "Judge on this model instead of the schedule's own");
+    cost->add_option("--tw", cst.tw, "Transfer time per byte, seconds (e.g. 1e-9)")->required();
+    bytes_option(cost->add_option(
+        "--bytes", cst.bytes, "Message (block) size in bytes, m of the model: 4096, 4KiB, 1MiB"));
+    renamed_.push_back(
+        {old_spelling(cost->add_option("--m", cst.m_alias, "Old name of --bytes")), "--bytes"});
+    cost->add_option("--topology", cst.topology,
+                     "Judge on this model instead of the schedule's own");
     cost->add_option("--report", cst.report, "Report format")->check(one_of({"text", "json"}));
     cost->add_option("-o,--output", cst.output, "Write the report to this file");
 
@@ -195,7 +239,8 @@ struct CommandLine::Impl {
         "sync",
         "Pair-wise synchronization of a schedule (Faraj & Yuan, Section 5), reduced and checked");
     sync->add_option("schedule", syn.schedule, "Schedule JSON file")->required();
-    sync->add_option("--topology", syn.topology, "Judge on this model instead of the schedule's own");
+    sync->add_option("--topology", syn.topology,
+                     "Judge on this model instead of the schedule's own");
     sync->add_flag("--list", syn.list, "Print every synchronization message");
 
     auto* run = app->add_subcommand(
@@ -205,8 +250,8 @@ struct CommandLine::Impl {
     run->add_option("schedule", rn.schedule, "Schedule JSON file")->required();
     run->add_option("--np", rn.np, "Number of MPI processes (default: the schedule's ranks)")
         ->check(natural);
-    run->add_option("--bytes", rn.bytes, "Bytes per message (default 1024)")
-        ->check(natural);
+    bytes_option(
+        run->add_option("--bytes", rn.bytes, "Bytes per message: 4096, 4KiB, 1MiB (default 1KiB)"));
     run->add_option("--sync", rn.sync, "Phase separation (default barrier)")
         ->check(one_of({"none", "barrier", "pairwise"}));
     run->add_option("--repeats", rn.repeats, "Calls to time; the median is reported (default 5)")
@@ -222,16 +267,16 @@ struct CommandLine::Impl {
         ->required();
     simulate->add_option("--bandwidth", sim.bandwidth, "Link bandwidth (default 100Mbps)");
     simulate->add_option("--latency", sim.latency, "Link latency (default 10us)");
-    simulate->add_option("--bytes", sim.bytes, "Bytes per message (default 65536)")
-        ->check(natural);
+    bytes_option(simulate->add_option("--bytes", sim.bytes,
+                                      "Bytes per message: 4096, 4KiB, 1MiB (default 64KiB)"));
     simulate->add_option("--sync", sim.sync, "Phase separation (default barrier)")
         ->check(one_of({"none", "barrier", "pairwise"}));
     simulate->add_option("--library", sim.library,
                          "SimGrid's alltoall to compare with (basic_linear, pair, ring, bruck, "
                          "ompi, mpich, ...; default: SimGrid's default)");
-    simulate->add_option("--repeats", sim.repeats, "Calls to time (default 3)")
-        ->check(natural);
-    simulate->add_option("--timeout", sim.timeout, "Seconds before smpirun is stopped (default 600)");
+    simulate->add_option("--repeats", sim.repeats, "Calls to time (default 3)")->check(natural);
+    simulate->add_option("--timeout", sim.timeout,
+                         "Seconds before smpirun is stopped (default 600)");
     simulate->add_option("--trace", sim.trace,
                          "Write SimGrid's Paje trace, internal messages of collectives included, "
                          "to this file (see `import simgrid-trace`)");
@@ -246,7 +291,8 @@ struct CommandLine::Impl {
     const std::vector<std::string> diff_formats = {"text", "json", "markdown", "junit"};
     const std::vector<std::string> allowable = {"more-phases", "larger-c1", "larger-c2",
                                                 "larger-gap"};
-    diff->add_option("--report", dif.report, "text, json, markdown (a pull-request comment) or junit")
+    diff->add_option("--report", dif.report,
+                     "text, json, markdown (a pull-request comment) or junit")
         ->check(one_of(diff_formats));
     diff->add_option("--allow", dif.allow,
                      "Regressions that do not fail: more-phases, larger-c1, larger-c2, larger-gap")
@@ -274,18 +320,19 @@ struct CommandLine::Impl {
     import->add_option("format", imp.format, "simgrid-trace or msccl")
         ->required()
         ->check(one_of({"simgrid-trace", "msccl"}));
-    import->add_option("file", imp.file,
-                       "Paje trace (smpirun --cfg=tracing:yes ...), or MSCCL XML (- for standard "
-                       "input)")
+    import
+        ->add_option("file", imp.file,
+                     "Paje trace (smpirun --cfg=tracing:yes ...), or MSCCL XML (- for standard "
+                     "input)")
         ->required();
     import->add_option("--topology", imp.topology,
                        "The machine to judge the table on (default: fully-connected, 1 port)");
     import->add_option("--state", imp.state, "The collective's state (default PMPI_Alltoall)");
-    import->add_option("--call", imp.call, "Which call of it, from 0 (default 0)")
-        ->check(natural);
+    import->add_option("--call", imp.call, "Which call of it, from 0 (default 0)")->check(natural);
     import->add_option("--collective", imp.collective, "alltoall or allgather")
         ->check(one_of({"alltoall", "allgather"}));
-    import->add_option("-o,--output", imp.output, "Write the table here (default: standard output)");
+    import->add_option("-o,--output", imp.output,
+                       "Write the table here (default: standard output)");
 
     auto* exp = app->add_subcommand(
         "export",
@@ -300,10 +347,10 @@ struct CommandLine::Impl {
     exp->add_option("--channels", ex.channels,
                     "Spread each pair's ops over this many channels (default 1)")
         ->check(natural);
-    exp->add_option("--min-bytes", ex.min_bytes, "Smallest call size it serves (default 0)")
-        ->check(natural);
-    exp->add_option("--max-bytes", ex.max_bytes, "Largest call size it serves (default 0: any)")
-        ->check(natural);
+    bytes_option(
+        exp->add_option("--min-bytes", ex.min_bytes, "Smallest call size it serves (default 0)"));
+    bytes_option(exp->add_option("--max-bytes", ex.max_bytes,
+                                 "Largest call size it serves (default 0: any)"));
 
     auto* lint = app->add_subcommand(
         "lint",
@@ -325,7 +372,8 @@ struct CommandLine::Impl {
         ->check(natural);
     program->add_option("--sync", prg.sync, "Phase separation")
         ->check(one_of({"none", "barrier", "pairwise"}));
-    program->add_option("-o,--output", prg.output, "Write every rank's program as JSON to this file");
+    program->add_option("-o,--output", prg.output,
+                        "Write every rank's program as JSON to this file");
 
     auto* congestion = app->add_subcommand(
         "congestion", "Link loads per phase on a routed machine (graph, tree, ...) and their sum");
@@ -337,29 +385,46 @@ struct CommandLine::Impl {
 
     auto* topology = app->add_subcommand(
         "topology",
-        "Write a generated network as a topology file: slimfly (MMS), dragonfly, or a GPU "
-        "machine: xgmi (fully connected), nvswitch, dgx1 (hybrid cube-mesh), gpu-cluster");
-    topology->add_option("kind", top.kind,
-                         "slimfly, dragonfly, xgmi, nvswitch, dgx1 or gpu-cluster")
+        "Write a built machine as a topology file: a model (tree, fat-tree, cluster, "
+        "fully-connected, hypercube, mesh, ring), a low-diameter network (slimfly, dragonfly) or "
+        "a GPU machine (xgmi, nvswitch, dgx1, gpu-cluster); docs/models.md");
+    std::string kinds_help;
+    for (const NetworkKind& k : network_kinds())
+      kinds_help += "\n  " + std::string(k.name) + ": " + std::string(k.summary);
+    topology->add_option("kind", top.kind, "The machine:" + kinds_help)
         ->required()
         ->check(one_of(topology_kinds()));
-    topology->add_option("--q", top.q, "slimfly: the prime q (2q^2 routers)")
+    NetworkOptions& net = top.options;
+    topology->add_option("--fanout", net.fanout,
+                         "tree: nodes below each switch, level by level from the root, e.g. 8,4");
+    topology->add_option("--k", net.k, "fat-tree: the switches' port count k (even)")
         ->check(natural);
-    topology->add_option("--concentration", top.concentration,
-                         "slimfly: hosts per router (default ceil(degree/2))")
+    topology->add_option("--sizes", net.sizes, "cluster: the nodes' sizes, e.g. 8,8,4,1");
+    topology->add_option("--ranks", net.ranks, "fully-connected, ring: the ranks")->check(natural);
+    topology->add_option("--ports", net.ports, "fully-connected: ports per rank")->check(natural);
+    topology->add_option("--dimension", net.dimension, "hypercube: the dimension d (2^d ranks)")
         ->check(natural);
-    topology->add_option("--a", top.a, "dragonfly: routers per group")
+    topology->add_option("--rows", net.rows, "mesh: rows")->check(natural);
+    topology->add_option("--cols", net.cols, "mesh: columns")->check(natural);
+    topology->add_flag("--wraparound", net.wraparound, "mesh: a torus");
+    topology->add_option("--q", net.q, "slimfly: the prime q (2q^2 routers, default 5)")
         ->check(natural);
-    topology->add_option("--h", top.h, "dragonfly: global links per router")
+    topology
+        ->add_option("--concentration", net.concentration,
+                     "slimfly: hosts per router (default ceil(degree/2))")
         ->check(natural);
-    topology->add_option("--p", top.p, "dragonfly: hosts per router")
+    topology->add_option("--a", net.a, "dragonfly: routers per group (default 4)")->check(natural);
+    topology->add_option("--h", net.h, "dragonfly: global links per router (default 2)")
         ->check(natural);
-    topology->add_option("--gpus", top.gpus,
-                         "xgmi, nvswitch: the gpus (default 8); gpu-cluster: gpus per node")
+    topology->add_option("--p", net.p, "dragonfly: hosts per router (default 2)")->check(natural);
+    topology
+        ->add_option("--gpus", net.gpus,
+                     "xgmi, nvswitch: the gpus (default 8); gpu-cluster: gpus per node")
         ->check(natural);
-    topology->add_option("--nodes", top.nodes, "gpu-cluster: nodes (default 2)")->check(natural);
-    topology->add_option("--nics", top.nics,
-                         "gpu-cluster: each node's links to the network switch (default 1)")
+    topology->add_option("--nodes", net.nodes, "gpu-cluster: nodes (default 2)")->check(natural);
+    topology
+        ->add_option("--nics", net.nics,
+                     "gpu-cluster: each node's links to the network switch (default 1)")
         ->check(natural);
     topology->add_option("-o,--output", top.output, "Output file (default: standard output)");
 
@@ -371,9 +436,9 @@ struct CommandLine::Impl {
     fuzz->add_option("--cases", fz.cases, "Cases per algorithm (per batch with --seconds)")
         ->check(natural);
     fuzz->add_option("--seconds", fz.seconds, "Keep running batches for this long");
-    fuzz->add_option("--seed", fz.seed, "First seed (same seed, same cases)")
-        ->check(natural);
-    fuzz->add_option("--max-size", fz.max_size, "How large generated machines get (rapidcheck size)");
+    fuzz->add_option("--seed", fz.seed, "First seed (same seed, same cases)")->check(natural);
+    fuzz->add_option("--max-size", fz.max_size,
+                     "How large generated machines get (rapidcheck size)");
     fuzz->add_option("--out", fz.out, "Directory for a failure's files");
     fuzz->add_option("--generator", fz.generator,
                      "External generator: a command reading a topology on stdin, printing a "
@@ -405,8 +470,9 @@ struct CommandLine::Impl {
         ->add_option("--encoding", opt.encoding,
                      "cardinality (default) or pairwise at-most-one constraints")
         ->check(one_of({"cardinality", "pairwise"}));
-    optimal->add_option("--max-transfer", opt.max_transfer,
-                        "forwarding: at most this many blocks per transfer (default no limit)")
+    optimal
+        ->add_option("--max-transfer", opt.max_transfer,
+                     "forwarding: at most this many blocks per transfer (default no limit)")
         ->check(natural);
     optimal->add_option("--smt2", opt.smt2, "Write the instance as SMT-LIB2 to this file");
     optimal->add_option("-o,--output", opt.output, "Write the optimal schedule to this file");
@@ -417,10 +483,8 @@ struct CommandLine::Impl {
         "invalid mutant (confirmed by a naive re-simulation)");
     mutate->add_option("schedule", mut.schedule, "Schedule JSON file")->required();
     mutate->add_option("--topology", mut.topology, "Judge on this model instead");
-    mutate->add_option("--per-class", mut.per_class, "Mutants per fault class")
-        ->check(natural);
-    mutate->add_option("--seed", mut.seed, "Seed for choosing the faults")
-        ->check(natural);
+    mutate->add_option("--per-class", mut.per_class, "Mutants per fault class")->check(natural);
+    mutate->add_option("--seed", mut.seed, "Seed for choosing the faults")->check(natural);
 
     auto* bounds = app->add_subcommand("bounds", "Print the lower bounds of a machine model");
     bounds->add_option("--topology", bnd.topology, "Topology JSON file")->required();
@@ -444,13 +508,13 @@ struct CommandLine::Impl {
         ->required();
     whatif->add_option("--sizes", what.sizes, "Node sizes of a cluster, e.g. 8,8,4,1 (repeatable)");
     whatif->add_option("--sizes-file", what.sizes_file, "File with one size vector per line");
-    whatif->add_option("--ranks", what.ranks, "bruck-index: processors n")
-        ->check(natural);
-    whatif->add_option("--ports", what.ports, "bruck-index: ports k")
-        ->check(natural);
-    whatif->add_option("--ts", what.ts, "bruck-index: start-up time, seconds");
+    whatif->add_option("--ranks", what.ranks, "bruck-index: processors n")->check(natural);
+    whatif->add_option("--ports", what.ports, "bruck-index: ports k")->check(natural);
+    whatif->add_option("--ts", what.ts, "bruck-index: start-up time per message, seconds");
     whatif->add_option("--tw", what.tw, "bruck-index: transfer time per byte, seconds");
-    whatif->add_option("--block", what.block, "bruck-index: block size in bytes");
+    renamed_.push_back(
+        {old_spelling(whatif->add_option("--block", what.block_alias, "Old name of --bytes")),
+         "--bytes"});
     whatif->add_option("--topology", what.topology, "congestion: the machine (a routed topology)");
     whatif->add_option("--algorithms", what.algorithms, "congestion: algorithms, comma-separated");
     whatif->add_option("--seeds", what.seeds, "congestion: seeds, 1..20 or 3,5,8");
@@ -459,12 +523,13 @@ struct CommandLine::Impl {
                      "optimality: cluster (every node-size vector), tree (every tree shape) or "
                      "kport (every n and k, forwarding frontier)")
         ->check(one_of({"cluster", "tree", "kport"}));
-    whatif->add_option(
-        "--max-ranks", what.max_ranks,
-        "optimality: clusters (<= 12) or k-port machines (<= 8) up to this many ranks")
+    whatif
+        ->add_option("--max-ranks", what.max_ranks,
+                     "optimality: clusters (<= 12) or k-port machines (<= 8) up to this many ranks")
         ->check(natural);
-    whatif->add_option("--max-machines", what.max_machines,
-                       "optimality: trees up to this many machines (<= 10)")
+    whatif
+        ->add_option("--max-machines", what.max_machines,
+                     "optimality: trees up to this many machines (<= 10)")
         ->check(natural);
     whatif->add_option("--timeout", what.timeout, "optimality: seconds per solver call");
     whatif->add_option("--paper", what.paper, "experiment: the paper to reproduce (faraj-yuan)");
@@ -472,18 +537,23 @@ struct CommandLine::Impl {
         ->add_option("--topologies", what.topologies,
                      "experiment: tree topology files (default: the paper's three machines)")
         ->delimiter(',');
-    whatif
-        ->add_option("--message-kb", what.message_kb,
-                     "experiment: message sizes in KiB (default 8,16,32,64,128,256)")
-        ->delimiter(',')
-        ->check(natural);
-    whatif->add_option("--bandwidth", what.bandwidth, "experiment: link bandwidth (default 100Mbps)");
+    renamed_.push_back(
+        {old_spelling(whatif->add_option("--message-kb", what.message_kb, "Old --bytes in KiB")
+                          ->delimiter(',')
+                          ->check(natural)),
+         "--bytes (in bytes: 8KiB for 8)"});
+    whatif->add_option("--bandwidth", what.bandwidth,
+                       "experiment: link bandwidth (default 100Mbps)");
     whatif->add_option("--latency", what.latency, "experiment: link latency (default 10us)");
     whatif->add_option("--out-dir", what.out_dir,
                        "experiment: write a throughput plot (SVG) per machine here");
-    whatif->add_option("--bytes", what.bytes,
-                       "congestion: bytes per message, for the paper's algorithm selection")
-        ->check(natural);
+    bytes_option(whatif
+                     ->add_option("--bytes", what.bytes,
+                                  "Message sizes in bytes (4096, 4KiB, 1MiB; comma-separated): "
+                                  "bruck-index the block (default 1), congestion the size for "
+                                  "the paper's selection, experiment the sizes simulated "
+                                  "(default 8KiB,...,256KiB)")
+                     ->delimiter(','));
 
     reports_[verify] = {&ver.report, &ver.output, [this] { return ver.schedule; }};
     reports_[cost] = {&cst.report, &cst.output, [this] { return cst.schedule; }};
@@ -498,32 +568,53 @@ struct CommandLine::Impl {
                         return lnt.files.size() == 1 ? lnt.files[0] : std::string("lint");
                       }};
 
-    commands_.push_back({algorithms, [](std::ostream& out, std::ostream&) { return cli::list_algorithms(out); }});
-    commands_.push_back({generate, [this](std::ostream& out, std::ostream&) { return cli::generate(gen, out); }});
-    commands_.push_back({verify, [this](std::ostream& out, std::ostream&) { return cli::verify(ver, out); }});
+    commands_.push_back(
+        {algorithms, [](std::ostream& out, std::ostream&) { return cli::list_algorithms(out); }});
+    commands_.push_back(
+        {generate, [this](std::ostream& out, std::ostream&) { return cli::generate(gen, out); }});
+    commands_.push_back(
+        {verify, [this](std::ostream& out, std::ostream&) { return cli::verify(ver, out); }});
     commands_.push_back({fuzz, [this](std::ostream& out, std::ostream& err) {
-      fz.progress = isatty(fileno(stderr));
-      return properties::fuzz(fz, out, err);
-    }});
-    commands_.push_back({optimal, [this](std::ostream& out, std::ostream&) { return cli::optimal(opt, out); }});
-    commands_.push_back({mutate, [this](std::ostream& out, std::ostream&) { return cli::mutate(mut, out); }});
-    commands_.push_back({congestion, [this](std::ostream& out, std::ostream&) { return cli::congestion(con, out); }});
-    commands_.push_back({topology, [this](std::ostream& out, std::ostream&) { return cli::topology(top, out); }});
-    commands_.push_back({program, [this](std::ostream& out, std::ostream&) { return cli::program(prg, out); }});
-    commands_.push_back({run, [this](std::ostream& out, std::ostream&) { return cli::run(rn, out); }});
+                           fz.progress = isatty(fileno(stderr));
+                           return properties::fuzz(fz, out, err);
+                         }});
+    commands_.push_back(
+        {optimal, [this](std::ostream& out, std::ostream&) { return cli::optimal(opt, out); }});
+    commands_.push_back(
+        {mutate, [this](std::ostream& out, std::ostream&) { return cli::mutate(mut, out); }});
+    commands_.push_back({congestion, [this](std::ostream& out, std::ostream&) {
+                           return cli::congestion(con, out);
+                         }});
+    commands_.push_back(
+        {topology, [this](std::ostream& out, std::ostream&) { return cli::topology(top, out); }});
+    commands_.push_back(
+        {program, [this](std::ostream& out, std::ostream&) { return cli::program(prg, out); }});
+    commands_.push_back(
+        {run, [this](std::ostream& out, std::ostream&) { return cli::run(rn, out); }});
     commands_.push_back({import, [this](std::ostream& out, std::ostream&) {
-      return imp.format == "msccl" ? cli::import_msccl(imp, out) : cli::import_trace(imp, out);
-    }});
-    commands_.push_back({exp, [this](std::ostream& out, std::ostream&) { return cli::export_msccl(ex, out); }});
-    commands_.push_back({lint, [this](std::ostream& out, std::ostream&) { return cli::lint_msccl(lnt, out); }});
-    commands_.push_back({diff, [this](std::ostream& out, std::ostream&) { return cli::diff(dif, out); }});
-    commands_.push_back({gate, [this](std::ostream& out, std::ostream&) { return cli::gate(gat, out); }});
-    commands_.push_back({simulate, [this](std::ostream& out, std::ostream&) { return cli::simulate(sim, out); }});
-    commands_.push_back({sync, [this](std::ostream& out, std::ostream&) { return cli::sync(syn, out); }});
-    commands_.push_back({cost, [this](std::ostream& out, std::ostream&) { return cli::cost(cst, out); }});
-    commands_.push_back({bounds, [this](std::ostream& out, std::ostream&) { return cli::bounds(bnd, out); }});
-    commands_.push_back({survey, [this](std::ostream& out, std::ostream&) { return cli::survey(srv, out); }});
-    commands_.push_back({whatif, [this](std::ostream& out, std::ostream&) { return cli::whatif(what, out); }});
+                           return imp.format == "msccl" ? cli::import_msccl(imp, out)
+                                                        : cli::import_trace(imp, out);
+                         }});
+    commands_.push_back(
+        {exp, [this](std::ostream& out, std::ostream&) { return cli::export_msccl(ex, out); }});
+    commands_.push_back(
+        {lint, [this](std::ostream& out, std::ostream&) { return cli::lint_msccl(lnt, out); }});
+    commands_.push_back(
+        {diff, [this](std::ostream& out, std::ostream&) { return cli::diff(dif, out); }});
+    commands_.push_back(
+        {gate, [this](std::ostream& out, std::ostream&) { return cli::gate(gat, out); }});
+    commands_.push_back(
+        {simulate, [this](std::ostream& out, std::ostream&) { return cli::simulate(sim, out); }});
+    commands_.push_back(
+        {sync, [this](std::ostream& out, std::ostream&) { return cli::sync(syn, out); }});
+    commands_.push_back(
+        {cost, [this](std::ostream& out, std::ostream&) { return cli::cost(cst, out); }});
+    commands_.push_back(
+        {bounds, [this](std::ostream& out, std::ostream&) { return cli::bounds(bnd, out); }});
+    commands_.push_back(
+        {survey, [this](std::ostream& out, std::ostream&) { return cli::survey(srv, out); }});
+    commands_.push_back(
+        {whatif, [this](std::ostream& out, std::ostream&) { return cli::whatif(what, out); }});
   }
 };
 
@@ -535,6 +626,10 @@ std::optional<int> CommandLine::parse(int argc, const char* const* argv, std::os
   try {
     impl_->app->parse(argc, argv);
     set_limits(impl_->limits);
+    for (const auto& [option, now] : impl_->renamed_)
+      if (option->count() > 0)
+        err << "phasecheck: note: " << option->get_name() << " is now " << now
+            << "; the old name goes away in the next release\n";
   } catch (const CLI::ParseError& e) {
     if (const std::string better = suggestion(*impl_->app, e, argc, argv); !better.empty()) {
       err << "phasecheck: error: " << better << "\nRun with --help for more information.\n";

@@ -336,9 +336,8 @@ int congestion(const CongestionArgs& args, std::ostream& out) {
       j["topology"] = report.topology;
       j["delivered"] = delivered;
       j["phases"] = meter->phase_count();
-      j["sum_of_max"] = {{"value", meter->sum_of_max()},
-                         {"lower_bound", bound},
-                         {"argument", argument}};
+      j["sum_of_max"] = {
+          {"value", meter->sum_of_max()}, {"lower_bound", bound}, {"argument", argument}};
       j["mean_of_max"] = meter->mean_of_max();
       j["peak"] = meter->peak();
       j["per_phase"] = args.phases ? table.json() : nlohmann::ordered_json(nullptr);
@@ -406,26 +405,14 @@ int mutate(const MutateArgs& args, std::ostream& out) {
 }
 
 int topology(const TopologyArgs& args, std::ostream& out) {
-  const auto known = [] {
-    std::string list;
-    for (const std::string& k : topology_kinds()) list += (list.empty() ? "" : ", ") + k;
-    return list;
-  };
-  Graph g = args.kind == "slimfly"     ? slim_fly(args.q, args.concentration)
-            : args.kind == "dragonfly" ? dragonfly(args.a, args.h, args.p)
-            : args.kind == "xgmi"      ? xgmi(args.gpus)
-            : args.kind == "nvswitch"  ? nvswitch(args.gpus)
-            : args.kind == "dgx1"      ? dgx1()
-            : args.kind == "gpu-cluster"
-                ? gpu_cluster(args.nodes, args.gpus, args.nics)
-                : throw InputError("unknown network '" + args.kind + "' (known: " + known() + ")");
-  const std::string text = io::topology_to_pretty_json(Topology(std::move(g)));
-  emit(text, args.output, out, {});
+  emit(io::topology_to_pretty_json(build_network(args.kind, args.options)), args.output, out, {});
   return 0;
 }
 
 int cost(const CostArgs& args, std::ostream& out) {
-  const verify::LinearCost model{args.ts, args.tw, args.m};
+  if (args.bytes == 0 && args.m_alias == 0)
+    throw InputError("cost: --bytes is required (the message size in bytes: 4096, 4KiB, 1MiB)");
+  const verify::LinearCost model{args.ts, args.tw, args.bytes ? double(args.bytes) : args.m_alias};
   model.validate();
   const io::ReportFormat format = io::parse_report_format(args.report);
   if (format == io::ReportFormat::junit) throw InputError("cost reports are text or json");
@@ -444,7 +431,9 @@ int bounds(const BoundsArgs& args, std::ostream& out) {
   const Topology model = io::read_topology_file(args.topology);
   const Collective collective = parse_collective(args.collective);
   const auto all = verify::lower_bounds(model, collective);
-  io::Table table({{"metric", "metric"}, {"value", "bound"}, {"applies_to", "applies to"},
+  io::Table table({{"metric", "metric"},
+                   {"value", "bound"},
+                   {"applies_to", "applies to"},
                    {"argument", "argument"}});
   for (const auto& b : all)
     table.add({std::string(to_string(b.metric)), b.value,
@@ -474,7 +463,8 @@ int bounds(const BoundsArgs& args, std::ostream& out) {
   }
   out << "lower bounds for " << collective << " on " << describe(model) << " (" << ranks(model)
       << " ranks)\n"
-      << table.text("  ") << "direct schedules need at least " << direct << " phases with communication; with "
+      << table.text("  ") << "direct schedules need at least " << direct
+      << " phases with communication; with "
       << "forwarding C1 >= " << f1 << " and C2 >= " << f2 << "\n";
   if (tree) tree_report(*tree, args.bandwidth, out);
   return 0;
@@ -511,8 +501,19 @@ int survey(const SurveyArgs& args, std::ostream& out) {
         algorithm.generate(header, v.sink());
         report = v.finish();
       } catch (const InputError& e) {  // the algorithm does not take this machine: why
-        table.add({name, describe(model), std::string(algorithm.name), std::string("n/a"), {}, {},
-                   {}, {}, {}, {}, {}, {}, std::string(e.what())});
+        table.add({name,
+                   describe(model),
+                   std::string(algorithm.name),
+                   std::string("n/a"),
+                   {},
+                   {},
+                   {},
+                   {},
+                   {},
+                   {},
+                   {},
+                   {},
+                   std::string(e.what())});
         continue;
       }
       const bool claimed = algorithm.contention_free_on(header, model);
@@ -529,13 +530,13 @@ int survey(const SurveyArgs& args, std::ostream& out) {
         return {};
       };
       const verify::Counts& n = report->counts;
-      table.add({name, describe(model), std::string(algorithm.name),
-                 std::string(failed.empty() ? "pass" : "FAIL"),
-                 failed.empty() ? io::Cell{} : io::Cell{failed}, std::uint64_t{n.phases}, n.c1,
-                 report->bound_c1, gap(n.c1, report->bound_c1), n.c2, report->bound_c2,
-                 gap(n.c2, report->bound_c2),
-                 std::string(ok ? "kept" : "BROKEN") +
-                     (claimed ? " (contention-free claimed)" : "")});
+      table.add(
+          {name, describe(model), std::string(algorithm.name),
+           std::string(failed.empty() ? "pass" : "FAIL"),
+           failed.empty() ? io::Cell{} : io::Cell{failed}, std::uint64_t{n.phases}, n.c1,
+           report->bound_c1, gap(n.c1, report->bound_c1), n.c2, report->bound_c2,
+           gap(n.c2, report->bound_c2),
+           std::string(ok ? "kept" : "BROKEN") + (claimed ? " (contention-free claimed)" : "")});
     }
   }
   switch (format) {

@@ -10,6 +10,7 @@
 
 #include "core/claims.hpp"
 #include "core/limits.hpp"
+#include "core/network_options.hpp"
 #include "core/topology.hpp"
 
 namespace phasecheck::cli {
@@ -34,9 +35,11 @@ struct VerifyArgs {
 int verify(const VerifyArgs& args, std::ostream& out);
 
 struct CostArgs {
-  std::string schedule;  ///< schedule file, or "-" for standard input
-  std::string topology;  ///< optional what-if model
-  double ts = 0, tw = 0, m = 1;
+  std::string schedule;         ///< schedule file, or "-" for standard input
+  std::string topology;         ///< optional what-if model
+  double ts = 0, tw = 0;        ///< seconds per message, seconds per byte
+  std::uint64_t bytes = 0;      ///< the message (block) size in bytes: m of the model
+  double m_alias = 0;           ///< the old --m (one release, with a note); 0: not given
   std::string report = "text";  ///< text | json
   std::string output;
 };
@@ -66,8 +69,8 @@ int program(const ProgramArgs& args, std::ostream& out);
 
 struct CongestionArgs {
   std::string schedule;
-  std::string topology;  ///< optional what-if model (routed)
-  bool phases = false;   ///< print every phase's loads
+  std::string topology;         ///< optional what-if model (routed)
+  bool phases = false;          ///< print every phase's loads
   std::string report = "text";  ///< text | json | csv (csv: the --phases table)
 };
 /// Link loads per phase on a routed model and their sum of maxima; exit 1 if delivery fails.
@@ -99,20 +102,20 @@ struct MutateArgs {
 int mutate(const MutateArgs& args, std::ostream& out);
 
 struct TopologyArgs {
-  std::string kind;  ///< slimfly | dragonfly | xgmi | nvswitch | dgx1 | gpu-cluster
-  unsigned q = 5, concentration = 0;  ///< slimfly
-  unsigned a = 4, h = 2, p = 2;       ///< dragonfly
-  unsigned gpus = 8;                  ///< xgmi, nvswitch; gpus per node in gpu-cluster
-  unsigned nodes = 2, nics = 1;       ///< gpu-cluster
+  std::string kind;        ///< one of core/network_options.hpp's network_kinds()
+  NetworkOptions options;  ///< each set only when given
   std::string output;
 };
 /// The networks `topology` writes, in the order the help lists them.
 inline const std::vector<std::string>& topology_kinds() {
-  static const std::vector<std::string> kinds{"slimfly",  "dragonfly", "xgmi",
-                                              "nvswitch", "dgx1",      "gpu-cluster"};
+  static const std::vector<std::string> kinds = [] {
+    std::vector<std::string> names;
+    for (const NetworkKind& k : network_kinds()) names.emplace_back(k.name);
+    return names;
+  }();
   return kinds;
 }
-/// Writes a generated network as a topology file (core/networks.hpp).
+/// Writes a built machine as a topology file (core/network_options.hpp, core/networks.hpp).
 int topology(const TopologyArgs& args, std::ostream& out);
 
 struct BoundsArgs {
@@ -138,12 +141,16 @@ struct WhatIfArgs {
   std::string sizes_file;          ///< one vector per line, '#' comments
   // bruck-index: the machine and the linear model.
   unsigned ranks = 0, ports = 1;
-  double ts = 0, tw = 0, block = 1;  ///< seconds, seconds per byte, bytes per block
+  double ts = 0, tw = 0;   ///< seconds per message, seconds per byte
+  double block_alias = 0;  ///< the old --block (one release, with a note); 0: not given
   // congestion: a routed machine, the algorithms to compare, the seeds of randomized ones.
   std::string topology;
   std::string algorithms = "shift,randomized-sendrecv";
   std::string seeds = "1..20";
-  std::uint64_t bytes = 0;  ///< message size for the paper's algorithm selection; 0: not shown
+  /// --bytes: message sizes in bytes. bruck-index: the block (one value, default 1); congestion:
+  /// the size for the paper's algorithm selection (one value; none: not shown); experiment: the
+  /// sizes simulated (default 8 KiB to 256 KiB).
+  std::vector<std::uint64_t> bytes;
   // optimality: a family of machines (cluster, tree, kport) up to a size, solver timeout per call.
   std::string family = "cluster";
   unsigned max_ranks = 6;     ///< cluster and kport
@@ -152,7 +159,7 @@ struct WhatIfArgs {
   // experiment: a paper's measurements, simulated by SimGrid on its machines.
   std::string paper = "faraj-yuan";
   std::vector<std::string> topologies;  ///< tree files; empty: the paper's (examples/)
-  std::vector<unsigned> message_kb = {8, 16, 32, 64, 128, 256};
+  std::vector<unsigned> message_kb;     ///< the old --message-kb (one release, with a note)
   std::string bandwidth = "100Mbps", latency = "10us";
   std::string out_dir;  ///< where the throughput plots go; empty: none
 };
@@ -243,7 +250,7 @@ struct GateArgs {
   std::string manifest;
   std::string report = "text";
   std::vector<std::string> allow;
-  bool update = false;  ///< rewrite the baselines with what the cases give now
+  bool update = false;   ///< rewrite the baselines with what the cases give now
   double timeout = 300;  ///< seconds for one run of a case's external generator
 };
 /// Every case of a manifest regenerated and diffed against its baseline; exit 1 on a failure.

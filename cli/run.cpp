@@ -542,12 +542,14 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
   if (files.empty())
     for (const char* name : {"faraj-yuan-24", "faraj-yuan-32-star", "faraj-yuan-32-chain"})
       files.push_back(std::string(PHASECHECK_EXAMPLES_DIR) + "/" + name + "/topology.json");
-  std::vector<std::uint64_t> sizes;
-  for (const unsigned kb : args.message_kb) {
-    if (kb < 1 || kb > 65536) throw InputError("--message-kb must be in [1, 65536]");
-    sizes.push_back(std::uint64_t{kb} * 1024);
-  }
-  if (sizes.empty()) throw InputError("--message-kb: at least one size");
+  std::vector<std::uint64_t> sizes = args.bytes;
+  for (const unsigned kb : args.message_kb) sizes.push_back(std::uint64_t{kb} * 1024);
+  if (sizes.empty())
+    for (const std::uint64_t kb : {8, 16, 32, 64, 128, 256}) sizes.push_back(kb * 1024);
+  for (const std::uint64_t b : sizes)
+    if (b < 1 || b > 64 * 1024 * 1024)
+      throw InputError("whatif experiment: --bytes must be in [1, 64MiB], not " +
+                       std::to_string(b));
   // Every machine is read and checked before the first (long) simulation.
   std::vector<Topology> models;
   for (const std::string& file : files) {

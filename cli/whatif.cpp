@@ -11,12 +11,13 @@
 #include "cli/commands.hpp"
 #include "cli/table.hpp"
 #include "core/error.hpp"
-#include "core/suggest.hpp"
 #include "core/files.hpp"
+#include "core/suggest.hpp"
 #include "io/json.hpp"
 #include "schedules/bruck.hpp"
 #include "schedules/hierarchical_factor.hpp"
 #include "schedules/randomized.hpp"
+#include "core/network_options.hpp"
 #include "schedules/registry.hpp"
 #include "verify/bounds.hpp"
 #include "verify/congestion.hpp"
@@ -28,20 +29,12 @@ namespace {
 /// "8,8,4,1" -> {8, 8, 4, 1}; `where` names the source in errors.
 std::vector<Rank> parse_sizes(std::string_view text, const std::string& where) {
   std::vector<Rank> sizes;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    std::string_view item = text.substr(start, comma - start);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-    std::uint64_t value = 0;
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
-    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || value < 1 ||
-        value > kMaxRanks)
-      throw InputError(where + ": '" + std::string(item) + "' is not a node size (1 to " +
+  for (const std::uint64_t value : parse_count_list(text, where)) {
+    if (value < 1 || value > kMaxRanks)
+      throw InputError(where + ": element " + std::to_string(sizes.size() + 1) + " '" +
+                       std::to_string(value) + "' is not a node size (1 to " +
                        std::to_string(kMaxRanks) + ")");
     sizes.push_back(static_cast<Rank>(value));
-    start = comma + 1;
   }
   return sizes;
 }
@@ -122,8 +115,12 @@ int whatif_bruck_index(const WhatIfArgs& args, std::ostream& out) {
     throw InputError("whatif bruck-index: --ranks must be in [2, " + std::to_string(kMaxRanks) +
                      "]");
   if (args.ports < 1) throw InputError("whatif bruck-index: --ports must be at least 1");
+  if (args.bytes.size() > 1) throw InputError("whatif bruck-index: one --bytes (the block size)");
+  const double block = !args.bytes.empty()    ? double(args.bytes[0])
+                       : args.block_alias > 0 ? args.block_alias
+                                              : 1;
   for (const auto& [value, name] :
-       {std::pair{args.ts, "--ts"}, std::pair{args.tw, "--tw"}, std::pair{args.block, "--block"}})
+       {std::pair{args.ts, "--ts"}, std::pair{args.tw, "--tw"}, std::pair{block, "--bytes"}})
     if (!std::isfinite(value) || value < 0)
       throw InputError(std::string("whatif bruck-index: ") + name +
                        " must be a finite non-negative number");
@@ -148,7 +145,7 @@ int whatif_bruck_index(const WhatIfArgs& args, std::ostream& out) {
     const bool verified = report.verdict() == verify::Verdict::pass;
     all_verified &= verified;
     const std::uint64_t c1 = report.counts.c1, c2 = report.counts.c2;
-    const double t = double(c1) * args.ts + double(c2) * args.block * args.tw;
+    const double t = double(c1) * args.ts + double(c2) * block * args.tw;
     rows.push_back({r, c1, c2, t});
     // Section 3.4: C1 <= ceil((r-1)/k) w and C2 <= ceil((r-1)/k) ceil(n/r) w (blocks).
     const std::uint64_t w = schedules::radix_digits(n, r), per = (r - 1 + k - 1) / k;
@@ -162,9 +159,14 @@ int whatif_bruck_index(const WhatIfArgs& args, std::ostream& out) {
                                       [](const Row& a, const Row& b) { return a.t < b.t; });
   out << "bruck-index (Bruck et al., Section 3) on fully-connected(p=" << n << ", k=" << k
       << "): t_s = " << number(args.ts) << " s, t_w = " << number(args.tw)
-      << " s per byte, block = " << number(args.block) << " bytes\n\n";
+      << " s per byte, block = " << number(block) << (block == 1 ? " byte" : " bytes")
+      << (args.bytes.empty() && args.block_alias == 0 ? " (default; --bytes)" : "") << "\n\n";
   table.print(out);
-  out << "\nbest radix: r = " << best.r << " (T = " << number(best.t) << " s)";
+  if (args.ts == 0 && args.tw == 0)
+    out << "\nT = 0 for every radix: without --ts and --tw (seconds per message, seconds per "
+           "byte) the model cannot choose a radix";
+  else
+    out << "\nbest radix: r = " << best.r << " (T = " << number(best.t) << " s)";
   const Row &two = rows.front(), &all = rows.back();
   if (two.c2 > all.c2 && all.c1 > two.c1 && args.tw > 0) {
     const double even = double(all.c1 - two.c1) * args.ts / (double(two.c2 - all.c2) * args.tw);
@@ -270,14 +272,16 @@ int whatif_congestion(const WhatIfArgs& args, std::ostream& out) {
   out << "congestion on " << describe(model) << " (" << args.topology << "), seeds " << args.seeds
       << "\n\n";
   table.print(out);
-  if (args.bytes > 0) {
-    const auto choice = schedules::select_randomized(args.bytes, ranks(model));
-    out << "\nthe paper's selection for " << args.bytes << " bytes per message on " << ranks(model)
-        << " processes: " << choice.algorithm << " (" << choice.reason << ")\n";
+  if (args.bytes.size() > 1) throw InputError("whatif congestion: one --bytes");
+  if (!args.bytes.empty()) {
+    const auto choice = schedules::select_randomized(args.bytes[0], ranks(model));
+    out << "\nthe paper's selection for " << args.bytes[0] << " bytes per message on "
+        << ranks(model) << " processes: " << choice.algorithm << " (" << choice.reason << ")\n";
   }
   out << "\nload = blocks on a directed link in a phase (per unit of capacity, rounded up, on a "
          "graph's parallel links and host ports); sum of max load = the sum over phases of "
-         "the busiest link's load (at least the model's C2 bound: phasecheck congestion prints it);\nmax load per phase = "
+         "the busiest link's load (at least the model's C2 bound: phasecheck congestion prints "
+         "it);\nmax load per phase = "
          "its mean over phases and runs; delivered = every block exactly once and the "
          "algorithm's invariants hold, in every run.\n";
   return all_delivered ? 0 : 1;

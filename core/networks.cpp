@@ -1,7 +1,9 @@
 #include "core/networks.hpp"
 
+#include <bit>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "core/error.hpp"
 
@@ -185,6 +187,161 @@ Graph gpu_cluster(unsigned nodes, unsigned gpus, unsigned nics) {
   hosts.push_back(0);
   return Graph(routers, std::move(links), std::move(hosts),
                std::vector<std::uint32_t>(nodes, nics));
+}
+
+namespace {
+
+/// "ring: --ranks 0; expected 1 to 8192", the message of every out-of-range option.
+void check_range(std::string_view kind, std::string_view option, std::uint64_t value,
+                 std::uint64_t least, std::uint64_t most) {
+  if (value < least || value > most)
+    throw InputError(std::string(kind) + ": " + std::string(option) + " " + std::to_string(value) +
+                     "; expected " + std::to_string(least) + " to " + std::to_string(most));
+}
+
+/// Element i (from 0) of a list option is 0: "tree: --fanout element 2 is 0; ...".
+void check_no_zero(std::string_view kind, std::string_view option,
+                   std::span<const std::uint64_t> values, std::string_view why) {
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (values[i] == 0)
+      throw InputError(std::string(kind) + ": " + std::string(option) + " element " +
+                       std::to_string(i + 1) + " is 0; " + std::string(why));
+}
+
+}  // namespace
+
+Tree tree_network(std::span<const std::uint64_t> fanout) {
+  if (fanout.empty()) throw InputError("tree: --fanout needs at least one number");
+  if (fanout.size() > kMaxTreeDepth)
+    throw InputError("tree: --fanout has " + std::to_string(fanout.size()) + " levels; at most " +
+                     std::to_string(kMaxTreeDepth) + " are supported");
+  check_no_zero("tree", "--fanout", fanout, "every switch has at least 1 node below it");
+  // Nodes per level, the root's level first. Every count kept is at most kMaxRanks (2^13), so a
+  // product with a fanout up to 2^50 and the sum of the switches (at most kMaxTreeDepth x
+  // kMaxRanks) cannot overflow.
+  std::vector<std::uint64_t> level{1};
+  std::uint64_t switches = 0;
+  for (const std::uint64_t f : fanout) {
+    switches += level.back();
+    const bool huge = f > (std::uint64_t{1} << 50);
+    if (huge || level.back() * f > kMaxRanks)
+      throw InputError(
+          "tree: --fanout gives " +
+          (huge ? "more than " + std::to_string(kMaxRanks) : std::to_string(level.back() * f)) +
+          " machines; at most " + std::to_string(kMaxRanks) + " are supported");
+    level.push_back(level.back() * f);
+  }
+  if (switches > kMaxSwitches)
+    throw InputError("tree: --fanout gives " + std::to_string(switches) + " switches; at most " +
+                     std::to_string(kMaxSwitches) + " are supported");
+  const auto switch_name = [](std::size_t l, std::uint64_t i) {
+    return "s" + std::to_string(l) + "." + std::to_string(i);
+  };
+  const std::size_t L = fanout.size();
+  std::vector<std::string> machines, switch_names;
+  std::vector<Tree::NamedLink> links;
+  for (std::size_t l = 0; l < L; ++l)
+    for (std::uint64_t i = 0; i < level[l]; ++i) {
+      switch_names.push_back(switch_name(l, i));
+      if (l > 0) links.push_back({switch_names.back(), switch_name(l - 1, i / fanout[l - 1])});
+    }
+  for (std::uint64_t i = 0; i < level[L]; ++i) {
+    machines.push_back("n" + std::to_string(i));
+    links.push_back({machines.back(), switch_name(L - 1, i / fanout[L - 1])});
+  }
+  return Tree(std::move(machines), std::move(switch_names), std::move(links));
+}
+
+Graph fat_tree_network(std::uint64_t k) {
+  if (k < 2 || k % 2 != 0)
+    throw InputError("fat-tree: --k " + std::to_string(k) +
+                     "; expected an even number, at least 2");
+  // k^3/4 hosts and 5k^2/4 routers; beyond k = 4096 (2^34 hosts) the cube could overflow.
+  const bool huge = k > 4096;
+  const std::uint64_t hosts = huge ? 0 : k * k * k / 4, routers = huge ? 0 : 5 * k * k / 4;
+  if (huge || hosts > kMaxRanks)
+    throw InputError("fat-tree: --k " + std::to_string(k) + " gives " +
+                     (huge ? "more than " + std::to_string(kMaxRanks) : std::to_string(hosts)) +
+                     " hosts (k^3/4); at most " + std::to_string(kMaxRanks) + " are supported");
+  if (routers > kMaxRouters)
+    throw InputError("fat-tree: --k " + std::to_string(k) + " gives " + std::to_string(routers) +
+                     " switches (5k^2/4); at most " + std::to_string(kMaxRouters) +
+                     " are supported");
+  const auto half = static_cast<unsigned>(k / 2), pods = static_cast<unsigned>(k);
+  const auto pod_switch = [](unsigned pod, const char* role, unsigned i) {
+    return "pod" + std::to_string(pod) + "." + role + std::to_string(i);
+  };
+  const auto core = [](unsigned j, unsigned i) {
+    return "core" + std::to_string(j) + "." + std::to_string(i);
+  };
+  std::vector<std::string> names;
+  std::vector<Rank> hosts_per_router;
+  std::vector<Graph::NamedLink> links;
+  for (unsigned pod = 0; pod < pods; ++pod) {
+    for (unsigned i = 0; i < half; ++i) {
+      names.push_back(pod_switch(pod, "edge", i));
+      hosts_per_router.push_back(half);
+    }
+    for (unsigned j = 0; j < half; ++j) {
+      names.push_back(pod_switch(pod, "agg", j));
+      hosts_per_router.push_back(0);
+    }
+    for (unsigned i = 0; i < half; ++i)
+      for (unsigned j = 0; j < half; ++j)
+        links.push_back({pod_switch(pod, "edge", i), pod_switch(pod, "agg", j)});
+  }
+  for (unsigned j = 0; j < half; ++j)
+    for (unsigned i = 0; i < half; ++i) {
+      names.push_back(core(j, i));
+      hosts_per_router.push_back(0);
+    }
+  for (unsigned j = 0; j < half; ++j)
+    for (unsigned i = 0; i < half; ++i)
+      for (unsigned pod = 0; pod < pods; ++pod)
+        links.push_back({pod_switch(pod, "agg", j), core(j, i)});
+  return Graph(std::move(names), std::move(links), std::move(hosts_per_router));
+}
+
+Cluster cluster_network(std::span<const std::uint64_t> sizes) {
+  if (sizes.empty()) throw InputError("cluster: --sizes needs at least one node size");
+  check_no_zero("cluster", "--sizes", sizes, "a node has at least 1 rank");
+  std::vector<Rank> nodes;
+  std::uint64_t total = 0;
+  for (const std::uint64_t s : sizes) {
+    if (s > kMaxRanks || total + s > kMaxRanks)
+      throw InputError("cluster: --sizes adds up to more than " + std::to_string(kMaxRanks) +
+                       " ranks");
+    total += s;
+    nodes.push_back(static_cast<Rank>(s));
+  }
+  return Cluster(std::move(nodes));
+}
+
+FullyConnected fully_connected_network(std::uint64_t ranks, std::uint64_t ports) {
+  check_range("fully-connected", "--ranks", ranks, 1, kMaxRanks);
+  check_range("fully-connected", "--ports", ports, 1, kMaxRanks);
+  return FullyConnected(static_cast<Rank>(ranks), static_cast<Rank>(ports));
+}
+
+Hypercube hypercube_network(std::uint64_t dimension) {
+  check_range("hypercube", "--dimension", dimension, 0,
+              static_cast<std::uint64_t>(std::bit_width(kMaxRanks) - 1));
+  return Hypercube(static_cast<unsigned>(dimension));
+}
+
+Mesh mesh_network(std::uint64_t rows, std::uint64_t cols, bool wraparound) {
+  check_range("mesh", "--rows", rows, 1, kMaxRanks);
+  check_range("mesh", "--cols", cols, 1, kMaxRanks);
+  if (rows * cols > kMaxRanks)
+    throw InputError("mesh: --rows " + std::to_string(rows) + " --cols " + std::to_string(cols) +
+                     " gives " + std::to_string(rows * cols) + " ranks; at most " +
+                     std::to_string(kMaxRanks) + " are supported");
+  return Mesh(static_cast<std::uint32_t>(rows), static_cast<std::uint32_t>(cols), wraparound);
+}
+
+Ring ring_network(std::uint64_t ranks) {
+  check_range("ring", "--ranks", ranks, 1, kMaxRanks);
+  return Ring(static_cast<Rank>(ranks));
 }
 
 }  // namespace phasecheck

@@ -1,5 +1,11 @@
 #pragma once
-/// Generators for low-diameter networks and GPU machines, as Graph topologies (docs/models.md).
+/// Builders of machines: low-diameter networks and GPU machines as Graph topologies, and one
+/// builder per model kind (docs/models.md, "Building machines"). Every builder checks its
+/// arguments against the model's limits before it allocates anything and throws InputError naming
+/// the command-line option (`--fanout`, `--k`, ...) that is out of range.
+
+#include <cstdint>
+#include <span>
 
 #include "core/topology.hpp"
 
@@ -41,5 +47,43 @@ Graph dgx1();
 /// links (the node's NICs). Throws InputError unless nodes >= 1, 1 <= gpus <= kMaxGpusPerNode,
 /// nics in [1, kMaxLinkCapacity], nodes x gpus in [2, kMaxRanks] and nodes < kMaxRouters.
 Graph gpu_cluster(unsigned nodes, unsigned gpus, unsigned nics);
+
+/// A tree of switches, level by level: the root switch has fanout[0] nodes below it, each of
+/// those fanout[1], ..., and the last level's nodes are the machines. {8} is one switch with 8
+/// machines; {8, 4} a root with 8 switches of 4 machines each. Switches are "sL.I" (level L, the
+/// root "s0.0"), machines "nI", numbered left to right (rank i is "ni"); links are [child,
+/// parent], listed from the root down. Throws InputError unless there are 1 to kMaxTreeDepth
+/// levels, every fanout is at least 1, and the tree has at most kMaxRanks machines and
+/// kMaxSwitches switches.
+Tree tree_network(std::span<const std::uint64_t> fanout);
+
+/// The k-ary fat tree (Al-Fares, Loukissas & Vahdat, SIGCOMM 2008, Section 3.2): k pods, each of
+/// k/2 edge switches ("podP.edgeI", k/2 hosts each) and k/2 aggregation switches ("podP.aggJ"),
+/// every edge switch linked to every aggregation switch of its pod; (k/2)^2 core switches
+/// ("coreJ.I"), core J.I linked to aggregation switch J of every pod. k^3/4 hosts, 5k^2/4
+/// routers. A graph, so routing is the graph's minimal routing, not the paper's two-level tables:
+/// every route takes the smallest-numbered switch one hop closer, which is aggregation switch 0 of
+/// the pod and core switch 0.0, so all traffic runs over one spanning tree of the fat tree
+/// (docs/models.md). Throws InputError unless k is even, k >= 2, and the hosts and routers are
+/// within kMaxRanks and kMaxRouters (k <= 32).
+Graph fat_tree_network(std::uint64_t k);
+
+/// SMP nodes of the given sizes (Cluster). Throws InputError unless there is at least one node,
+/// every size is at least 1, and they add up to at most kMaxRanks.
+Cluster cluster_network(std::span<const std::uint64_t> sizes);
+
+/// `ranks` ranks with `ports` ports each (FullyConnected). Throws InputError unless both are in
+/// [1, kMaxRanks] (the limits of the topology file).
+FullyConnected fully_connected_network(std::uint64_t ranks, std::uint64_t ports);
+
+/// The hypercube of 2^dimension ranks. Throws InputError unless 2^dimension <= kMaxRanks.
+Hypercube hypercube_network(std::uint64_t dimension);
+
+/// A rows x cols mesh, a torus with wraparound. Throws InputError unless rows, cols >= 1 and
+/// rows * cols <= kMaxRanks.
+Mesh mesh_network(std::uint64_t rows, std::uint64_t cols, bool wraparound);
+
+/// A bidirectional ring of `ranks` ranks. Throws InputError unless 1 <= ranks <= kMaxRanks.
+Ring ring_network(std::uint64_t ranks);
 
 }  // namespace phasecheck

@@ -316,7 +316,7 @@ std::string cost_text(const verify::CostReport& c, const Report& r, std::string_
   os << upper(r.verdict()) << "  " << r.algorithm << " (" << r.collective << ") on " << r.topology
      << ": T = " << seconds(c.seconds) << " s  [" << source << "]\n"
      << "  linear model: t_s = " << seconds(c.model.ts) << " s, t_w = " << seconds(c.model.tw)
-     << " s per word, m = " << seconds(c.model.m) << " words per block\n\n";
+     << " s per byte, m = " << seconds(c.model.m) << " bytes per message\n\n";
   std::vector<std::array<std::string, 5>> rows{{"", "time (s)", "T / row", "", "formula"}};
   for (const verify::CostRow& row : c.rows) {
     const bool schedule = row.kind == verify::CostRow::Kind::schedule;

@@ -1,6 +1,6 @@
 #pragma once
 /// The linear cost model of Grama et al. (Section 4.1 and 4.5): a phase costs t_s + t_w m x, where
-/// x is the largest transfer of the phase in blocks of m words, so a table costs
+/// x is the largest transfer of the phase in blocks of m bytes, so a table costs
 /// T = t_s C1 + t_w m C2 (C1: phases with communication, C2: the sum of those largest transfers).
 /// The rows put T next to the algorithm's closed forms (an equation it must equal, a bound it must
 /// not beat) and next to the model's own lower bound t_s C1* + t_w m C2*.
@@ -15,8 +15,8 @@ namespace phasecheck::verify {
 
 struct LinearCost {
   double ts = 0;  ///< start-up time per message (seconds)
-  double tw = 0;  ///< time per word (seconds)
-  double m = 1;   ///< words per block
+  double tw = 0;  ///< time per byte (seconds)
+  double m = 1;   ///< bytes per block (the message size)
   /// Throws InputError unless all three are finite and non-negative.
   void validate() const;
   double time(std::uint64_t c1, std::uint64_t c2) const {
