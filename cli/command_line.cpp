@@ -578,8 +578,11 @@ struct CommandLine::Impl {
                            fz.progress = isatty(fileno(stderr));
                            return properties::fuzz(fz, out, err);
                          }});
-    commands_.push_back(
-        {optimal, [this](std::ostream& out, std::ostream&) { return cli::optimal(opt, out); }});
+    commands_.push_back({optimal, [this](std::ostream& out, std::ostream& err) {
+                           // -o -: the schedule is standard output, so the report goes to standard
+                           // error.
+                           return cli::optimal(opt, opt.output == "-" ? err : out);
+                         }});
     commands_.push_back(
         {mutate, [this](std::ostream& out, std::ostream&) { return cli::mutate(mut, out); }});
     commands_.push_back({congestion, [this](std::ostream& out, std::ostream&) {
@@ -587,8 +590,9 @@ struct CommandLine::Impl {
                          }});
     commands_.push_back(
         {topology, [this](std::ostream& out, std::ostream&) { return cli::topology(top, out); }});
-    commands_.push_back(
-        {program, [this](std::ostream& out, std::ostream&) { return cli::program(prg, out); }});
+    commands_.push_back({program, [this](std::ostream& out, std::ostream& err) {
+                           return cli::program(prg, prg.output == "-" ? err : out);
+                         }});
     commands_.push_back(
         {run, [this](std::ostream& out, std::ostream&) { return cli::run(rn, out); }});
     commands_.push_back({import, [this](std::ostream& out, std::ostream&) {
@@ -646,7 +650,7 @@ void CommandLine::Impl::report_error(const std::string& message, std::ostream& o
   err << "phasecheck: error: " << message << "\n";
   for (const auto& [command, target] : reports_) {
     if (!*command || *target.format == "text" || *target.format == "csv") continue;
-    const std::string source = target.source() == "-" ? "<stdin>" : target.source();
+    const std::string source = input_name(target.source());
     const std::string text = io::render_error(*target.format, command->get_name(), source, message);
     if (!target.output || target.output->empty() || *target.output == "-") {
       out << text;

@@ -145,10 +145,11 @@ struct Verified {
 /// Streams the schedule `path` (or standard input for "-") through the verifier, on its own
 /// topology or on the what-if model in `topology_path` when that is not empty.
 Verified read_and_verify(const std::string& path, const std::string& topology_path) {
+  require_stdin_once({path, topology_path});
   std::optional<Topology> what_if;
   if (!topology_path.empty()) what_if = io::read_topology_file(topology_path);
   Verified v;
-  v.source = path == "-" ? "<stdin>" : path;
+  v.source = input_name(path);
   std::optional<verify::Verifier> verifier;
   const auto on_header = [&](const ScheduleHeader& h) {
     v.header = h;
@@ -185,17 +186,18 @@ int verify(const VerifyArgs& args, std::ostream& out) {
 }
 
 int sync(const SyncArgs& args, std::ostream& out) {
+  require_stdin_once({args.schedule, args.topology});
   // The dependence graph needs the whole table (at most kMaxSyncRanks ranks): read it once.
   const Schedule table = io::read_schedule_file(args.schedule, [](const ScheduleHeader& h) {
     check_ranks(h.ranks(), programs::kMaxSyncRanks, "sync", "");
   });
   const Topology model =
       args.topology.empty() ? table.header.topology : io::read_topology_file(args.topology);
-  Verified v{args.schedule, table.header, claims_for(table.header), {}};
+  Verified v{input_name(args.schedule), table.header, claims_for(table.header), {}};
   try {
     v.report = verify::verify(table, model, v.claims);
   } catch (const InputError& e) {
-    throw InputError(args.schedule + ": " + e.what());
+    throw InputError(input_name(args.schedule) + ": " + e.what());
   }
   const programs::SyncPlan plan = programs::pairwise_synchronization(table, model);
   std::vector<std::pair<verify::TransferRef, verify::TransferRef>> syncs;
@@ -257,14 +259,14 @@ int program(const ProgramArgs& args, std::ostream& out) {
   if (!args.output.empty())
     write_output(args.output,
                  [&](std::ostream& os) {
-                   os << io::programs_to_json(progs, table, args.schedule, separation);
+                   os << io::programs_to_json(progs, table, input_name(args.schedule), separation);
                  },
                  {args.schedule});
   std::size_t ops = 0;
   for (const auto& prog : progs) ops += prog.ops.size();
   out << (ok ? "PASS" : "FAIL") << "  per-rank programs of " << report.algorithm << " ("
       << report.collective << ") on " << report.topology << ", " << to_string(separation)
-      << " synchronization  [" << args.schedule << "]\n"
+      << " synchronization  [" << input_name(args.schedule) << "]\n"
       << "  " << progs.size() << " programs, " << ops << " operations";
   if (plan) out << ", " << plan->kept.size() << " synchronization messages";
   out << "\n  " << (report.verdict() == Verdict::pass ? "pass" : "FAIL") << "  table   "
@@ -277,6 +279,7 @@ int program(const ProgramArgs& args, std::ostream& out) {
 }
 
 int congestion(const CongestionArgs& args, std::ostream& out) {
+  require_stdin_once({args.schedule, args.topology});
   const io::TableFormat format = io::parse_table_format(args.report, "congestion");
   if (format == io::TableFormat::csv && !args.phases)
     throw InputError("congestion --report csv is the table of --phases: add --phases");
@@ -294,7 +297,7 @@ int congestion(const CongestionArgs& args, std::ostream& out) {
           verifier.emplace(header, model, claims_for(header));
           meter.emplace(model, args.phases);
         } catch (const InputError& e) {
-          throw InputError(args.schedule + ": " + e.what());
+          throw InputError(input_name(args.schedule) + ": " + e.what());
         }
       },
       [&](const Phase& p) {
@@ -304,7 +307,7 @@ int congestion(const CongestionArgs& args, std::ostream& out) {
   const verify::Report report = verifier->finish();
   const Topology& model = what_if ? *what_if : header.topology;
   const bool delivered = report.passed("delivery");
-  const std::string source = args.schedule == "-" ? "<stdin>" : args.schedule;
+  const std::string source = input_name(args.schedule);
   // Every block crosses its route's links, so the sum over phases of the busiest link's load (per
   // unit of capacity) is at least the busiest link's total, hence at least any bound on C2: the
   // model's, for this kind of schedule (docs/bounds.md).
@@ -361,6 +364,7 @@ int congestion(const CongestionArgs& args, std::ostream& out) {
 }
 
 int mutate(const MutateArgs& args, std::ostream& out) {
+  require_stdin_once({args.schedule, args.topology});
   if (args.per_class < 1 || args.per_class > properties::kMaxMutantsPerClass)
     throw InputError("--per-class must be in [1, " +
                      std::to_string(properties::kMaxMutantsPerClass) + "]");
@@ -376,7 +380,7 @@ int mutate(const MutateArgs& args, std::ostream& out) {
   const properties::MutationReport report =
       properties::mutate(table, model, args.per_class, args.seed);
   out << "mutation analysis of " << table.header.algorithm << " on " << describe(model) << "  ["
-      << args.schedule << "]\n"
+      << input_name(args.schedule) << "]\n"
       << "  a mutant is invalid when a naive re-simulation finds "
       << (report.program ? "an op fault, an output slot without its chunk, " : "")
       << "a block not delivered exactly once"
@@ -489,7 +493,7 @@ int survey(const SurveyArgs& args, std::ostream& out) {
   for (const std::string& path : args.topologies) {
     const Topology model = io::read_topology_file(path);
     const std::filesystem::path p(path);
-    const std::string name = path == "-"                       ? "<stdin>"
+    const std::string name = path == "-"                       ? input_name(path)
                              : p.filename() == "topology.json" ? p.parent_path().filename().string()
                                                                : p.stem().string();
     for (const auto& algorithm : schedules::algorithms()) {

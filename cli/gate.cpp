@@ -335,11 +335,14 @@ std::string junit(const std::vector<std::pair<std::string, Comparison>>& all) {
 }  // namespace
 
 int diff(const DiffArgs& args, std::ostream& out) {
+  require_stdin_once({args.before, args.after, args.topology});
   const std::set<std::string> allow(args.allow.begin(), args.allow.end());
   std::optional<Topology> model;
   if (!args.topology.empty()) model = io::read_topology_file(args.topology);
-  Side before = judge(io::read_schedule_file(args.before), args.before, model ? &*model : nullptr);
-  Side after = judge(io::read_schedule_file(args.after), args.after, model ? &*model : nullptr);
+  Side before = judge(io::read_schedule_file(args.before), input_name(args.before),
+                      model ? &*model : nullptr);
+  Side after =
+      judge(io::read_schedule_file(args.after), input_name(args.after), model ? &*model : nullptr);
   const Comparison c = compare(std::move(before), std::move(after), allow);
   if (args.report == "text") out << text_report(c);
   if (args.report == "markdown") out << markdown_report(c);

@@ -19,8 +19,6 @@ namespace phasecheck::cli {
 
 namespace {
 
-std::string name_of(const std::string& path) { return path == "-" ? "<stdin>" : path; }
-
 /// The faults of an imported program's execution, as the verifier would print them.
 bool print_faults(const Imported& imported, std::ostream& out) {
   for (const ExecutionFault& f : imported.faults) {
@@ -34,7 +32,7 @@ bool print_faults(const Imported& imported, std::ostream& out) {
 
 int import_msccl(const ImportArgs& args, std::ostream& out) {
   if (!args.output.empty() && args.output != "-") check_output(args.output, {args.file});
-  const std::string source = name_of(args.file);
+  const std::string source = input_name(args.file);
   const Schedule program = msccl::lower(io::read_msccl_file(args.file), source);
   const Imported& imported = *program.header.imported;
   if (!imported.faults.empty()) {
@@ -66,7 +64,7 @@ int export_msccl(const ExportArgs& args, std::ostream& out) {
     throw InputError("export: unknown format '" + args.format + "' (known: msccl)");
   const bool to_stdout = args.output.empty() || args.output == "-";
   if (!to_stdout) check_output(args.output, {args.schedule});
-  const std::string source = name_of(args.schedule);
+  const std::string source = input_name(args.schedule);
   const Schedule schedule = io::read_schedule_file(args.schedule);
   verify::Report report;
   try {
@@ -110,21 +108,20 @@ int export_msccl(const ExportArgs& args, std::ostream& out) {
   std::uint64_t steps = 0;
   for (const msccl::Gpu& g : xml_program.gpus)
     for (const msccl::Threadblock& t : g.threadblocks) steps += t.steps.size();
-  out << "exported " << source << " (verified) -> " << args.output << ": " << steps
-      << " steps on " << xml_program.ngpus << " gpus, " << xml_program.nchannels.value_or(0)
-      << (xml_program.nchannels == 1u ? " channel" : " channels") << "; read back and verified: "
-      << check.checks.size() << " checks pass\n";
+  out << "exported " << source << " (verified) -> " << args.output << ": " << steps << " steps on "
+      << xml_program.ngpus << " gpus, " << xml_program.nchannels.value_or(0)
+      << (xml_program.nchannels == 1u ? " channel" : " channels")
+      << "; read back and verified: " << check.checks.size() << " checks pass\n";
   return 0;
 }
 
 int lint_msccl(const LintArgs& args, std::ostream& out) {
   const io::ReportFormat format = io::parse_report_format(args.report);
-  if (std::count(args.files.begin(), args.files.end(), "-") > 1)
-    throw InputError("lint msccl: standard input (-) can be read once");
+  require_stdin_once(args.files);
   if (!args.output.empty() && args.output != "-") check_output(args.output, args.files);
   std::vector<verify::LintInput> inputs;
   for (const std::string& file : args.files)
-    inputs.push_back({name_of(file), io::read_msccl_file(file)});
+    inputs.push_back({input_name(file), io::read_msccl_file(file)});
   const verify::LintReport report = verify::lint(inputs);
   const std::string text = io::render_lint(report, format);
   if (args.output.empty())

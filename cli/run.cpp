@@ -169,7 +169,7 @@ Schedule read_runnable(const std::string& path, std::uint64_t bytes,
     try {
       check_staging(s, bytes);
     } catch (const InputError& e) {
-      throw InputError(path + ": " + e.what());
+      throw InputError(input_name(path) + ": " + e.what());
     }
   }
   return s;
@@ -398,9 +398,10 @@ class Network {
 
 int simulate(const SimulateArgs& args, std::ostream& out) {
   check_common(args.bytes, args.repeats, args.timeout);
+  require_stdin_once({args.schedule, args.topology});
   const Topology model = io::read_topology_file(args.topology);
   const auto* tree = std::get_if<Tree>(&model);
-  if (!tree) throw InputError(args.topology + ": simulate needs a tree topology");
+  if (!tree) throw InputError(input_name(args.topology) + ": simulate needs a tree topology");
   const double bytes_per_second = bandwidth_of(args.bandwidth);
   check_latency(args.latency);
   check_volume(tree->ranks(), args.bytes);
@@ -659,14 +660,15 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
 int import_trace(const ImportArgs& args, std::ostream& out) {
   if (args.format != "simgrid-trace")
     throw InputError("import: unknown format '" + args.format + "' (known: simgrid-trace)");
+  require_stdin_once({args.file, args.topology});
   const io::TraceImport trace = io::read_simgrid_trace(args.file, args.state, args.call);
   const Topology model = args.topology.empty() ? Topology(FullyConnected(trace.ranks, 1))
                                                : io::read_topology_file(args.topology);
   if (ranks(model) != trace.ranks)
-    throw InputError(args.file + " has " + std::to_string(trace.ranks) + " ranks, but " +
-                     args.topology + " has " + std::to_string(ranks(model)));
+    throw InputError(input_name(args.file) + " has " + std::to_string(trace.ranks) + " ranks, but " +
+                     input_name(args.topology) + " has " + std::to_string(ranks(model)));
   const Schedule table = io::trace_schedule(trace, model, parse_collective(args.collective));
-  if (args.output.empty()) {
+  if (args.output.empty() || args.output == "-") {
     out << io::schedule_to_json(table);
     return 0;
   }

@@ -269,7 +269,7 @@ int whatif_congestion(const WhatIfArgs& args, std::ostream& out) {
                number(mean), std::to_string(sorted.back()), number(per_phase / double(sums.size())),
                delivered ? "yes" : "NO"});
   }
-  out << "congestion on " << describe(model) << " (" << args.topology << "), seeds " << args.seeds
+  out << "congestion on " << describe(model) << " (" << input_name(args.topology) << "), seeds " << args.seeds
       << "\n\n";
   table.print(out);
   if (args.bytes.size() > 1) throw InputError("whatif congestion: one --bytes");

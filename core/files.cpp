@@ -130,15 +130,14 @@ class Temporary {
   explicit Temporary(const std::filesystem::path& target) {
     const std::filesystem::path dir = target.parent_path().empty() ? "." : target.parent_path();
     std::string pattern = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-    if (pattern.size() > PATH_MAX)
-      throw InputError(target.string() + ": the path is too long");
+    if (pattern.size() > PATH_MAX) throw InputError(target.string() + ": the path is too long");
     // mkstemp: O_CREAT | O_EXCL with a random name, so never an existing file or link.
     fd_ = mkostemp(pattern.data(), O_CLOEXEC);
     if (fd_ < 0)
       throw InputError(target.string() + ": cannot write the file (" + error_text() + ")");
     path_ = pattern;
     std::memcpy(g_temporary, path_.c_str(), path_.size() + 1);
-    struct sigaction a {};
+    struct sigaction a{};
     a.sa_handler = remove_temporary_and_die;
     sigemptyset(&a.sa_mask);
     for (int i = 0; i < 3; ++i) {
@@ -209,7 +208,7 @@ class InputFile::Buffer : public std::streambuf {
   std::uint64_t total_ = 0;
 };
 
-InputFile::InputFile(const std::string& path) : name_(path == "-" ? "<stdin>" : path) {
+InputFile::InputFile(const std::string& path) : name_(input_name(path)) {
   if (path == "-") {
     fd_ = STDIN_FILENO;
   } else {
@@ -223,7 +222,7 @@ InputFile::InputFile(const std::string& path) : name_(path == "-" ? "<stdin>" : 
     if (owned_) close(fd_);
     throw InputError(name_ + ": " + why);
   };
-  struct stat st {};
+  struct stat st{};
   if (fstat(fd_, &st) != 0) refuse("cannot read the file (" + error_text() + ")");
   const bool readable = S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) ||
                         (path == "-" && S_ISCHR(st.st_mode));  // a terminal as standard input
@@ -245,6 +244,13 @@ InputFile::~InputFile() {
 
 std::istream& InputFile::stream() { return *stream_; }
 
+std::string input_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+void require_stdin_once(const std::vector<std::string>& paths) {
+  if (std::count(paths.begin(), paths.end(), "-") > 1)
+    throw InputError("standard input (-) is given for more than one input: it can be read once");
+}
+
 std::string read_input(const std::string& path) {
   InputFile in(path);
   std::string text;
@@ -263,7 +269,7 @@ namespace {
 struct Destination {
   std::filesystem::path target;
   bool exists = false;
-  struct stat st {};
+  struct stat st{};
 };
 
 Destination resolve_output(const std::string& path, const std::vector<std::string>& inputs) {
@@ -285,7 +291,7 @@ Destination resolve_output(const std::string& path, const std::vector<std::strin
   if (S_ISDIR(d.st.st_mode)) throw InputError(path + ": is a directory, not a file");
   if (S_ISSOCK(d.st.st_mode)) throw InputError(path + ": is a socket, not a file");
   for (const std::string& input : inputs) {
-    struct stat in {};
+    struct stat in{};
     if (!input.empty() && input != "-" && stat(input.c_str(), &in) == 0 &&
         in.st_dev == d.st.st_dev && in.st_ino == d.st.st_ino)
       throw InputError(path + ": is the same file as the input " + input +

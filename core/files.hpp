@@ -45,6 +45,13 @@ class InputFile {
   std::unique_ptr<std::istream> stream_;
 };
 
+/// The name of an input in messages and reports: the path, or "<stdin>" for "-".
+std::string input_name(const std::string& path);
+
+/// Throws InputError when "-" (standard input) is among `paths` more than once ("standard input
+/// (-) is given for more than one input: it can be read once").
+void require_stdin_once(const std::vector<std::string>& paths);
+
 /// The whole content of an input (with the checks above).
 std::string read_input(const std::string& path);
 

@@ -330,7 +330,7 @@ msccl::Program parse_msccl(std::string_view text, std::string_view source) {
 
 msccl::Program read_msccl_file(const std::string& path) {
   const std::string text = read_input(path);
-  return parse_msccl(text, path == "-" ? "<stdin>" : path);
+  return parse_msccl(text, input_name(path));
 }
 
 std::string msccl_to_xml(const msccl::Program& p) {
