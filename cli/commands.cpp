@@ -492,10 +492,7 @@ int survey(const SurveyArgs& args, std::ostream& out) {
   bool broken = false;
   for (const std::string& path : args.topologies) {
     const Topology model = io::read_topology_file(path);
-    const std::filesystem::path p(path);
-    const std::string name = path == "-"                       ? input_name(path)
-                             : p.filename() == "topology.json" ? p.parent_path().filename().string()
-                                                               : p.stem().string();
+    const std::string name = machine_name(path);
     for (const auto& algorithm : schedules::algorithms()) {
       ScheduleHeader header;
       std::optional<verify::Report> report;

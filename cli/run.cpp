@@ -474,6 +474,11 @@ const char* kColors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
 
 /// Aggregate throughput (MB/s) against message size (log scale), one line per contender and the
 /// peak bound dashed. Missing points (NaN) break a line.
+/// A message size as the experiment's columns and plots show it: "8K" for whole KiB, "1000B".
+std::string size_label(std::uint64_t bytes) {
+  return bytes % 1024 == 0 ? std::to_string(bytes / 1024) + "K" : std::to_string(bytes) + "B";
+}
+
 std::string throughput_svg(const std::string& title, const std::vector<std::uint64_t>& sizes,
                            const std::vector<std::pair<std::string, std::vector<double>>>& series,
                            double peak) {
@@ -494,7 +499,7 @@ std::string throughput_svg(const std::string& title, const std::vector<std::uint
     << left << "\" y2=\"" << top + ph << "\" stroke=\"black\"/>\n";
   for (std::size_t i = 0; i < sizes.size(); ++i)
     o << "<text x=\"" << x(i) << "\" y=\"" << top + ph + 18 << "\" text-anchor=\"middle\">"
-      << sizes[i] / 1024 << "K</text>\n";
+      << size_label(sizes[i]) << "</text>\n";
   o << "<text x=\"" << left + pw / 2 << "\" y=\"" << H - 10
     << "\" text-anchor=\"middle\">message size (bytes)</text>\n";
   for (int t = 0; t <= 5; ++t) {
@@ -559,19 +564,28 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
     if (!tree) throw InputError(file + ": the experiment needs tree topologies");
     check_volume(tree->ranks(), *std::max_element(sizes.begin(), sizes.end()));
   }
+  // A plot is named after its machine file (core/files.hpp, machine_name); two machines of the
+  // same name get -2, -3, ... All plot names are checked before the first simulation.
+  std::vector<std::string> names;
+  for (const std::string& file : files) {
+    std::string name = machine_name(file);
+    for (int n = 2; std::find(names.begin(), names.end(), name) != names.end(); ++n)
+      name = machine_name(file) + "-" + std::to_string(n);
+    names.push_back(name);
+    if (!args.out_dir.empty()) check_output(args.out_dir + "/" + name + "-throughput.svg", files);
+  }
   bool all_ok = true;
   out << "Faraj & Yuan, Section 6 (Figs. 6-8), simulated by SimGrid: completion time of one "
          "MPI_Alltoall in ms, "
       << args.bandwidth << " links, " << args.latency
       << " latency, full-duplex fluid model; every byte checked for our schedules\n";
   for (std::size_t m = 0; m < files.size(); ++m) {
-    const std::string& file = files[m];
     const Topology& model = models[m];
     const auto* tree = std::get_if<Tree>(&model);
     const Network network(*tree, args.bandwidth, args.latency);
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::string> header = {"algorithm"};
-    for (const auto b : sizes) header.push_back(std::to_string(b / 1024) + "K");
+    for (const auto b : sizes) header.push_back(size_label(b));
     Table table(header);
     std::vector<std::pair<std::string, std::vector<double>>> series;
     std::map<std::string, std::string> notes;  // why a contender failed -> at which sizes
@@ -612,7 +626,7 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
               notes[c.label + ": " +
                     (why == std::string::npos ? std::string("smpirun failed")
                                               : what.substr(why, what.find('\n', why) - why))];
-          at += (at.empty() ? "" : ", ") + std::to_string(b / 1024) + "K";
+          at += (at.empty() ? "" : ", ") + size_label(b);
           row.push_back("-");
           throughput.push_back(std::nan(""));
           continue;
@@ -631,7 +645,7 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
     for (const auto b : sizes)
       bound.push_back(number(std::round(load * double(b) / bytes_per_second * 1e4) / 10));
     table.add(std::move(bound));
-    const std::string name = std::filesystem::path(file).parent_path().filename().string();
+    const std::string& name = names[m];
     out << "\n"
         << name << ": " << describe(model) << ", bottleneck " << tree->node_name(cut.a) << " - "
         << tree->node_name(cut.b) << " (" << cut.machines_a << " x " << cut.machines_b
@@ -647,10 +661,13 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
       out << "  " << why << " (at " << sizes_failed << ")\n";
     if (!args.out_dir.empty()) {
       const std::string svg = args.out_dir + "/" + name + "-throughput.svg";
-      write_output(svg, [&](std::ostream& os) {
-        os << throughput_svg(name + ": " + describe(model) + ", " + args.bandwidth, sizes, series,
-                             peak_throughput_factor(*tree) * bytes_per_second / 1e6);
-      });
+      write_output(
+          svg,
+          [&](std::ostream& os) {
+            os << throughput_svg(name + ": " + describe(model) + ", " + args.bandwidth, sizes,
+                                 series, peak_throughput_factor(*tree) * bytes_per_second / 1e6);
+          },
+          files);
       out << "  plot: " << svg << "\n";
     }
   }

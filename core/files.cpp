@@ -246,6 +246,14 @@ std::istream& InputFile::stream() { return *stream_; }
 
 std::string input_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
+std::string machine_name(const std::string& path) {
+  if (path == "-") return input_name(path);
+  const std::filesystem::path p(path);
+  if (p.filename() == "topology.json" && !p.parent_path().filename().empty())
+    return p.parent_path().filename().string();
+  return p.stem().string();
+}
+
 void require_stdin_once(const std::vector<std::string>& paths) {
   if (std::count(paths.begin(), paths.end(), "-") > 1)
     throw InputError("standard input (-) is given for more than one input: it can be read once");

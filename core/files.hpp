@@ -48,6 +48,11 @@ class InputFile {
 /// The name of an input in messages and reports: the path, or "<stdin>" for "-".
 std::string input_name(const std::string& path);
 
+/// The short name of a machine file in tables and plot names: "examples/ring-6/topology.json"
+/// is "ring-6" (the directory names the machine), "machines/fat-16.json" is "fat-16" (the file
+/// does), "-" is "<stdin>".
+std::string machine_name(const std::string& path);
+
 /// Throws InputError when "-" (standard input) is among `paths` more than once ("standard input
 /// (-) is given for more than one input: it can be read once").
 void require_stdin_once(const std::vector<std::string>& paths);
