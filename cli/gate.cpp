@@ -13,6 +13,7 @@
 #include "cli/table.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/progress.hpp"
 #include "fuzz.hpp"
 #include "io/gate_manifest.hpp"
 #include "io/json.hpp"
@@ -359,7 +360,9 @@ int gate(const GateArgs& args, std::ostream& out) {
   std::vector<std::pair<std::string, std::string>> new_baselines;  // path, schedule JSON
   check_timeout(args.timeout);
   const launch::ScratchDirectory scratch;  // the external generators' files
+  ProgressMeter meter(terminal_stderr(), "gate " + args.manifest, "cases", manifest.cases.size());
   for (const io::GateCase& g : manifest.cases) {
+    meter.note(g.name);
     // Every problem of a case names the manifest and the case.
     try {
       const Topology model = io::read_topology_file(g.topology);
@@ -403,9 +406,12 @@ int gate(const GateArgs& args, std::ostream& out) {
       }
       results.push_back({g.name, std::move(c)});
     } catch (const InputError& e) {
+      meter.finish();
       throw InputError(args.manifest + ": case '" + g.name + "': " + e.what());
     }
+    meter.advance();
   }
+  meter.finish();
   // Written only once every case has run: a bad case leaves every baseline as it was.
   for (const auto& [path, text] : new_baselines)
     write_output(path, [&](std::ostream& os) { os << text; }, {args.manifest});

@@ -12,6 +12,7 @@
 #include "cli/table.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/progress.hpp"
 #include "io/json.hpp"
 #include "properties/claims_check.hpp"
 #include "schedules/registry.hpp"
@@ -116,9 +117,8 @@ int optimal_direct(const OptimalArgs& args, const Topology& model, Collective c,
          << (witness_ok ? "delivery and contention pass" : "FAILS: " + r.witness_check.summary)
          << "\n";
     if (!args.output.empty() && witness_ok)
-      write_output(
-          args.output, [&](std::ostream& os) { os << io::schedule_to_json(*r.witness); },
-          {args.topology});
+      write_output(args.output, [&](std::ostream& os) { os << io::schedule_to_json(*r.witness); },
+                   {args.topology});
   }
   // The solver gave up, but the best algorithm's schedule (direct, delivered, contention-free:
   // checked by the verifier in best_direct_algorithm) meets the lower bound: that proves it.
@@ -167,8 +167,7 @@ int optimal_forwarding(const OptimalArgs& args, const Topology& model, Collectiv
     if (point.witness) {  // checked by the library against the point's C1 and C2
       const bool ok = point.witness_check.verdict == verify::Verdict::pass;
       all_ok &= ok;
-      checked = ok ? "C1 <= " + std::to_string(point.c1) + ", C2 " +
-                         std::to_string(point.c2_upper)
+      checked = ok ? "C1 <= " + std::to_string(point.c1) + ", C2 " + std::to_string(point.c2_upper)
                    : "FAILS: " + point.witness_check.summary;
     }
     all_proven &= point.proven;
@@ -438,7 +437,9 @@ int whatif_clusters(const WhatIfArgs& args, std::ostream& out) {
   Table table({"sizes", "p", "hierarchical-factor", "compact", "lower bound", "optimum", "proof",
                "gap", "seconds"});
   bool all_known = true;
+  ProgressMeter progress(terminal_stderr(), "whatif optimality", "clusters", all.size());
   for (const auto& sizes : all) {
+    progress.advance();
     const Topology model = Cluster(sizes);
     Parameters plain, compact;
     plain.set("compact", "false");
@@ -455,6 +456,7 @@ int whatif_clusters(const WhatIfArgs& args, std::ostream& out) {
     for (auto& c : solved_columns(r)) row.push_back(std::move(c));
     table.add(std::move(row));
   }
+  progress.finish();
   out << "optimality of hierarchical-factor on every cluster of up to " << args.max_ranks
       << " ranks (direct alltoall; optimum by Z3, witness verified)\n\n";
   table.print(out);
@@ -468,8 +470,10 @@ int whatif_trees(const WhatIfArgs& args, std::ostream& out) {
   Table table(
       {"tree", "machines", "faraj-yuan", "lower bound", "optimum", "proof", "gap", "seconds"});
   bool all_known = true;
+  ProgressMeter progress(terminal_stderr(), "whatif optimality", "trees");
   for (Rank n = 2; n <= args.max_machines; ++n)
     for (const SwitchTree& shape : tree_shapes(n)) {
+      progress.advance();
       const Topology model = shape.topology();
       const Row r = solve(model, phases_of("faraj-yuan", model), args.timeout);
       all_known &= r.result.proven && r.witness_ok;
@@ -478,6 +482,7 @@ int whatif_trees(const WhatIfArgs& args, std::ostream& out) {
       for (auto& c : solved_columns(r)) row.push_back(std::move(c));
       table.add(std::move(row));
     }
+  progress.finish();
   out << "optimality of faraj-yuan on every tree of up to " << args.max_machines
       << " machines (direct alltoall; optimum by Z3, witness verified)\n\n";
   table.print(out);
@@ -495,8 +500,11 @@ int whatif_kport(const WhatIfArgs& args, std::ostream& out) {
   for (const Collective c : {Collective::alltoall, Collective::allgather}) {
     Table table({"n", "k", "direct", "least C1", "least C2 at it", "Bruck at it", "gap",
                  "frontier C1:C2", "seconds"});
+    ProgressMeter progress(terminal_stderr(), "whatif optimality " + std::string(to_string(c)),
+                           "machines");
     for (Rank n = 2; n <= args.max_ranks; ++n)
       for (Rank k = 1; k + 1 < n || k == 1; ++k) {
+        progress.advance();
         const Topology model = FullyConnected(n, k);
         verify::ForwardingOptions o;
         o.collective = c;
@@ -533,6 +541,7 @@ int whatif_kport(const WhatIfArgs& args, std::ostream& out) {
         table.add({std::to_string(n), std::to_string(k), std::to_string((n - 2 + k) / k), least_c1,
                    least_c2, bruck_c2, gap, frontier, number(seconds)});
       }
+    progress.finish();
     out << "forwarding "
         << (c == Collective::alltoall ? "index (alltoall)" : "concatenation (allgather)")
         << " on k-port machines of up to " << args.max_ranks

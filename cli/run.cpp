@@ -17,6 +17,7 @@
 #include "cli/table.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/progress.hpp"
 #include "io/json.hpp"
 #include "io/programs_json.hpp"
 #include "io/report.hpp"
@@ -575,6 +576,8 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
     if (!args.out_dir.empty()) check_output(args.out_dir + "/" + name + "-throughput.svg", files);
   }
   bool all_ok = true;
+  ProgressMeter progress(terminal_stderr(), "whatif experiment", "simulations",
+                         files.size() * contenders().size() * sizes.size());
   out << "Faraj & Yuan, Section 6 (Figs. 6-8), simulated by SimGrid: completion time of one "
          "MPI_Alltoall in ms, "
       << args.bandwidth << " links, " << args.latency
@@ -604,6 +607,8 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
       std::vector<std::string> row = {c.label};
       std::vector<double> throughput;
       for (const auto b : sizes) {
+        progress.note(names[m] + ", " + c.label + ", " + size_label(b));
+        progress.advance();
         const launch::Finished f = network.run(
             plan, b, 1, c.library, c.library.empty() ? "schedule" : "library", args.timeout);
         double seconds = std::nan("");
@@ -646,6 +651,7 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
       bound.push_back(number(std::round(load * double(b) / bytes_per_second * 1e4) / 10));
     table.add(std::move(bound));
     const std::string& name = names[m];
+    progress.finish();
     out << "\n"
         << name << ": " << describe(model) << ", bottleneck " << tree->node_name(cut.a) << " - "
         << tree->node_name(cut.b) << " (" << cut.machines_a << " x " << cut.machines_b
@@ -682,8 +688,9 @@ int import_trace(const ImportArgs& args, std::ostream& out) {
   const Topology model = args.topology.empty() ? Topology(FullyConnected(trace.ranks, 1))
                                                : io::read_topology_file(args.topology);
   if (ranks(model) != trace.ranks)
-    throw InputError(input_name(args.file) + " has " + std::to_string(trace.ranks) + " ranks, but " +
-                     input_name(args.topology) + " has " + std::to_string(ranks(model)));
+    throw InputError(input_name(args.file) + " has " + std::to_string(trace.ranks) +
+                     " ranks, but " + input_name(args.topology) + " has " +
+                     std::to_string(ranks(model)));
   const Schedule table = io::trace_schedule(trace, model, parse_collective(args.collective));
   if (args.output.empty() || args.output == "-") {
     out << io::schedule_to_json(table);

@@ -12,12 +12,13 @@
 #include "cli/table.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/network_options.hpp"
+#include "core/progress.hpp"
 #include "core/suggest.hpp"
 #include "io/json.hpp"
 #include "schedules/bruck.hpp"
 #include "schedules/hierarchical_factor.hpp"
 #include "schedules/randomized.hpp"
-#include "core/network_options.hpp"
 #include "schedules/registry.hpp"
 #include "verify/bounds.hpp"
 #include "verify/congestion.hpp"
@@ -85,7 +86,10 @@ int whatif_hierarchical(const WhatIfArgs& args, std::ostream& out) {
   Table table(
       {"sizes", "p", "steps", "compact", "bound", "gap", "compact gap", "inefficient", "verified"});
   bool all_verified = true;
+  ProgressMeter progress(terminal_stderr(), "whatif hierarchical-factor", "clusters",
+                         instances.size());
   for (const auto& [text, sizes] : instances) {
+    progress.advance();
     const Cluster cluster(sizes);
     const Run plain = run_hierarchical(cluster, false), compact = run_hierarchical(cluster, true);
     const bool verified = plain.broken.empty() && compact.broken.empty();
@@ -98,6 +102,7 @@ int whatif_hierarchical(const WhatIfArgs& args, std::ostream& out) {
                std::to_string(plain.inefficient),
                verified ? "yes" : "NO: " + plain.broken + compact.broken});
   }
+  progress.finish();
   out << "hierarchical-factor (Sanders & Traeff, Fig. 2) on SMP clusters\n\n";
   table.print(out);
   out << "\nsteps = table phases of the plain algorithm; compact = self-loops in one factor when "
@@ -135,7 +140,9 @@ int whatif_bruck_index(const WhatIfArgs& args, std::ostream& out) {
   std::vector<Row> rows;
   Table table({"radix", "C1", "C2 (blocks)", "paper C1 <=", "paper C2 <=", "T (s)", "verified"});
   bool all_verified = true;
+  ProgressMeter progress(terminal_stderr(), "whatif bruck-index", "radixes", n - 1);
   for (Rank r = 2; r <= n; ++r) {
+    progress.advance();
     Parameters params;
     params.set("radix", std::to_string(r));
     const ScheduleHeader header = schedules::make_header(algorithm, machine, params);
@@ -155,6 +162,7 @@ int whatif_bruck_index(const WhatIfArgs& args, std::ostream& out) {
                std::to_string(paper_c2) + (c2 > paper_c2 ? " (exceeded)" : ""), number(t),
                verified ? "yes" : "NO: " + report.broken_claims(true)});
   }
+  progress.finish();
   const Row& best = *std::min_element(rows.begin(), rows.end(),
                                       [](const Row& a, const Row& b) { return a.t < b.t; });
   out << "bruck-index (Bruck et al., Section 3) on fully-connected(p=" << n << ", k=" << k
@@ -214,6 +222,7 @@ int whatif_congestion(const WhatIfArgs& args, std::ostream& out) {
   if (args.topology.empty()) throw InputError("whatif congestion: give --topology");
   const Topology model = io::read_topology_file(args.topology);
   const std::vector<std::uint64_t> seeds = parse_seeds(args.seeds);
+  if (args.bytes.size() > 1) throw InputError("whatif congestion: one --bytes");
   Table table({"algorithm", "runs", "phases", "sum of max load: min", "median", "mean", "max",
                "max load per phase", "delivered"});
   bool all_delivered = true;
@@ -229,7 +238,10 @@ int whatif_congestion(const WhatIfArgs& args, std::ostream& out) {
     double per_phase = 0;
     bool delivered = true;
     std::string not_applicable;
-    for (std::uint64_t seed : seeded ? seeds : std::vector<std::uint64_t>{0}) {
+    const std::vector<std::uint64_t> runs = seeded ? seeds : std::vector<std::uint64_t>{0};
+    ProgressMeter progress(terminal_stderr(), "whatif congestion " + name, "runs", runs.size());
+    for (std::uint64_t seed : runs) {
+      progress.advance();
       Parameters params;
       if (seeded) params.set("seed", std::to_string(seed));
       const ScheduleHeader header = schedules::make_header(*a, model, params);
@@ -269,10 +281,9 @@ int whatif_congestion(const WhatIfArgs& args, std::ostream& out) {
                number(mean), std::to_string(sorted.back()), number(per_phase / double(sums.size())),
                delivered ? "yes" : "NO"});
   }
-  out << "congestion on " << describe(model) << " (" << input_name(args.topology) << "), seeds " << args.seeds
-      << "\n\n";
+  out << "congestion on " << describe(model) << " (" << input_name(args.topology) << "), seeds "
+      << args.seeds << "\n\n";
   table.print(out);
-  if (args.bytes.size() > 1) throw InputError("whatif congestion: one --bytes");
   if (!args.bytes.empty()) {
     const auto choice = schedules::select_randomized(args.bytes[0], ranks(model));
     out << "\nthe paper's selection for " << args.bytes[0] << " bytes per message on "

@@ -16,6 +16,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
+#include "core/progress.hpp"
 #include "generators.hpp"
 #include "io/json.hpp"
 #include "io/report.hpp"
@@ -36,44 +37,31 @@ struct Failure {
   std::string report;
 };
 
-/// Counts cases for the progress line.
+/// Counts cases, and shows them on the progress meter.
 class Progress : public rc::detail::TestListener {
  public:
-  Progress(std::ostream& os, std::string name, bool show)
-      : os_(os), name_(std::move(name)), show_(show) {}
+  explicit Progress(ProgressMeter& meter) : meter_(meter) {}
   void onTestCaseFinished(const rc::detail::CaseDescription& c) override {
-    if (c.result.type == rc::detail::CaseResult::Type::Discard)
+    if (c.result.type == rc::detail::CaseResult::Type::Discard) {
       ++discarded_;
-    else
+    } else {
       ++cases_;
-    tick(false);
+      meter_.advance();
+    }
   }
   void onShrinkTried(const rc::detail::CaseDescription&, bool accepted) override {
     ++shrinks_;
     accepted_ += accepted;
-    tick(true);
+    meter_.note("shrinking (" + std::to_string(accepted_) + " of " + std::to_string(shrinks_) +
+                " shrinks kept)");
   }
   void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
   std::uint64_t cases() const { return cases_; }
   std::uint64_t discarded() const { return discarded_; }
 
  private:
-  void tick(bool shrinking) {
-    if (!show_) return;
-    const double s = std::chrono::duration<double>(Clock::now() - start_).count();
-    if (s - last_ < 0.25) return;  // a line four times a second
-    last_ = s;
-    os_ << "\r" << name_ << ": " << cases_ << " cases, "
-        << static_cast<std::uint64_t>(double(cases_) / s) << "/s";
-    if (shrinking) os_ << ", shrinking (" << accepted_ << " of " << shrinks_ << " shrinks kept)";
-    os_ << "   " << std::flush;
-  }
-  std::ostream& os_;
-  std::string name_;
-  bool show_;
+  ProgressMeter& meter_;
   std::uint64_t cases_ = 0, discarded_ = 0, shrinks_ = 0, accepted_ = 0;
-  Clock::time_point start_ = Clock::now();
-  double last_ = 0;  // seconds since start_ of the last line
 };
 
 }  // namespace
@@ -210,6 +198,9 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
     std::uint64_t total = 0, discarded = 0;
     bool gave_up = false;
     const auto start = Clock::now();
+    // --cases is known ahead; --seconds runs batches until the time is spent (no total).
+    ProgressMeter meter(o.progress ? &progress : nullptr, "fuzz " + name, "cases",
+                        o.seconds > 0 ? 0 : o.cases);
     for (std::uint64_t batch = 0;; ++batch) {
       Failure failure;
       bool failed = false;
@@ -281,19 +272,19 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
       params.maxDiscardRatio = 50;
       rc::detail::TestMetadata metadata;
       metadata.id = metadata.description = name;
-      Progress listener(progress, name, o.progress);
+      Progress listener(meter);
       const auto result = rc::detail::checkTestable(property, metadata, params, listener);
       total += listener.cases();
       discarded += listener.discarded();
       if (launch::interrupted()) throw InputError("fuzz: interrupted; the generator was stopped");
       if (rc::detail::FailureResult other; result.match(other) && !failed) {
         // The property itself threw (not a broken claim): never a pass.
-        if (o.progress) progress << "\n";
+        meter.finish();
         out << "FAIL  " << name << ": " << other.description << "\n";
         return 1;
       }
       if (result.template is<rc::detail::FailureResult>() && failed) {
-        if (o.progress) progress << "\n";
+        meter.finish();
         const std::string again =
             "phasecheck fuzz " + (a ? std::string(a->name) : "--generator '" + o.generator + "'") +
             " --seed " + std::to_string(o.seed + batch) + " --cases " + std::to_string(o.cases);
@@ -301,7 +292,7 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
         return 1;
       }
       if (result.template is<rc::detail::GaveUpResult>()) {
-        if (o.progress) progress << "\n";
+        meter.finish();
         out << "gave up  " << name << ": too many generated machines do not fit it ("
             << listener.cases() << " cases ran)\n";
         gave_up = true;
@@ -311,7 +302,7 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
     }
     if (gave_up) continue;
     const double s = std::chrono::duration<double>(Clock::now() - start).count();
-    if (o.progress) progress << "\r" << std::string(78, ' ') << "\r";
+    meter.finish();
     out << "pass  " << name << ": " << total << " cases in " << std::fixed << std::setprecision(2)
         << s << " s (" << static_cast<std::uint64_t>(double(total) / std::max(s, 1e-9)) << "/s)";
     if (discarded) out << "; " << discarded << " generated machines did not fit it";
