@@ -242,6 +242,7 @@ struct CommandLine::Impl {
     sync->add_option("--topology", syn.topology,
                      "Judge on this model instead of the schedule's own");
     sync->add_flag("--list", syn.list, "Print every synchronization message");
+    sync->add_option("--report", syn.report, "Report format")->check(one_of({"text", "json"}));
 
     auto* run = app->add_subcommand(
         "run",
@@ -372,6 +373,7 @@ struct CommandLine::Impl {
         ->check(natural);
     program->add_option("--sync", prg.sync, "Phase separation")
         ->check(one_of({"none", "barrier", "pairwise"}));
+    program->add_option("--report", prg.report, "Report format")->check(one_of({"text", "json"}));
     program->add_option("-o,--output", prg.output,
                         "Write every rank's program as JSON to this file");
 
@@ -440,6 +442,7 @@ struct CommandLine::Impl {
     fuzz->add_option("--max-size", fz.max_size,
                      "How large generated machines get (rapidcheck size)");
     fuzz->add_option("--out", fz.out, "Directory for a failure's files");
+    fuzz->add_option("--report", fz.report, "Report format")->check(one_of({"text", "json"}));
     fuzz->add_option("--generator", fz.generator,
                      "External generator: a command reading a topology on stdin, printing a "
                      "schedule (exit 2: machine not supported)");
@@ -457,6 +460,7 @@ struct CommandLine::Impl {
     optimal->add_option("--collective", opt.collective, "alltoall or allgather")
         ->check(one_of({"alltoall", "allgather"}));
     optimal->add_option("--timeout", opt.timeout, "Seconds per solver call (default 60)");
+    optimal->add_option("--report", opt.report, "Report format")->check(one_of({"text", "json"}));
     optimal
         ->add_option("--mode", opt.mode,
                      "direct (each message straight to its destination) or forwarding (k-port, "
@@ -485,6 +489,7 @@ struct CommandLine::Impl {
     mutate->add_option("--topology", mut.topology, "Judge on this model instead");
     mutate->add_option("--per-class", mut.per_class, "Mutants per fault class")->check(natural);
     mutate->add_option("--seed", mut.seed, "Seed for choosing the faults")->check(natural);
+    mutate->add_option("--report", mut.report, "Report format")->check(one_of({"text", "json"}));
 
     auto* bounds = app->add_subcommand("bounds", "Print the lower bounds of a machine model");
     bounds->add_option("--topology", bnd.topology, "Topology JSON file")->required();
@@ -506,6 +511,8 @@ struct CommandLine::Impl {
         ->add_option("question", what.question,
                      "hierarchical-factor, bruck-index, congestion, optimality or experiment")
         ->required();
+    whatif->add_option("--report", what.report, "Report format (csv: the table)")
+        ->check(one_of({"text", "json", "csv"}));
     whatif->add_option("--sizes", what.sizes, "Node sizes of a cluster, e.g. 8,8,4,1 (repeatable)");
     whatif->add_option("--sizes-file", what.sizes_file, "File with one size vector per line");
     whatif->add_option("--ranks", what.ranks, "bruck-index: processors n")->check(natural);
@@ -567,6 +574,13 @@ struct CommandLine::Impl {
     reports_[lint] = {&lnt.report, &lnt.output, [this] {
                         return lnt.files.size() == 1 ? lnt.files[0] : std::string("lint");
                       }};
+    // Their -o is the data (schedule, programs), not the report: the report is standard output.
+    reports_[sync] = {&syn.report, nullptr, [this] { return syn.schedule; }};
+    reports_[program] = {&prg.report, nullptr, [this] { return prg.schedule; }};
+    reports_[mutate] = {&mut.report, nullptr, [this] { return mut.schedule; }};
+    reports_[optimal] = {&opt.report, nullptr, [this] { return opt.topology; }};
+    reports_[fuzz] = {&fz.report, nullptr, [] { return std::string("fuzz"); }};
+    reports_[whatif] = {&what.report, nullptr, [this] { return what.question; }};
 
     commands_.push_back(
         {algorithms, [](std::ostream& out, std::ostream&) { return cli::list_algorithms(out); }});

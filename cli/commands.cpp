@@ -185,6 +185,18 @@ int verify(const VerifyArgs& args, std::ostream& out) {
   return v.report.verdict() == Verdict::pass ? 0 : 1;
 }
 
+namespace {
+
+/// The phase table's own verification in sync's and program's JSON: {"verdict", "failed": null |
+/// the checks that failed, each with its counterexample's explanation}.
+nlohmann::ordered_json table_json(const verify::Report& report) {
+  const std::string failed = report.broken_claims(true);
+  return {{"verdict", to_string(report.verdict())},
+          {"failed", failed.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(failed)}};
+}
+
+}  // namespace
+
 int sync(const SyncArgs& args, std::ostream& out) {
   require_stdin_once({args.schedule, args.topology});
   // The dependence graph needs the whole table (at most kMaxSyncRanks ranks): read it once.
@@ -206,7 +218,36 @@ int sync(const SyncArgs& args, std::ostream& out) {
     syncs.push_back({{x.phase, x.transfer}, {y.phase, y.transfer}});
   }
   const verify::CheckResult check = verify::check_synchronization(table, model, syncs);
-  const bool ok = v.report.verdict() == Verdict::pass && check.verdict == Verdict::pass;
+  const Verdict table_verdict = v.report.verdict();
+  const bool ok = table_verdict == Verdict::pass && check.verdict == Verdict::pass;
+  if (args.report == "json") {
+    nlohmann::ordered_json j;
+    j["command"] = "sync";
+    j["verdict"] = ok ? "pass" : "fail";
+    j["schedule"] = v.source;
+    j["algorithm"] = v.report.algorithm;
+    j["collective"] = to_string(v.report.collective);
+    j["topology"] = v.report.topology;
+    j["messages"] = plan.messages.size();
+    j["phases"] = v.report.counts.phases;
+    j["contending_pairs"] = plan.contending_pairs;
+    j["dependence_edges"] = plan.dependence_edges;
+    j["synchronizations"] = plan.kept.size();
+    j["ordered_by_program_order"] = plan.by_program_order;
+    j["table"] = table_json(v.report);
+    j["check"] = io::check_json(check);
+    if (args.list) {
+      nlohmann::ordered_json list = nlohmann::ordered_json::array();
+      const auto message = [](const programs::Message& m) {
+        return nlohmann::ordered_json{{"src", m.src}, {"dst", m.dst}, {"phase", m.phase}};
+      };
+      for (const auto& [a, b] : plan.kept)
+        list.push_back({{"after", message(plan.messages[a])}, {"before", message(plan.messages[b])}});
+      j["list"] = std::move(list);
+    }
+    out << io::json_text(j);
+    return ok ? 0 : 1;
+  }
   out << (ok ? "PASS" : "FAIL") << "  pair-wise synchronization of " << v.report.algorithm << " ("
       << v.report.collective << ") on " << v.report.topology << "  [" << v.source << "]\n"
       << "  " << plan.messages.size() << " messages in " << v.report.counts.phases << " phases\n"
@@ -218,11 +259,11 @@ int sync(const SyncArgs& args, std::ostream& out) {
       << "each of its links)\n"
       << "  " << plan.kept.size() << " synchronization messages after transitive reduction ("
       << plan.by_program_order << " more orderings come free with each rank's program order)\n"
-      << "  " << (v.report.verdict() == Verdict::pass ? "pass" : "FAIL") << "  table            "
-      << (v.report.verdict() == Verdict::pass ? "verifies (delivery, contention, claims, bounds)"
-                                              : "does not verify: run phasecheck verify")
-      << "\n  " << (check.verdict == Verdict::pass ? "pass" : "FAIL") << "  " << check.name << "  "
-      << check.summary << "\n";
+      << "  " << io::verdict_mark(table_verdict) << "  table            "
+      << (table_verdict == Verdict::pass ? "verifies (delivery, contention, claims, bounds)"
+                                         : "does not verify: run phasecheck verify")
+      << "\n  " << io::verdict_mark(check.verdict) << "  " << check.name << "  " << check.summary
+      << "\n";
   if (check.counterexample) out << "\n" << *check.counterexample << "\n";
   if (args.list) {
     out << "\nsynchronization messages (after -> sender waits before):\n";
@@ -264,15 +305,34 @@ int program(const ProgramArgs& args, std::ostream& out) {
                  {args.schedule});
   std::size_t ops = 0;
   for (const auto& prog : progs) ops += prog.ops.size();
+  if (args.report == "json") {
+    nlohmann::ordered_json j;
+    j["command"] = "program";
+    j["verdict"] = ok ? "pass" : "fail";
+    j["schedule"] = input_name(args.schedule);
+    j["algorithm"] = report.algorithm;
+    j["collective"] = to_string(report.collective);
+    j["topology"] = report.topology;
+    j["sync"] = to_string(separation);
+    j["programs"] = progs.size();
+    j["operations"] = ops;
+    j["synchronizations"] = plan ? nlohmann::ordered_json(plan->kept.size()) : nullptr;
+    j["table"] = table_json(report);
+    j["replay"] = io::check_json(check);
+    nlohmann::ordered_json listings = nlohmann::ordered_json::object();
+    for (Rank r : args.ranks) listings[std::to_string(r)] = programs::listing(progs[r]);
+    j["listings"] = std::move(listings);
+    out << io::json_text(j);
+    return ok ? 0 : 1;
+  }
   out << (ok ? "PASS" : "FAIL") << "  per-rank programs of " << report.algorithm << " ("
       << report.collective << ") on " << report.topology << ", " << to_string(separation)
       << " synchronization  [" << input_name(args.schedule) << "]\n"
       << "  " << progs.size() << " programs, " << ops << " operations";
   if (plan) out << ", " << plan->kept.size() << " synchronization messages";
-  out << "\n  " << (report.verdict() == Verdict::pass ? "pass" : "FAIL") << "  table   "
+  out << "\n  " << io::verdict_mark(report.verdict()) << "  table   "
       << (report.verdict() == Verdict::pass ? "verifies" : "does not verify: run phasecheck verify")
-      << "\n  " << (check.verdict == Verdict::pass ? "pass" : "FAIL") << "  replay  "
-      << check.summary << "\n";
+      << "\n  " << io::verdict_mark(check.verdict) << "  replay  " << check.summary << "\n";
   if (check.counterexample) out << "\n" << *check.counterexample << "\n";
   for (Rank r : args.ranks) out << "\n" << programs::listing(progs[r]);
   return ok ? 0 : 1;
@@ -379,6 +439,39 @@ int mutate(const MutateArgs& args, std::ostream& out) {
                      describe(model) + " has " + std::to_string(ranks(model)));
   const properties::MutationReport report =
       properties::mutate(table, model, args.per_class, args.seed);
+  std::uint64_t invalid = 0, caught = 0;
+  for (const auto& c : report.classes) {
+    invalid += c.invalid;
+    caught += c.caught;
+  }
+  if (args.report == "json") {
+    nlohmann::ordered_json j;
+    j["command"] = "mutate";
+    j["verdict"] = report.perfect() ? "pass" : "fail";
+    j["schedule"] = input_name(args.schedule);
+    j["algorithm"] = table.header.algorithm;
+    j["topology"] = describe(model);
+    j["seed"] = args.seed;
+    j["per_class"] = args.per_class;
+    j["program"] = report.program;
+    j["contention_counts"] = report.contention_counts;
+    nlohmann::ordered_json classes = nlohmann::ordered_json::array();
+    for (const auto& c : report.classes)
+      classes.push_back({{"fault", c.name},
+                         {"mutants", c.mutants},
+                         {"invalid", c.invalid},
+                         {"caught", c.caught},
+                         {"missed", c.missed},
+                         {"over_strict", c.over_strict},
+                         {"claims_only", c.claims_only},
+                         {"example", c.example.empty() ? nlohmann::ordered_json(nullptr)
+                                                       : nlohmann::ordered_json(c.example)}});
+    j["classes"] = std::move(classes);
+    j["invalid"] = invalid;
+    j["caught"] = caught;
+    out << io::json_text(j);
+    return report.perfect() ? 0 : 1;
+  }
   out << "mutation analysis of " << table.header.algorithm << " on " << describe(model) << "  ["
       << input_name(args.schedule) << "]\n"
       << "  a mutant is invalid when a naive re-simulation finds "
@@ -388,14 +481,10 @@ int mutate(const MutateArgs& args, std::ostream& out) {
       << "\n\n";
   Table t({"  fault", "mutants", "invalid", "caught", "missed", "over-strict",
            "valid, rejected by claims"});
-  std::uint64_t invalid = 0, caught = 0;
-  for (const auto& c : report.classes) {
-    invalid += c.invalid;
-    caught += c.caught;
+  for (const auto& c : report.classes)
     t.add({"  " + c.name, std::to_string(c.mutants), std::to_string(c.invalid),
            std::to_string(c.caught), std::to_string(c.missed), std::to_string(c.over_strict),
            std::to_string(c.claims_only)});
-  }
   t.print(out);
   for (const auto& c : report.classes)
     if (!c.example.empty()) out << "\n  " << c.name << ": " << c.example << "\n";

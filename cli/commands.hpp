@@ -12,6 +12,7 @@
 #include "core/limits.hpp"
 #include "core/network_options.hpp"
 #include "core/topology.hpp"
+#include "io/table.hpp"
 
 namespace phasecheck::cli {
 
@@ -51,6 +52,7 @@ struct SyncArgs {
   std::string schedule;  ///< schedule file
   std::string topology;  ///< optional what-if model
   bool list = false;     ///< print every synchronization message
+  std::string report = "text";  ///< text | json
 };
 /// Pair-wise synchronization (Faraj & Yuan, Section 5): counts before and after the transitive
 /// reduction, and the check that the kept ones order every contending pair. Exit 1 when the
@@ -62,6 +64,7 @@ struct ProgramArgs {
   std::vector<unsigned> ranks;    ///< ranks whose listing to print
   std::string sync = "pairwise";  ///< none | barrier | pairwise
   std::string output;             ///< JSON file for all programs; empty: none
+  std::string report = "text";    ///< text | json
 };
 /// Per-rank programs of a verified table, replayed together; exit 1 when the table does not
 /// verify or the replay finds a deadlock, a missing message or contending messages overlapping.
@@ -86,6 +89,7 @@ struct OptimalArgs {
   std::uint64_t max_transfer = 0;        ///< forwarding: blocks per transfer (0: no limit)
   std::string smt2;                      ///< write the instance as SMT-LIB2
   std::string output;                    ///< write the optimal schedule
+  std::string report = "text";           ///< text | json
 };
 /// The minimal phase count of a direct schedule on the machine, proven with Z3
 /// (verify/optimal.hpp). Exit 0 when proven, 1 when unknown (a timeout) or a witness fails the
@@ -97,6 +101,7 @@ struct MutateArgs {
   std::string topology;  ///< optional what-if model
   std::uint32_t per_class = 50;
   std::uint64_t seed = 1;
+  std::string report = "text";  ///< text | json
 };
 /// Plants single faults and checks that every invalid mutant is caught (properties/mutate.hpp).
 int mutate(const MutateArgs& args, std::ostream& out);
@@ -137,6 +142,7 @@ int survey(const SurveyArgs& args, std::ostream& out);
 
 struct WhatIfArgs {
   std::string question;            ///< hierarchical-factor, bruck-index, congestion, optimality
+  std::string report = "text";     ///< text | json | csv
   std::vector<std::string> sizes;  ///< node-size vectors, "8,8,4,1"
   std::string sizes_file;          ///< one vector per line, '#' comments
   // bruck-index: the machine and the linear model.
@@ -167,11 +173,11 @@ struct WhatIfArgs {
 int whatif(const WhatIfArgs& args, std::ostream& out);
 /// `whatif optimality` (cli/optimal.cpp): one row per machine of the family, with the
 /// algorithm's count, the lower bound and the optimum Z3 proves.
-int whatif_optimality(const WhatIfArgs& args, std::ostream& out);
+int whatif_optimality(const WhatIfArgs& args, io::TableFormat format, std::ostream& out);
 /// `whatif experiment --paper faraj-yuan` (cli/run.cpp): Figs. 6-8 of Faraj & Yuan simulated by
 /// SimGrid: completion times of our schedules and of SimGrid's alltoall implementations per
 /// message size, and throughput plots (SVG) with the peak bound.
-int whatif_experiment(const WhatIfArgs& args, std::ostream& out);
+int whatif_experiment(const WhatIfArgs& args, io::TableFormat format, std::ostream& out);
 
 struct RunArgs {
   std::string schedule;

@@ -14,6 +14,9 @@
 #include "core/files.hpp"
 #include "core/progress.hpp"
 #include "io/json.hpp"
+#include "io/report.hpp"
+#include "io/table.hpp"
+#include "core/suggest.hpp"
 #include "properties/claims_check.hpp"
 #include "schedules/registry.hpp"
 #include "verify/bounds.hpp"
@@ -86,6 +89,13 @@ std::string range(std::uint64_t lo, std::uint64_t hi) {
 
 // ---- optimal ----------------------------------------------------------------------------------
 
+nlohmann::ordered_json steps_json(const std::vector<verify::OptimalStep>& steps) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (const auto& step : steps)
+    j.push_back({{"phases", step.phases}, {"answer", step.answer}, {"seconds", step.seconds}});
+  return j;
+}
+
 int optimal_direct(const OptimalArgs& args, const Topology& model, Collective c,
                    std::ostream& out) {
   const auto bounds = verify::lower_bounds(model, c);
@@ -123,6 +133,34 @@ int optimal_direct(const OptimalArgs& args, const Topology& model, Collective c,
   // The solver gave up, but the best algorithm's schedule (direct, delivered, contention-free:
   // checked by the verifier in best_direct_algorithm) meets the lower bound: that proves it.
   const bool met_by_algorithm = !r.proven && !best.empty() && upper == lower;
+  const int exit_code = !witness_ok ? 1 : r.proven || met_by_algorithm ? 0 : 1;
+  if (args.report == "json") {
+    nlohmann::ordered_json j;
+    j["command"] = "optimal";
+    j["verdict"] = !witness_ok ? "fail" : exit_code == 0 ? "pass" : "unknown";
+    j["mode"] = "direct";
+    j["topology"] = describe(model);
+    j["source"] = input_name(args.topology);
+    j["collective"] = to_string(c);
+    j["lower_bound"] = lower;
+    j["clique"] = r.clique;
+    j["best_algorithm"] = best.empty() ? nlohmann::ordered_json(nullptr)
+                                       : nlohmann::ordered_json{{"name", best}, {"phases", upper}};
+    // Known: lower <= optimum <= upper; met_by_algorithm closes the gap with the bound.
+    const std::uint64_t known_lower = met_by_algorithm ? upper : r.lower,
+                        known_upper = met_by_algorithm ? upper : r.upper;
+    j["optimum"] = {{"lower", known_lower},
+                    {"upper", known_upper},
+                    {"proven", exit_code == 0},
+                    {"proof", met_by_algorithm ? "the lower bound, met by " + best + "'s schedule"
+                                               : r.why}};
+    j["steps"] = steps_json(r.steps);
+    j["witness"] = r.witness ? nlohmann::ordered_json{{"phases", r.witness->phases.size()},
+                                                      {"check", io::check_json(r.witness_check)}}
+                             : nlohmann::ordered_json(nullptr);
+    out << io::json_text(j);
+    return exit_code;
+  }
   if (!witness_ok)
     out << "WITNESS FAILS  the solver's schedule in " << r.upper
         << " phases breaks the checks: an encoding bug";
@@ -137,8 +175,7 @@ int optimal_direct(const OptimalArgs& args, const Topology& model, Collective c,
     out << "; " << best << " is "
         << (upper == r.upper ? "optimal" : "off by " + std::to_string(upper - r.upper));
   out << "\n  direct " << c << " on " << describe(model) << "\n" << body.str();
-  if (!witness_ok) return 1;
-  return r.proven || met_by_algorithm ? 0 : 1;
+  return exit_code;
 }
 
 int optimal_forwarding(const OptimalArgs& args, const Topology& model, Collective c,
@@ -193,6 +230,54 @@ int optimal_forwarding(const OptimalArgs& args, const Topology& model, Collectiv
                 : it == least.end()  ? "-"
                 : it->second == b.c2 ? "optimal"
                                      : "+" + std::to_string(b.c2 - it->second)});
+  }
+
+  if (args.report == "json") {
+    nlohmann::ordered_json j;
+    j["command"] = "optimal";
+    j["verdict"] = !all_ok ? "fail" : all_proven ? "pass" : "unknown";
+    j["mode"] = "forwarding";
+    j["topology"] = describe(model);
+    j["source"] = input_name(args.topology);
+    j["collective"] = to_string(c);
+    j["ranks"] = f.ranks;
+    j["ports"] = f.ports;
+    j["max_transfer"] = o.max_transfer ? nlohmann::ordered_json(o.max_transfer) : nullptr;
+    j["least_C1"] = {{"lower", r.c1_lower},
+                     {"proven", r.c1_proven},
+                     {"proof", r.c1_proven ? nlohmann::ordered_json(r.c1_proof) : nullptr}};
+    nlohmann::ordered_json points_json = nlohmann::ordered_json::array();
+    std::uint64_t before = 0;
+    for (const auto& point : r.frontier) {
+      points_json.push_back(
+          {{"C1", point.c1},
+           {"C2", {{"lower", point.c2_lower}, {"upper", point.c2_upper}}},
+           {"proven", point.proven},
+           {"proof", point.proven ? nlohmann::ordered_json(point.proof) : nullptr},
+           {"pareto", before == 0 || point.c2_upper < before},
+           {"witness", point.source},
+           {"check", io::check_json(point.witness_check)},
+           {"seconds", point.seconds}});
+      before = point.c2_upper;
+    }
+    j["frontier"] = std::move(points_json);
+    nlohmann::ordered_json family_json = nlohmann::ordered_json::array();
+    for (const auto& b : bruck) {
+      const auto it = least.find(b.c1);
+      const bool too_large = o.max_transfer && largest_transfer(b.schedule) > o.max_transfer;
+      family_json.push_back(
+          {{"algorithm", b.name},
+           {"C1", b.c1},
+           {"C2", b.c2},
+           {"least_C2_at_C1", too_large || it == least.end() ? nlohmann::ordered_json(nullptr)
+                                                             : nlohmann::ordered_json(it->second)},
+           {"fits_max_transfer", !too_large}});
+    }
+    j["bruck"] = std::move(family_json);
+    j["why"] = r.why;
+    j["steps"] = steps_json(r.steps);
+    out << io::json_text(j);
+    return all_ok && all_proven ? 0 : 1;
   }
 
   // Verdict first, then the frontier, then Bruck et al.'s family against it.
@@ -406,15 +491,27 @@ Row solve(const Topology& model, std::uint64_t algorithm, double timeout) {
 /// solver showed one phase fewer impossible: "clique" (that many messages pairwise conflict, each
 /// pair checked), "unsat" (a full solver call), or "bound" when that call timed out and the
 /// model's lower bound (docs/bounds.md) alone proves the optimum.
-std::vector<std::string> solved_columns(const Row& r) {
+const std::vector<io::Column> kSolvedColumns = {{"lower_bound", "lower bound"},
+                                                {"optimum", "optimum"},
+                                                {"proof", "proof"},
+                                                {"gap", "gap"},
+                                                {"seconds", "seconds"}};
+
+std::vector<io::Cell> solved_columns(const Row& r) {
   const auto& o = r.result;
   std::string proof = !o.proven ? "unknown" : o.upper == 1 ? "trivial" : "bound";
   for (const auto& step : o.steps)
     if (o.proven && step.phases + 1 == o.upper && step.answer.rfind("unsat", 0) == 0)
       proof = step.answer == "unsat" ? "unsat" : "clique";
-  return {std::to_string(r.lower), o.proven ? std::to_string(o.upper) : range(o.lower, o.upper),
+  return {r.lower, o.proven ? io::Cell{o.upper} : io::Cell{range(o.lower, o.upper)},
           r.witness_ok ? proof : "WITNESS FAILS",
-          o.proven ? std::to_string(r.algorithm - o.upper) : "-", number(r.seconds)};
+          o.proven ? io::Cell{r.algorithm - o.upper} : io::Cell{}, r.seconds};
+}
+
+/// The leading columns, then the solver's.
+io::Table solved_table(std::vector<io::Column> columns) {
+  columns.insert(columns.end(), kSolvedColumns.begin(), kSolvedColumns.end());
+  return io::Table(std::move(columns));
 }
 
 std::uint64_t phases_of(const char* algorithm, const Topology& model, Parameters p = {}) {
@@ -426,7 +523,7 @@ std::uint64_t phases_of(const char* algorithm, const Topology& model, Parameters
   return r.counts.c1;
 }
 
-int whatif_clusters(const WhatIfArgs& args, std::ostream& out) {
+int whatif_clusters(const WhatIfArgs& args, io::TableFormat format, std::ostream& out) {
   if (args.max_ranks < 2 || args.max_ranks > 12)
     throw InputError("whatif optimality --family cluster: --max-ranks must be in [2, 12]");
   std::vector<std::vector<Rank>> all;
@@ -434,8 +531,10 @@ int whatif_clusters(const WhatIfArgs& args, std::ostream& out) {
     std::vector<Rank> now;
     partitions(n, n, now, all);
   }
-  Table table({"sizes", "p", "hierarchical-factor", "compact", "lower bound", "optimum", "proof",
-               "gap", "seconds"});
+  io::Table table = solved_table({{"sizes", "sizes"},
+                                  {"p", "p"},
+                                  {"hierarchical_factor", "hierarchical-factor"},
+                                  {"compact", "compact"}});
   bool all_known = true;
   ProgressMeter progress(terminal_stderr(), "whatif optimality", "clusters", all.size());
   for (const auto& sizes : all) {
@@ -451,24 +550,29 @@ int whatif_clusters(const WhatIfArgs& args, std::ostream& out) {
     std::string text;
     for (std::size_t i = 0; i < sizes.size(); ++i)
       text += (i ? "," : "") + std::to_string(sizes[i]);
-    std::vector<std::string> row = {text, std::to_string(ranks(model)), std::to_string(a),
-                                    std::to_string(b)};
+    std::vector<io::Cell> row = {text, std::uint64_t{ranks(model)}, a, b};
     for (auto& c : solved_columns(r)) row.push_back(std::move(c));
     table.add(std::move(row));
   }
   progress.finish();
-  out << "optimality of hierarchical-factor on every cluster of up to " << args.max_ranks
-      << " ranks (direct alltoall; optimum by Z3, witness verified)\n\n";
-  table.print(out);
-  out << "\ngap = min(plain, compact) - optimum; " << kProofLegend;
+  nlohmann::ordered_json facts;
+  facts["family"] = "cluster";
+  facts["max_ranks"] = args.max_ranks;
+  out << io::render({"whatif optimality", all_known ? "pass" : "unknown",
+                     "optimality of hierarchical-factor on every cluster of up to " +
+                         std::to_string(args.max_ranks) +
+                         " ranks (direct alltoall; optimum by Z3, witness verified)",
+                     std::move(facts), std::move(table),
+                     "\ngap = min(plain, compact) - optimum; " + std::string(kProofLegend)},
+                    format);
   return all_known ? 0 : 1;
 }
 
-int whatif_trees(const WhatIfArgs& args, std::ostream& out) {
+int whatif_trees(const WhatIfArgs& args, io::TableFormat format, std::ostream& out) {
   if (args.max_machines < 2 || args.max_machines > 10)
     throw InputError("whatif optimality --family tree: --max-machines must be in [2, 10]");
-  Table table(
-      {"tree", "machines", "faraj-yuan", "lower bound", "optimum", "proof", "gap", "seconds"});
+  io::Table table =
+      solved_table({{"tree", "tree"}, {"machines", "machines"}, {"faraj_yuan", "faraj-yuan"}});
   bool all_known = true;
   ProgressMeter progress(terminal_stderr(), "whatif optimality", "trees");
   for (Rank n = 2; n <= args.max_machines; ++n)
@@ -477,29 +581,48 @@ int whatif_trees(const WhatIfArgs& args, std::ostream& out) {
       const Topology model = shape.topology();
       const Row r = solve(model, phases_of("faraj-yuan", model), args.timeout);
       all_known &= r.result.proven && r.witness_ok;
-      std::vector<std::string> row = {shape.canonical(), std::to_string(n),
-                                      std::to_string(r.algorithm)};
+      std::vector<io::Cell> row = {shape.canonical(), std::uint64_t{n}, r.algorithm};
       for (auto& c : solved_columns(r)) row.push_back(std::move(c));
       table.add(std::move(row));
     }
   progress.finish();
-  out << "optimality of faraj-yuan on every tree of up to " << args.max_machines
-      << " machines (direct alltoall; optimum by Z3, witness verified)\n\n";
-  table.print(out);
-  out << "\ntree: [m,S1,S2] is a switch with m machines and the subtrees S (one shape per "
-         "isomorphism class, no switch of degree 2);\nlower bound = the busiest link's load; "
-         "gap = faraj-yuan - optimum; "
-      << kProofLegend;
+  nlohmann::ordered_json facts;
+  facts["family"] = "tree";
+  facts["max_machines"] = args.max_machines;
+  out << io::render({"whatif optimality", all_known ? "pass" : "unknown",
+                     "optimality of faraj-yuan on every tree of up to " +
+                         std::to_string(args.max_machines) +
+                         " machines (direct alltoall; optimum by Z3, witness verified)",
+                     std::move(facts), std::move(table),
+                     "\ntree: [m,S1,S2] is a switch with m machines and the subtrees S (one "
+                     "shape per isomorphism class, no switch of degree 2);\nlower bound = the "
+                     "busiest link's load; gap = faraj-yuan - optimum; " +
+                         std::string(kProofLegend)},
+                    format);
   return all_known ? 0 : 1;
 }
 
-int whatif_kport(const WhatIfArgs& args, std::ostream& out) {
+int whatif_kport(const WhatIfArgs& args, io::TableFormat format, std::ostream& out) {
   if (args.max_ranks < 2 || args.max_ranks > 8)
     throw InputError("whatif optimality --family kport: --max-ranks must be in [2, 8]");
   bool all_known = true;
+  // Text: one table per collective; JSON and CSV: one table with the collective as its first
+  // column.
+  const std::vector<io::Column> columns = {{"n", "n"},
+                                           {"k", "k"},
+                                           {"direct", "direct"},
+                                           {"least_C1", "least C1"},
+                                           {"least_C2", "least C2 at it"},
+                                           {"bruck_C2", "Bruck at it"},
+                                           {"gap", "gap"},
+                                           {"frontier", "frontier C1:C2"},
+                                           {"seconds", "seconds"}};
+  std::vector<io::Column> all_columns = {{"collective", "collective"}};
+  all_columns.insert(all_columns.end(), columns.begin(), columns.end());
+  io::Table all(all_columns);
+  std::ostringstream text;
   for (const Collective c : {Collective::alltoall, Collective::allgather}) {
-    Table table({"n", "k", "direct", "least C1", "least C2 at it", "Bruck at it", "gap",
-                 "frontier C1:C2", "seconds"});
+    io::Table table(columns);
     ProgressMeter progress(terminal_stderr(), "whatif optimality " + std::string(to_string(c)),
                            "machines");
     for (Rank n = 2; n <= args.max_ranks; ++n)
@@ -525,47 +648,62 @@ int whatif_kport(const WhatIfArgs& args, std::ostream& out) {
                       range(p.c2_lower, p.c2_upper);
         }
         all_known &= ok;
-        std::string least_c1 = "-", least_c2 = "-", bruck_c2 = "-", gap = "-";
+        io::Cell least_c1, least_c2, bruck_c2, gap;
         if (!r.frontier.empty()) {
           const auto& first = r.frontier.front();
-          least_c1 = r.c1_proven ? std::to_string(first.c1) : "<= " + std::to_string(first.c1);
-          least_c2 = range(first.c2_lower, first.c2_upper);
+          least_c1 = r.c1_proven ? io::Cell{first.c1} : io::Cell{"<= " + std::to_string(first.c1)};
+          least_c2 = first.c2_lower == first.c2_upper ? io::Cell{first.c2_upper}
+                                                      : io::Cell{range(first.c2_lower,
+                                                                       first.c2_upper)};
           std::uint64_t best = 0;
           for (const auto& b : bruck)
             if (b.c1 == first.c1 && (best == 0 || b.c2 < best)) best = b.c2;
           if (best) {
-            bruck_c2 = std::to_string(best);
-            if (first.proven) gap = std::to_string(best - first.c2_upper);
+            bruck_c2 = best;
+            if (first.proven) gap = best - first.c2_upper;
           }
         }
-        table.add({std::to_string(n), std::to_string(k), std::to_string((n - 2 + k) / k), least_c1,
-                   least_c2, bruck_c2, gap, frontier, number(seconds)});
+        std::vector<io::Cell> row = {std::uint64_t{n}, std::uint64_t{k},
+                                     std::uint64_t{(n - 2 + k) / k}, least_c1, least_c2, bruck_c2,
+                                     gap, frontier, seconds};
+        table.add(row);
+        row.insert(row.begin(), std::string(to_string(c)));
+        all.add(std::move(row));
       }
     progress.finish();
-    out << "forwarding "
-        << (c == Collective::alltoall ? "index (alltoall)" : "concatenation (allgather)")
-        << " on k-port machines of up to " << args.max_ranks
-        << " ranks: least rounds C1, least C2 (blocks) for it, and Bruck et al.'s best at that "
-           "C1\n\n";
-    table.print(out);
-    out << "\n";
+    text << "forwarding "
+         << (c == Collective::alltoall ? "index (alltoall)" : "concatenation (allgather)")
+         << " on k-port machines of up to " << args.max_ranks
+         << " ranks: least rounds C1, least C2 (blocks) for it, and Bruck et al.'s best at that "
+            "C1\n\n"
+         << table.text() << "\n";
   }
-  out << "direct = ceil((n-1)/k) rounds without forwarding; frontier = the Pareto points (least "
-         "C2 for each C1, dominated ones left out), a..b where unknown;\nBruck at it = the least "
-         "C2 over bruck-index radices (alltoall) or bruck-concat (allgather) with that C1, as "
-         "measured by the verifier; gap = Bruck - least C2.\n";
+  text << "direct = ceil((n-1)/k) rounds without forwarding; frontier = the Pareto points (least "
+          "C2 for each C1, dominated ones left out), a..b where unknown;\nBruck at it = the least "
+          "C2 over bruck-index radices (alltoall) or bruck-concat (allgather) with that C1, as "
+          "measured by the verifier; gap = Bruck - least C2.\n";
+  if (format == io::TableFormat::text) {
+    out << text.str();
+  } else {
+    nlohmann::ordered_json facts;
+    facts["family"] = "kport";
+    facts["max_ranks"] = args.max_ranks;
+    out << io::render({"whatif optimality", all_known ? "pass" : "unknown", "", std::move(facts),
+                       std::move(all), ""},
+                      format);
+  }
   return all_known ? 0 : 1;
 }
 
 }  // namespace
 
-int whatif_optimality(const WhatIfArgs& args, std::ostream& out) {
+int whatif_optimality(const WhatIfArgs& args, io::TableFormat format, std::ostream& out) {
   check_timeout(args.timeout);
-  if (args.family == "tree") return whatif_trees(args, out);
-  if (args.family == "kport") return whatif_kport(args, out);
-  if (args.family == "cluster") return whatif_clusters(args, out);
-  throw InputError("whatif optimality: unknown family '" + args.family +
-                   "' (known: cluster, tree, kport)");
+  if (args.family == "tree") return whatif_trees(args, format, out);
+  if (args.family == "kport") return whatif_kport(args, format, out);
+  if (args.family == "cluster") return whatif_clusters(args, format, out);
+  throw InputError("whatif optimality: " +
+                   unknown_name("family", args.family, {"cluster", "tree", "kport"}));
 }
 
 }  // namespace phasecheck::cli

@@ -19,6 +19,7 @@
 #include "core/files.hpp"
 #include "core/progress.hpp"
 #include "io/json.hpp"
+#include "io/table.hpp"
 #include "io/programs_json.hpp"
 #include "io/report.hpp"
 #include "io/simgrid_trace.hpp"
@@ -539,7 +540,7 @@ std::string throughput_svg(const std::string& title, const std::vector<std::uint
 
 }  // namespace
 
-int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
+int whatif_experiment(const WhatIfArgs& args, io::TableFormat format, std::ostream& out) {
   if (args.paper != "faraj-yuan")
     throw InputError("whatif experiment: --paper must be faraj-yuan (the one reproduced so far)");
   const double bytes_per_second = bandwidth_of(args.bandwidth);
@@ -578,7 +579,18 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
   bool all_ok = true;
   ProgressMeter progress(terminal_stderr(), "whatif experiment", "simulations",
                          files.size() * contenders().size() * sizes.size());
-  out << "Faraj & Yuan, Section 6 (Figs. 6-8), simulated by SimGrid: completion time of one "
+  // Text: one table per machine, sizes across. JSON and CSV: one row per machine, contender and
+  // size; milliseconds null where the run failed, with the reason in "status".
+  const bool text = format == io::TableFormat::text;
+  std::ostringstream discard;
+  std::ostream& say = text ? out : discard;
+  io::Table long_table({{"machine", "machine"},
+                        {"algorithm", "algorithm"},
+                        {"bytes", "bytes"},
+                        {"milliseconds", "ms"},
+                        {"throughput_MBps", "MB/s"},
+                        {"status", "status"}});
+  say << "Faraj & Yuan, Section 6 (Figs. 6-8), simulated by SimGrid: completion time of one "
          "MPI_Alltoall in ms, "
       << args.bandwidth << " links, " << args.latency
       << " latency, full-duplex fluid model; every byte checked for our schedules\n";
@@ -618,6 +630,7 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
           if (r.at("errors").get<long long>() != 0) {
             all_ok = false;
             row.push_back("BYTES WRONG");
+            long_table.add({names[m], c.label, b, {}, {}, std::string("bytes wrong")});
             throughput.push_back(std::nan(""));
             continue;
           }
@@ -627,18 +640,20 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
           if (c.library.empty()) all_ok = false;
           const std::string what = e.what();
           const auto why = what.find("Uncaught exception");
-          std::string& at =
-              notes[c.label + ": " +
-                    (why == std::string::npos ? std::string("smpirun failed")
-                                              : what.substr(why, what.find('\n', why) - why))];
+          const std::string reason = why == std::string::npos
+                                         ? std::string("smpirun failed")
+                                         : what.substr(why, what.find('\n', why) - why);
+          std::string& at = notes[c.label + ": " + reason];
           at += (at.empty() ? "" : ", ") + size_label(b);
           row.push_back("-");
+          long_table.add({names[m], c.label, b, {}, {}, reason});
           throughput.push_back(std::nan(""));
           continue;
         }
         row.push_back(number(std::round(seconds * 1e4) / 10));
         throughput.push_back(double(tree->ranks()) * (tree->ranks() - 1) * double(b) / seconds /
                              1e6);
+        long_table.add({names[m], c.label, b, seconds * 1e3, throughput.back(), std::string("ok")});
       }
       table.add(std::move(row));
       series.push_back({c.label, std::move(throughput)});
@@ -647,12 +662,15 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
     const Tree::Cut cut = tree->bottleneck();
     const double load = double(cut.machines_a) * cut.machines_b;
     std::vector<std::string> bound = {"bound |Mu| |Mv| m / B"};
-    for (const auto b : sizes)
+    for (const auto b : sizes) {
       bound.push_back(number(std::round(load * double(b) / bytes_per_second * 1e4) / 10));
+      long_table.add({names[m], std::string("bound |Mu| |Mv| m / B"), b,
+                      load * double(b) / bytes_per_second * 1e3, {}, std::string("bound")});
+    }
     table.add(std::move(bound));
     const std::string& name = names[m];
     progress.finish();
-    out << "\n"
+    say << "\n"
         << name << ": " << describe(model) << ", bottleneck " << tree->node_name(cut.a) << " - "
         << tree->node_name(cut.b) << " (" << cut.machines_a << " x " << cut.machines_b
         << "), simulated in "
@@ -662,9 +680,9 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
                    10) /
                10)
         << " s wall time\n\n";
-    table.print(out);
+    table.print(say);
     for (const auto& [why, sizes_failed] : notes)
-      out << "  " << why << " (at " << sizes_failed << ")\n";
+      say << "  " << why << " (at " << sizes_failed << ")\n";
     if (!args.out_dir.empty()) {
       const std::string svg = args.out_dir + "/" + name + "-throughput.svg";
       write_output(
@@ -674,8 +692,18 @@ int whatif_experiment(const WhatIfArgs& args, std::ostream& out) {
                                  series, peak_throughput_factor(*tree) * bytes_per_second / 1e6);
           },
           files);
-      out << "  plot: " << svg << "\n";
+      say << "  plot: " << svg << "\n";
     }
+  }
+  if (!text) {
+    nlohmann::ordered_json facts;
+    facts["paper"] = args.paper;
+    facts["bandwidth"] = args.bandwidth;
+    facts["latency"] = args.latency;
+    facts["machines"] = names;
+    out << io::render({"whatif experiment", all_ok ? "pass" : "fail", "", std::move(facts),
+                       std::move(long_table), ""},
+                      format);
   }
   return all_ok ? 0 : 1;
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/table.hpp"
@@ -16,6 +17,7 @@
 #include "core/progress.hpp"
 #include "core/suggest.hpp"
 #include "io/json.hpp"
+#include "io/table.hpp"
 #include "schedules/bruck.hpp"
 #include "schedules/hierarchical_factor.hpp"
 #include "schedules/randomized.hpp"
@@ -65,7 +67,7 @@ Run run_hierarchical(const Cluster& cluster, bool compact) {
   return run;
 }
 
-int whatif_hierarchical(const WhatIfArgs& args, std::ostream& out) {
+int whatif_hierarchical(const WhatIfArgs& args, io::TableFormat format, std::ostream& out) {
   std::vector<std::pair<std::string, std::vector<Rank>>> instances;
   for (const std::string& s : args.sizes) instances.push_back({s, parse_sizes(s, "--sizes " + s)});
   if (!args.sizes_file.empty()) {
@@ -83,8 +85,15 @@ int whatif_hierarchical(const WhatIfArgs& args, std::ostream& out) {
   if (instances.empty())
     throw InputError("whatif hierarchical-factor: give --sizes or --sizes-file");
 
-  Table table(
-      {"sizes", "p", "steps", "compact", "bound", "gap", "compact gap", "inefficient", "verified"});
+  io::Table table({{"sizes", "sizes"},
+                   {"p", "p"},
+                   {"steps", "steps"},
+                   {"compact", "compact"},
+                   {"bound", "bound"},
+                   {"gap", "gap"},
+                   {"compact_gap", "compact gap"},
+                   {"inefficient", "inefficient"},
+                   {"verified", "verified"}});
   bool all_verified = true;
   ProgressMeter progress(terminal_stderr(), "whatif hierarchical-factor", "clusters",
                          instances.size());
@@ -94,28 +103,31 @@ int whatif_hierarchical(const WhatIfArgs& args, std::ostream& out) {
     const Run plain = run_hierarchical(cluster, false), compact = run_hierarchical(cluster, true);
     const bool verified = plain.broken.empty() && compact.broken.empty();
     all_verified &= verified;
-    const auto gap = [](const Run& r) {
-      return r.steps >= r.bound ? std::to_string(r.steps - r.bound) : "-";
+    const auto gap = [](const Run& r) -> io::Cell {
+      if (r.steps >= r.bound) return std::uint64_t{r.steps - r.bound};
+      return {};
     };
-    table.add({text, std::to_string(cluster.ranks()), std::to_string(plain.steps),
-               std::to_string(compact.steps), std::to_string(plain.bound), gap(plain), gap(compact),
-               std::to_string(plain.inefficient),
+    table.add({text, std::uint64_t{cluster.ranks()}, std::uint64_t{plain.steps},
+               std::uint64_t{compact.steps}, plain.bound, gap(plain), gap(compact),
+               std::uint64_t{plain.inefficient},
                verified ? "yes" : "NO: " + plain.broken + compact.broken});
   }
   progress.finish();
-  out << "hierarchical-factor (Sanders & Traeff, Fig. 2) on SMP clusters\n\n";
-  table.print(out);
-  out << "\nsteps = table phases of the plain algorithm; compact = self-loops in one factor when "
-         "|A| is even, intra-node steps moved to the end;\nbound = lower bound on steps "
-         "(docs/bounds.md); inefficient = steps (plain) in which a node paired with itself sends "
-         "while two maximal nodes exchange;\nverified = every check passed for both schedules "
-         "(delivery, contention, the invariant of Fig. 2, Theorem 1's step range).\n";
+  out << io::render(
+      {"whatif hierarchical-factor", all_verified ? "pass" : "fail",
+       "hierarchical-factor (Sanders & Traeff, Fig. 2) on SMP clusters", {}, std::move(table),
+       "\nsteps = table phases of the plain algorithm; compact = self-loops in one factor when "
+       "|A| is even, intra-node steps moved to the end;\nbound = lower bound on steps "
+       "(docs/bounds.md); inefficient = steps (plain) in which a node paired with itself sends "
+       "while two maximal nodes exchange;\nverified = every check passed for both schedules "
+       "(delivery, contention, the invariant of Fig. 2, Theorem 1's step range).\n"},
+      format);
   return all_verified ? 0 : 1;
 }
 
 /// Bruck et al., Section 3.5: which radix is best for this machine? Every radix 2..n generated
 /// and verified on fully-connected(n, k); T = C1 t_s + C2 b t_w in the linear model.
-int whatif_bruck_index(const WhatIfArgs& args, std::ostream& out) {
+int whatif_bruck_index(const WhatIfArgs& args, io::TableFormat format, std::ostream& out) {
   if (args.ranks < 2 || args.ranks > kMaxRanks)
     throw InputError("whatif bruck-index: --ranks must be in [2, " + std::to_string(kMaxRanks) +
                      "]");
@@ -138,7 +150,13 @@ int whatif_bruck_index(const WhatIfArgs& args, std::ostream& out) {
     double t;
   };
   std::vector<Row> rows;
-  Table table({"radix", "C1", "C2 (blocks)", "paper C1 <=", "paper C2 <=", "T (s)", "verified"});
+  io::Table table({{"radix", "radix"},
+                   {"C1", "C1"},
+                   {"C2", "C2 (blocks)"},
+                   {"paper_C1", "paper C1 <="},
+                   {"paper_C2", "paper C2 <="},
+                   {"T", "T (s)"},
+                   {"verified", "verified"}});
   bool all_verified = true;
   ProgressMeter progress(terminal_stderr(), "whatif bruck-index", "radixes", n - 1);
   for (Rank r = 2; r <= n; ++r) {
@@ -157,34 +175,51 @@ int whatif_bruck_index(const WhatIfArgs& args, std::ostream& out) {
     // Section 3.4: C1 <= ceil((r-1)/k) w and C2 <= ceil((r-1)/k) ceil(n/r) w (blocks).
     const std::uint64_t w = schedules::radix_digits(n, r), per = (r - 1 + k - 1) / k;
     const std::uint64_t paper_c1 = per * w, paper_c2 = per * ((n + r - 1) / r) * w;
-    table.add({std::to_string(r), std::to_string(c1), std::to_string(c2),
-               std::to_string(paper_c1) + (c1 > paper_c1 ? " (exceeded)" : ""),
-               std::to_string(paper_c2) + (c2 > paper_c2 ? " (exceeded)" : ""), number(t),
+    const auto paper = [](std::uint64_t bound, std::uint64_t value) -> io::Cell {
+      if (value > bound) return std::to_string(bound) + " (exceeded)";
+      return bound;
+    };
+    table.add({std::uint64_t{r}, c1, c2, paper(paper_c1, c1), paper(paper_c2, c2), t,
                verified ? "yes" : "NO: " + report.broken_claims(true)});
   }
   progress.finish();
   const Row& best = *std::min_element(rows.begin(), rows.end(),
                                       [](const Row& a, const Row& b) { return a.t < b.t; });
-  out << "bruck-index (Bruck et al., Section 3) on fully-connected(p=" << n << ", k=" << k
-      << "): t_s = " << number(args.ts) << " s, t_w = " << number(args.tw)
-      << " s per byte, block = " << number(block) << (block == 1 ? " byte" : " bytes")
-      << (args.bytes.empty() && args.block_alias == 0 ? " (default; --bytes)" : "") << "\n\n";
-  table.print(out);
-  if (args.ts == 0 && args.tw == 0)
-    out << "\nT = 0 for every radix: without --ts and --tw (seconds per message, seconds per "
-           "byte) the model cannot choose a radix";
+  const bool block_default = args.bytes.empty() && args.block_alias == 0;
+  const bool undecided = args.ts == 0 && args.tw == 0;
+  std::ostringstream heading, notes;
+  heading << "bruck-index (Bruck et al., Section 3) on fully-connected(p=" << n << ", k=" << k
+          << "): t_s = " << number(args.ts) << " s, t_w = " << number(args.tw)
+          << " s per byte, block = " << number(block) << (block == 1 ? " byte" : " bytes")
+          << (block_default ? " (default; --bytes)" : "");
+  nlohmann::ordered_json facts;
+  facts["ranks"] = n;
+  facts["ports"] = k;
+  facts["ts"] = args.ts;
+  facts["tw"] = args.tw;
+  facts["bytes"] = block;
+  facts["bytes_default"] = block_default;
+  facts["best_radix"] = undecided ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(best.r);
+  facts["break_even_bytes"] = nullptr;
+  if (undecided)
+    notes << "\nT = 0 for every radix: without --ts and --tw (seconds per message, seconds per "
+             "byte) the model cannot choose a radix";
   else
-    out << "\nbest radix: r = " << best.r << " (T = " << number(best.t) << " s)";
+    notes << "\nbest radix: r = " << best.r << " (T = " << number(best.t) << " s)";
   const Row &two = rows.front(), &all = rows.back();
   if (two.c2 > all.c2 && all.c1 > two.c1 && args.tw > 0) {
     const double even = double(all.c1 - two.c1) * args.ts / (double(two.c2 - all.c2) * args.tw);
-    out << "; r = 2 and r = n break even at a block of " << number(even)
-        << " bytes: smaller blocks favour r = 2, larger ones r = n (Section 3.5, Fig. 5)";
+    facts["break_even_bytes"] = even;
+    notes << "; r = 2 and r = n break even at a block of " << number(even)
+          << " bytes: smaller blocks favour r = 2, larger ones r = n (Section 3.5, Fig. 5)";
   }
-  out << "\nC1 = rounds, C2 = sum over rounds of the largest message in blocks; T = C1 t_s + C2 "
-         "block t_w; paper = the bounds of Section 3.4, marked where the table exceeds them;\n"
-         "verified = every check passed (delivery, contention on k ports, the placement "
-         "invariant, the exact C1 and C2 claims, the bounds).\n";
+  notes << "\nC1 = rounds, C2 = sum over rounds of the largest message in blocks; T = C1 t_s + C2 "
+           "block t_w; paper = the bounds of Section 3.4, marked where the table exceeds them;\n"
+           "verified = every check passed (delivery, contention on k ports, the placement "
+           "invariant, the exact C1 and C2 claims, the bounds).\n";
+  out << io::render({"whatif bruck-index", all_verified ? "pass" : "fail", heading.str(),
+                     std::move(facts), std::move(table), notes.str()},
+                    format);
   return all_verified ? 0 : 1;
 }
 
@@ -218,13 +253,20 @@ std::vector<std::uint64_t> parse_seeds(const std::string& text) {
 /// The Slim Fly paper's question: does randomizing the order lower the per-phase link load on
 /// this network? Every algorithm (each seed of the randomized ones) generated, verified for
 /// delivery, and measured.
-int whatif_congestion(const WhatIfArgs& args, std::ostream& out) {
+int whatif_congestion(const WhatIfArgs& args, io::TableFormat format, std::ostream& out) {
   if (args.topology.empty()) throw InputError("whatif congestion: give --topology");
   const Topology model = io::read_topology_file(args.topology);
   const std::vector<std::uint64_t> seeds = parse_seeds(args.seeds);
   if (args.bytes.size() > 1) throw InputError("whatif congestion: one --bytes");
-  Table table({"algorithm", "runs", "phases", "sum of max load: min", "median", "mean", "max",
-               "max load per phase", "delivered"});
+  io::Table table({{"algorithm", "algorithm"},
+                   {"runs", "runs"},
+                   {"phases", "phases"},
+                   {"sum_of_max_min", "sum of max load: min"},
+                   {"sum_of_max_median", "median"},
+                   {"sum_of_max_mean", "mean"},
+                   {"sum_of_max_max", "max"},
+                   {"max_load_per_phase", "max load per phase"},
+                   {"delivered", "delivered"}});
   bool all_delivered = true;
   std::string_view names = args.algorithms;
   while (!names.empty()) {
@@ -267,7 +309,7 @@ int whatif_congestion(const WhatIfArgs& args, std::ostream& out) {
       per_phase += meter.mean_of_max();
     }
     if (!not_applicable.empty()) {
-      table.add({name, "0", "", "", "", "", "", "", "n/a: " + not_applicable});
+      table.add({name, std::uint64_t{0}, {}, {}, {}, {}, {}, {}, "n/a: " + not_applicable});
       continue;
     }
     all_delivered &= delivered;
@@ -276,36 +318,47 @@ int whatif_congestion(const WhatIfArgs& args, std::ostream& out) {
     double mean = 0;
     for (std::uint64_t v : sums) mean += double(v);
     mean /= double(sums.size());
-    table.add({name, std::to_string(sums.size()), std::to_string(phases),
-               std::to_string(sorted.front()), std::to_string(sorted[sorted.size() / 2]),
-               number(mean), std::to_string(sorted.back()), number(per_phase / double(sums.size())),
-               delivered ? "yes" : "NO"});
+    table.add({name, std::uint64_t{sums.size()}, std::uint64_t{phases}, sorted.front(),
+               sorted[sorted.size() / 2], mean, sorted.back(), per_phase / double(sums.size()),
+               std::string(delivered ? "yes" : "NO")});
   }
-  out << "congestion on " << describe(model) << " (" << input_name(args.topology) << "), seeds "
-      << args.seeds << "\n\n";
-  table.print(out);
+  std::ostringstream heading, notes;
+  heading << "congestion on " << describe(model) << " (" << input_name(args.topology)
+          << "), seeds " << args.seeds;
+  nlohmann::ordered_json facts;
+  facts["topology"] = describe(model);
+  facts["source"] = input_name(args.topology);
+  facts["seeds"] = seeds;
+  facts["selection"] = nullptr;
   if (!args.bytes.empty()) {
     const auto choice = schedules::select_randomized(args.bytes[0], ranks(model));
-    out << "\nthe paper's selection for " << args.bytes[0] << " bytes per message on "
-        << ranks(model) << " processes: " << choice.algorithm << " (" << choice.reason << ")\n";
+    facts["selection"] = {{"bytes", args.bytes[0]},
+                          {"algorithm", choice.algorithm},
+                          {"reason", choice.reason}};
+    notes << "\nthe paper's selection for " << args.bytes[0] << " bytes per message on "
+          << ranks(model) << " processes: " << choice.algorithm << " (" << choice.reason << ")\n";
   }
-  out << "\nload = blocks on a directed link in a phase (per unit of capacity, rounded up, on a "
-         "graph's parallel links and host ports); sum of max load = the sum over phases of "
-         "the busiest link's load (at least the model's C2 bound: phasecheck congestion prints "
-         "it);\nmax load per phase = "
-         "its mean over phases and runs; delivered = every block exactly once and the "
-         "algorithm's invariants hold, in every run.\n";
+  notes << "\nload = blocks on a directed link in a phase (per unit of capacity, rounded up, on a "
+           "graph's parallel links and host ports); sum of max load = the sum over phases of "
+           "the busiest link's load (at least the model's C2 bound: phasecheck congestion prints "
+           "it);\nmax load per phase = "
+           "its mean over phases and runs; delivered = every block exactly once and the "
+           "algorithm's invariants hold, in every run.\n";
+  out << io::render({"whatif congestion", all_delivered ? "pass" : "fail", heading.str(),
+                     std::move(facts), std::move(table), notes.str()},
+                    format);
   return all_delivered ? 0 : 1;
 }
 
 }  // namespace
 
 int whatif(const WhatIfArgs& args, std::ostream& out) {
-  if (args.question == "optimality") return whatif_optimality(args, out);
-  if (args.question == "experiment") return whatif_experiment(args, out);
-  if (args.question == "congestion") return whatif_congestion(args, out);
-  if (args.question == "hierarchical-factor") return whatif_hierarchical(args, out);
-  if (args.question == "bruck-index") return whatif_bruck_index(args, out);
+  const io::TableFormat format = io::parse_table_format(args.report, "whatif");
+  if (args.question == "optimality") return whatif_optimality(args, format, out);
+  if (args.question == "experiment") return whatif_experiment(args, format, out);
+  if (args.question == "congestion") return whatif_congestion(args, format, out);
+  if (args.question == "hierarchical-factor") return whatif_hierarchical(args, format, out);
+  if (args.question == "bruck-index") return whatif_bruck_index(args, format, out);
   throw InputError(unknown_name(
       "what-if question", args.question,
       {"hierarchical-factor", "bruck-index", "congestion", "optimality", "experiment"}));

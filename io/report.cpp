@@ -31,8 +31,9 @@ std::string upper(Verdict v) {
   return "UNKNOWN";
 }
 
-/// The four-letter mark of a check in the text report.
-std::string_view mark(Verdict v) {
+}  // namespace
+
+std::string_view verdict_mark(Verdict v) {
   switch (v) {
     case Verdict::pass:
       return "pass";
@@ -45,6 +46,8 @@ std::string_view mark(Verdict v) {
   }
   return "????";
 }
+
+namespace {
 
 /// "all 5 checks pass", "2 of 5 checks failed", "4 checks pass, 1 not evaluated", ...
 std::string tally(const std::vector<CheckResult>& checks) {
@@ -126,7 +129,7 @@ std::string text(const Report& r, std::string_view source) {
   std::size_t width = 0;
   for (const auto& c : r.checks) width = std::max(width, c.name.size());
   for (const auto& c : r.checks)
-    os << "  " << mark(c.verdict) << "  " << c.name << std::string(width - c.name.size(), ' ')
+    os << "  " << verdict_mark(c.verdict) << "  " << c.name << std::string(width - c.name.size(), ' ')
        << "  " << c.summary << "\n";
   os << "  " << r.counts.phases << (r.counts.phases == 1 ? " phase, " : " phases, ")
      << r.counts.transfers << " transfers, C1 = " << r.counts.c1 << ", C2 = " << r.counts.c2
@@ -218,17 +221,22 @@ std::string json(const Report& r, std::string_view source) {
                       {"direct_only", b.direct_only}});
   j["bounds"] = bounds;
   OJson checks = OJson::array();
-  for (const auto& c : r.checks)
-    checks.push_back({{"name", c.name},
-                      {"verdict", std::string(to_string(c.verdict))},
-                      {"summary", c.summary},
-                      {"counterexample", c.counterexample ? counterexample_json(*c.counterexample)
-                                                          : OJson(nullptr)}});
+  for (const auto& c : r.checks) checks.push_back(check_json(c));
   j["checks"] = checks;
   return detail::dump(j, 2) + "\n";
 }
 
 }  // namespace
+
+nlohmann::ordered_json check_json(const verify::CheckResult& c) {
+  return {{"name", c.name},
+          {"verdict", std::string(to_string(c.verdict))},
+          {"summary", c.summary},
+          {"counterexample",
+           c.counterexample ? counterexample_json(*c.counterexample) : OJson(nullptr)}};
+}
+
+std::string json_text(const nlohmann::ordered_json& report) { return detail::dump(report, 2) + "\n"; }
 
 std::string draw_check(const verify::CheckResult& check, Collective collective) {
   if (!check.counterexample) return check.name + ": " + check.summary + "\n";

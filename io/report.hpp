@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "verify/cost.hpp"
 #include "verify/report.hpp"
 
@@ -22,6 +24,17 @@ std::string xml_escape(std::string_view s);
 /// transfers, their routes and the shared link or port; "name: summary" when it has no
 /// counterexample.
 std::string draw_check(const verify::CheckResult& check, Collective collective);
+
+/// The four-letter mark of a check in every text report: "pass", "FAIL", "????" (unknown), "n/a ".
+std::string_view verdict_mark(verify::Verdict v);
+
+/// One check as every JSON report writes it: {"name", "verdict", "summary", "counterexample"}
+/// (null, or the offending phase with its transfers, routes and the shared resource).
+nlohmann::ordered_json check_json(const verify::CheckResult& check);
+
+/// A command's JSON report as bytes: indented by two, invalid UTF-8 in names replaced, a final
+/// newline. Every `--report json` goes through here.
+std::string json_text(const nlohmann::ordered_json& report);
 
 /// `source` names the schedule (a file path, or "generated").
 std::string render(const verify::Report& report, std::string_view source, ReportFormat format);

@@ -90,6 +90,24 @@ nlohmann::ordered_json Table::json() const {
   return out;
 }
 
+std::string render(const TableReport& r, TableFormat format) {
+  switch (format) {
+    case TableFormat::csv:
+      return r.table.csv();
+    case TableFormat::json: {
+      nlohmann::ordered_json j;
+      j["command"] = r.command;
+      j["verdict"] = r.verdict;
+      for (const auto& [key, value] : r.facts.items()) j[key] = value;
+      j["rows"] = r.table.json();
+      return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    }
+    case TableFormat::text:
+      return r.heading + "\n\n" + r.table.text() + r.notes;
+  }
+  return {};  // unreachable: every format is handled above
+}
+
 TableFormat parse_table_format(std::string_view name, std::string_view command) {
   if (name == "text") return TableFormat::text;
   if (name == "json") return TableFormat::json;

@@ -44,6 +44,21 @@ class Table {
 enum class TableFormat { text, json, csv };
 TableFormat parse_table_format(std::string_view name, std::string_view command);
 
+/// A table command's whole answer (whatif's questions, optimality tables): a heading for the text,
+/// the facts a program wants next to the rows (JSON only), the table, and the notes that explain
+/// its columns (text only).
+struct TableReport {
+  std::string command;                  ///< "whatif bruck-index"
+  std::string verdict;                  ///< "pass" (every row verified), "fail", ...
+  std::string heading;                  ///< text: the line(s) before the table
+  nlohmann::ordered_json facts = nlohmann::ordered_json::object();  ///< JSON: beside "rows"
+  Table table;
+  std::string notes;                    ///< text: after the table
+};
+/// Text: heading, blank line, table, notes. JSON: {"command", "verdict", facts..., "rows"}. CSV:
+/// the table alone.
+std::string render(const TableReport& report, TableFormat format);
+
 /// A figure as the text tables show it: four significant digits ("0.001266", "1.2e-07").
 std::string figure(double v);
 

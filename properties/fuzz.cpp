@@ -17,6 +17,7 @@
 #include "core/files.hpp"
 #include "core/limits.hpp"
 #include "core/progress.hpp"
+#include "core/suggest.hpp"
 #include "generators.hpp"
 #include "io/json.hpp"
 #include "io/report.hpp"
@@ -134,8 +135,9 @@ std::string broken_program(const schedules::Algorithm& a, const Schedule& table,
 
 namespace {
 
-void write_failure(const Failure& f, const std::string& dir, std::ostream& out,
-                   const std::string& replay_fuzz) {
+/// Writes the failure's files into `dir`; returns what the reports say of it.
+nlohmann::ordered_json write_failure(const Failure& f, const std::string& dir,
+                                     const std::string& replay_fuzz) {
   std::filesystem::create_directories(dir);
   write_output(dir + "/topology.json",
                [&](std::ostream& os) { os << io::topology_to_pretty_json(f.topology); });
@@ -143,12 +145,27 @@ void write_failure(const Failure& f, const std::string& dir, std::ostream& out,
     write_output(dir + "/schedule.json",
                  [&](std::ostream& os) { os << io::schedule_to_json(*f.schedule); });
   write_output(dir + "/report.txt", [&](std::ostream& os) { os << f.report; });
-  out << "\nFAIL  " << f.what << "\n  smallest machine: " << describe(f.topology)
-      << "\n  written: " << dir << "/topology.json" << (f.schedule ? ", schedule.json" : "")
-      << ", report.txt\n  replay:  "
-      << (f.schedule ? "phasecheck verify " + dir + "/schedule.json" : replay_fuzz)
-      << "\n  again:   " << replay_fuzz << "\n\n"
-      << f.report;
+  nlohmann::ordered_json files = {dir + "/topology.json"};
+  if (f.schedule) files.push_back(dir + "/schedule.json");
+  files.push_back(dir + "/report.txt");
+  return {{"what", f.what},
+          {"machine", describe(f.topology)},
+          {"files", std::move(files)},
+          {"replay", f.schedule ? "phasecheck verify " + dir + "/schedule.json" : replay_fuzz},
+          {"again", replay_fuzz},
+          {"report", f.report}};
+}
+
+void print_failure(const nlohmann::ordered_json& j, std::ostream& out) {
+  const auto& files = j.at("files");
+  out << "\nFAIL  " << j.at("what").get<std::string>()
+      << "\n  smallest machine: " << j.at("machine").get<std::string>()
+      << "\n  written: " << files.front().get<std::string>();
+  for (std::size_t i = 1; i < files.size(); ++i)
+    out << ", " << std::filesystem::path(files[i].get<std::string>()).filename().string();
+  out << "\n  replay:  " << j.at("replay").get<std::string>()
+      << "\n  again:   " << j.at("again").get<std::string>() << "\n\n"
+      << j.at("report").get<std::string>();
 }
 
 }  // namespace
@@ -166,6 +183,26 @@ void validate(const FuzzOptions& o) {
 
 int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
   validate(o);
+  if (o.report != "text" && o.report != "json")
+    throw InputError("fuzz: " + unknown_name("report format", o.report, {"text", "json"}));
+  // Text is printed as each algorithm finishes; JSON is one document at the end.
+  const bool json = o.report == "json";
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  bool checked = false;  // some algorithm ran its cases without giving up
+  const auto finish = [&](std::string_view verdict) {
+    if (json) {
+      nlohmann::ordered_json j;
+      j["command"] = "fuzz";
+      j["verdict"] = verdict;
+      j["seed"] = o.seed;
+      j["cases"] = o.cases;
+      j["seconds"] = o.seconds > 0 ? nlohmann::ordered_json(o.seconds) : nullptr;
+      j["max_size"] = o.max_size;
+      j["results"] = results;
+      out << io::json_text(j);
+    }
+    return verdict == "pass" ? 0 : 1;
+  };
   {
     // rapidcheck announces its default configuration on first use ("Using configuration: seed=");
     // every run here passes its own parameters, so that line would only mislead.
@@ -180,9 +217,7 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
     if (o.algorithms.empty())
       for (const auto& a : schedules::algorithms()) algorithms.push_back(&a);
     for (const std::string& name : o.algorithms) {
-      const auto* a = schedules::find_algorithm(name);
-      if (!a) throw InputError("fuzz: unknown algorithm '" + name + "'");
-      algorithms.push_back(a);
+      algorithms.push_back(&schedules::require_algorithm(name));
     }
   } else {
     algorithms.push_back(nullptr);  // the external generator
@@ -280,35 +315,56 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
       if (rc::detail::FailureResult other; result.match(other) && !failed) {
         // The property itself threw (not a broken claim): never a pass.
         meter.finish();
-        out << "FAIL  " << name << ": " << other.description << "\n";
-        return 1;
+        results.push_back({{"name", name},
+                           {"verdict", "fail"},
+                           {"cases", total},
+                           {"failure", {{"what", other.description}}}});
+        if (!json) out << "FAIL  " << name << ": " << other.description << "\n";
+        return finish("fail");
       }
       if (result.template is<rc::detail::FailureResult>() && failed) {
         meter.finish();
         const std::string again =
             "phasecheck fuzz " + (a ? std::string(a->name) : "--generator '" + o.generator + "'") +
             " --seed " + std::to_string(o.seed + batch) + " --cases " + std::to_string(o.cases);
-        write_failure(failure, o.out, out, again);
-        return 1;
+        const nlohmann::ordered_json written = write_failure(failure, o.out, again);
+        results.push_back(
+            {{"name", name}, {"verdict", "fail"}, {"cases", total}, {"failure", written}});
+        if (!json) print_failure(written, out);
+        return finish("fail");
       }
       if (result.template is<rc::detail::GaveUpResult>()) {
         meter.finish();
-        out << "gave up  " << name << ": too many generated machines do not fit it ("
-            << listener.cases() << " cases ran)\n";
+        results.push_back({{"name", name},
+                           {"verdict", "not-evaluated"},
+                           {"cases", listener.cases()},
+                           {"reason", "too many generated machines do not fit it"}});
+        if (!json)
+          out << "gave up  " << name << ": too many generated machines do not fit it ("
+              << listener.cases() << " cases ran)\n";
         gave_up = true;
         break;
       }
       if (o.seconds <= 0 || Clock::now() >= deadline) break;
     }
     if (gave_up) continue;
+    checked = true;
     const double s = std::chrono::duration<double>(Clock::now() - start).count();
     meter.finish();
+    results.push_back({{"name", name},
+                       {"verdict", "pass"},
+                       {"cases", total},
+                       {"discarded", discarded},
+                       {"seconds", s}});
+    if (json) continue;
     out << "pass  " << name << ": " << total << " cases in " << std::fixed << std::setprecision(2)
         << s << " s (" << static_cast<std::uint64_t>(double(total) / std::max(s, 1e-9)) << "/s)";
     if (discarded) out << "; " << discarded << " generated machines did not fit it";
     out << "\n";
   }
-  return 0;
+  if (!checked && !json)
+    out << "not evaluated: every algorithm gave up, nothing was checked\n";
+  return finish(checked ? "pass" : "not-evaluated");
 }
 
 }  // namespace phasecheck::properties

@@ -32,6 +32,7 @@ struct FuzzOptions {
   double generator_timeout = 60;     ///< seconds for one run of the generator
   bool contention_free = false;      ///< external: also require contention-freedom
   bool progress = false;             ///< a progress line (for a terminal)
+  std::string report = "text";       ///< text | json
 };
 
 /// Throws InputError unless every option is in its range (cases, seconds finite, size, seed).
