@@ -258,6 +258,7 @@ struct CommandLine::Impl {
     run->add_option("--repeats", rn.repeats, "Calls to time; the median is reported (default 5)")
         ->check(natural);
     run->add_option("--timeout", rn.timeout, "Seconds before mpirun is stopped (default 300)");
+    run->add_option("--report", rn.report, "Report format")->check(one_of({"text", "json"}));
 
     auto* simulate = app->add_subcommand(
         "simulate",
@@ -281,6 +282,7 @@ struct CommandLine::Impl {
     simulate->add_option("--trace", sim.trace,
                          "Write SimGrid's Paje trace, internal messages of collectives included, "
                          "to this file (see `import simgrid-trace`)");
+    simulate->add_option("--report", sim.report, "Report format")->check(one_of({"text", "json"}));
 
     auto* diff = app->add_subcommand(
         "diff",
@@ -579,6 +581,8 @@ struct CommandLine::Impl {
     reports_[program] = {&prg.report, nullptr, [this] { return prg.schedule; }};
     reports_[mutate] = {&mut.report, nullptr, [this] { return mut.schedule; }};
     reports_[optimal] = {&opt.report, nullptr, [this] { return opt.topology; }};
+    reports_[run] = {&rn.report, nullptr, [this] { return rn.schedule; }};
+    reports_[simulate] = {&sim.report, nullptr, [this] { return sim.schedule; }};
     reports_[fuzz] = {&fz.report, nullptr, [] { return std::string("fuzz"); }};
     reports_[whatif] = {&what.report, nullptr, [this] { return what.question; }};
 

@@ -186,6 +186,7 @@ struct RunArgs {
   std::string sync = "barrier";
   unsigned repeats = 5;
   double timeout = 300;  ///< seconds for the whole mpirun
+  std::string report = "text";  ///< text | json
 };
 /// Runs the schedule's per-rank programs under Open MPI (cli/run.cpp, docs/run.md); exit 1 when
 /// any byte arrives wrong or not at all.
@@ -200,6 +201,7 @@ struct SimulateArgs {
   unsigned repeats = 3;
   double timeout = 600;
   std::string trace;  ///< write SimGrid's Paje trace here (for `import simgrid-trace`)
+  std::string report = "text";  ///< text | json
 };
 /// Runs them under SimGrid's smpirun on a platform built from the tree; simulated time.
 int simulate(const SimulateArgs& args, std::ostream& out);

@@ -82,12 +82,13 @@ struct Prepared {
   Schedule table;
   verify::Report report;
   programs::Separation separation;
+  std::string source;  ///< the schedule's name in reports
 };
 
 /// The schedule, verified on `model` (its own when null), and its programs written to `plan`.
 Prepared prepare(Schedule table, const std::string& source, const std::string& sync,
                  const Topology* model, const std::string& plan) {
-  Prepared p{std::move(table), {}, programs::parse_separation(sync)};
+  Prepared p{std::move(table), {}, programs::parse_separation(sync), input_name(source)};
   const Topology& judge = model ? *model : p.table.header.topology;
   try {
     p.report = verify::verify(p.table, judge, claims_for(p.table.header));
@@ -179,9 +180,21 @@ Schedule read_runnable(const std::string& path, std::uint64_t bytes,
 
 std::string ms(double seconds) { return number(seconds * 1e3) + " ms"; }
 
-/// The verdict and the timing lines shared by run and simulate; returns the exit code.
-int report(const Prepared& p, const nlohmann::json& r, const std::string& where,
-           const std::string& library, std::ostream& out) {
+/// What run and simulate found: the runner's result `r` for the prepared schedule, `where` it ran,
+/// the `library` collective it was timed against and the first of the ranks' error lines.
+struct RunOutcome {
+  const Prepared& p;
+  const nlohmann::json& r;
+  std::string where;    ///< "under Open MPI (mpirun, this machine)", "simulated by SimGrid on ..."
+  std::string library;  ///< "MPI_Alltoall", ...
+  std::vector<std::string> errors;
+  bool ok() const { return r.at("errors").get<long long>() == 0; }
+};
+
+/// The verdict and the timing lines shared by run and simulate.
+void print_run(const RunOutcome& o, std::ostream& out) {
+  const Prepared& p = o.p;
+  const nlohmann::json& r = o.r;
   const long long bad = r.at("errors").get<long long>();
   const double schedule = r.at("schedule_seconds").get<double>(),
                lib = r.at("library_seconds").get<double>();
@@ -189,7 +202,7 @@ int report(const Prepared& p, const nlohmann::json& r, const std::string& where,
   const auto& buffers = p.table.header.buffers;
   out << (bad == 0 ? "PASS" : "FAIL") << "  " << p.table.header.algorithm << " ("
       << p.table.header.collective << (buffers ? ", buffer program" : "") << ") on " << ranks
-      << " ranks " << where << ": "
+      << " ranks " << o.where << ": "
       << (bad == 0 ? buffers ? "every output slot holds its chunk, byte for byte"
                              : "every byte arrived as sent"
                    : std::to_string(bad) + (bad == 1 ? " error" : " errors") + " in the data" +
@@ -208,16 +221,42 @@ int report(const Prepared& p, const nlohmann::json& r, const std::string& where,
       << (p.report.verdict() == verify::Verdict::pass ? "verifies" : "DOES NOT VERIFY")
       << " on its model\n"
       << "  " << p.table.header.algorithm << ": " << ms(schedule) << " per call\n"
-      << "  " << library << ": " << ms(lib) << " per call (same run); ratio "
+      << "  " << o.library << ": " << ms(lib) << " per call (same run); ratio "
       << number(lib > 0 ? schedule / lib : 0) << "\n";
-  return bad == 0 ? 0 : 1;
 }
 
 /// The runner's error lines, after the summary; "..." when there were more.
-void print_errors(const std::vector<std::string>& errors, const nlohmann::json& r,
-                  std::ostream& out) {
-  for (const auto& e : errors) out << "  " << e << "\n";
-  if (r.at("errors").get<std::size_t>() > errors.size()) out << "  ...\n";
+void print_errors(const RunOutcome& o, std::ostream& out) {
+  for (const auto& e : o.errors) out << "  " << e << "\n";
+  if (o.r.at("errors").get<std::size_t>() > o.errors.size()) out << "  ...\n";
+}
+
+/// run's and simulate's --report json (docs/formats.md, "Command reports").
+nlohmann::ordered_json run_json(const RunOutcome& o, std::string_view command) {
+  const Prepared& p = o.p;
+  const nlohmann::json& r = o.r;
+  const double schedule = r.at("schedule_seconds").get<double>(),
+               lib = r.at("library_seconds").get<double>();
+  nlohmann::ordered_json j;
+  j["command"] = command;
+  j["verdict"] = o.ok() ? "pass" : "fail";
+  j["schedule"] = p.source;
+  j["algorithm"] = p.table.header.algorithm;
+  j["collective"] = to_string(p.table.header.collective);
+  j["ranks"] = p.table.header.ranks();
+  j["where"] = o.where;
+  j["bytes"] = r.at("bytes").get<std::uint64_t>();
+  j["chunk_bytes"] = p.table.header.buffers ? nlohmann::ordered_json(r.at("chunk_bytes"))
+                                            : nlohmann::ordered_json(nullptr);
+  j["separation"] = programs::to_string(p.separation);
+  j["repeats"] = r.at("repeats").get<int>();
+  j["data_errors"] = r.at("errors").get<long long>();
+  j["error_lines"] = o.errors;
+  j["table"] = to_string(p.report.verdict());
+  j["seconds"] = {{"schedule", schedule}, {"library", lib}};
+  j["library"] = o.library;
+  j["ratio"] = lib > 0 ? nlohmann::ordered_json(schedule / lib) : nlohmann::ordered_json(nullptr);
+  return j;
 }
 
 // ---- SimGrid platform -------------------------------------------------------------------------
@@ -315,13 +354,18 @@ int run(const RunArgs& args, std::ostream& out) {
     cmd.push_back(a);
   const launch::Finished f = run_process(cmd, args.timeout + 30);
   const nlohmann::json r = result_of(f, "mpirun", args.timeout + 30);
-  const int code =
-      report(p, r, "under Open MPI (mpirun, this machine)",
-             std::string("MPI_") +
-                 (p.table.header.collective == Collective::alltoall ? "Alltoall" : "Allgather"),
-             out);
-  print_errors(rank_errors(f.err, 10), r, out);
-  return code;
+  const RunOutcome o{
+      p, r, "under Open MPI (mpirun, this machine)",
+      std::string("MPI_") +
+          (p.table.header.collective == Collective::alltoall ? "Alltoall" : "Allgather"),
+      rank_errors(f.err, 10)};
+  if (args.report == "json") {
+    out << io::json_text(run_json(o, "run"));
+  } else {
+    print_run(o, out);
+    print_errors(o, out);
+  }
+  return o.ok() ? 0 : 1;
 }
 
 namespace {
@@ -419,29 +463,44 @@ int simulate(const SimulateArgs& args, std::ostream& out) {
       p.table.header.collective == Collective::alltoall
           ? "MPI_Alltoall (SimGrid's " + (args.library.empty() ? "default" : args.library) + ")"
           : std::string("MPI_Allgather (SimGrid's default)");
-  const int code = report(p, r,
-                          "simulated by SimGrid on " + describe(model) + ", " + args.bandwidth +
-                              " links, " + args.latency + " latency",
-                          library, out);
+  const RunOutcome o{p, r,
+                     "simulated by SimGrid on " + describe(model) + ", " + args.bandwidth +
+                         " links, " + args.latency + " latency",
+                     library, rank_errors(f.err, 10)};
+  nlohmann::ordered_json j = run_json(o, "simulate");
+  if (args.report != "json") print_run(o, out);
+  bool faster_than_possible = false;
   // Faraj & Yuan, Section 3: no alltoall moves more than |M| (|M| - 1) B / (|Mu| |Mv|) bytes per
   // second in aggregate.
+  j["throughput_MBps"] = nullptr;
   if (p.table.header.collective == Collective::alltoall) {
     const double M = tree->ranks(), total = M * (M - 1) * double(args.bytes);
     const double schedule = r.at("schedule_seconds").get<double>(),
                  lib = r.at("library_seconds").get<double>();
     const double peak = peak_throughput_factor(*tree) * bytes_per_second;
-    out << "  aggregate throughput: " << p.table.header.algorithm << " "
-        << number(total / schedule / 1e6) << " MB/s, library " << number(total / lib / 1e6)
-        << " MB/s; peak bound |M| (|M| - 1) B / (|Mu| |Mv|) = " << number(peak / 1e6) << " MB/s\n";
     // No alltoall beats the bottleneck: if the simulation does, it did not simulate this tree.
-    if (total / std::min(schedule, lib) > peak * 1.001) {
-      out << "  FAIL  faster than the peak bound: the simulated network is not this topology\n";
-      print_errors(rank_errors(f.err, 10), r, out);
-      return 1;
+    faster_than_possible = total / std::min(schedule, lib) > peak * 1.001;
+    j["throughput_MBps"] = {{"schedule", total / schedule / 1e6},
+                            {"library", total / lib / 1e6},
+                            {"peak_bound", peak / 1e6},
+                            {"exceeds_peak", faster_than_possible}};
+    if (args.report != "json") {
+      out << "  aggregate throughput: " << p.table.header.algorithm << " "
+          << number(total / schedule / 1e6) << " MB/s, library " << number(total / lib / 1e6)
+          << " MB/s; peak bound |M| (|M| - 1) B / (|Mu| |Mv|) = " << number(peak / 1e6)
+          << " MB/s\n";
+      if (faster_than_possible)
+        out << "  FAIL  faster than the peak bound: the simulated network is not this topology\n";
     }
   }
-  print_errors(rank_errors(f.err, 10), r, out);
-  return code;
+  const bool ok = o.ok() && !faster_than_possible;
+  if (args.report == "json") {
+    j["verdict"] = ok ? "pass" : "fail";
+    out << io::json_text(j);
+  } else {
+    print_errors(o, out);
+  }
+  return ok ? 0 : 1;
 }
 
 // ---- whatif experiment --paper faraj-yuan

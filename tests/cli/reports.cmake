@@ -70,3 +70,9 @@ report_test(optimal_unknown optimal-direct 1
 report_test(whatif_experiment whatif-experiment 0
   "d['machines'] == ['faraj-yuan-fig1'] and {r['status'] for r in d['rows'] if r['algorithm'] == 'faraj-yuan, pair-wise sync'} == {'ok'} and [r['milliseconds'] for r in d['rows'] if r['algorithm'] == 'SimGrid pair'] == [None] and d['rows'][-1]['status'] == 'bound'"
   ${PC} whatif experiment --paper faraj-yuan --topologies ${EX}/faraj-yuan-fig1/topology.json --bytes 1KiB --report json)
+report_test(run run 0
+  "d['verdict'] == 'pass' and d['data_errors'] == 0 and d['bytes'] == 4096 and d['library'] == 'MPI_Alltoall' and set(d['seconds']) == {'schedule', 'library'}"
+  ${PC} run ${EX}/faraj-yuan-fig1/faraj-yuan.json --bytes 4KiB --repeats 1 --report json)
+report_test(simulate simulate 0
+  "d['verdict'] == 'pass' and d['table'] == 'pass' and d['throughput_MBps']['exceeds_peak'] is False and d['throughput_MBps']['schedule'] <= d['throughput_MBps']['peak_bound']"
+  ${PC} simulate ${EX}/faraj-yuan-fig1/faraj-yuan.json --topology ${EX}/faraj-yuan-fig1/topology.json --bytes 1KiB --repeats 1 --report json)
