@@ -16,13 +16,14 @@
 #include <new>
 #include <utility>
 
+#include "ci/comparison.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
 #include "core/suggest.hpp"
 #include "fuzz.hpp"
-#include "io/report.hpp"
+#include "report/verify_report.hpp"
 
 namespace phasecheck::cli {
 
@@ -148,7 +149,7 @@ struct CommandLine::Impl {
   /// Each subcommand with the function that runs it.
   std::vector<std::pair<CLI::App*, std::function<int(std::ostream&, std::ostream&)>>> commands_;
   /// Where a command with --report writes it: an error before the report still produces one, in
-  /// the requested format (io::render_error), so a CI system shows the failure.
+  /// the requested format (reports::render_error), so a CI system shows the failure.
   struct ReportTarget {
     const std::string* format;
     const std::string* output;  ///< nullptr: the command writes its report to standard output
@@ -290,10 +291,9 @@ struct CommandLine::Impl {
     diff->add_option("before", dif.before, "The accepted schedule (JSON)")->required();
     diff->add_option("after", dif.after, "The changed schedule (JSON)")->required();
     diff->add_option("--topology", dif.topology, "Judge both on this model instead of their own");
-    // The report formats and the regressions --allow may lift (cli/gate.cpp, docs/ci.md).
+    // The report formats and the regressions --allow may lift (ci/comparison.hpp, docs/ci.md).
     const std::vector<std::string> diff_formats = {"text", "json", "markdown", "junit"};
-    const std::vector<std::string> allowable = {"more-phases", "larger-c1", "larger-c2",
-                                                "larger-gap"};
+    const std::vector<std::string> allowable = ci::allowable_regressions();
     diff->add_option("--report", dif.report,
                      "text, json, markdown (a pull-request comment) or junit")
         ->check(one_of(diff_formats));
@@ -669,7 +669,7 @@ void CommandLine::Impl::report_error(const std::string& message, std::ostream& o
   for (const auto& [command, target] : reports_) {
     if (!*command || *target.format == "text" || *target.format == "csv") continue;
     const std::string source = input_name(target.source());
-    const std::string text = io::render_error(*target.format, command->get_name(), source, message);
+    const std::string text = reports::render_error(*target.format, command->get_name(), source, message);
     if (!target.output || target.output->empty() || *target.output == "-") {
       out << text;
       return;

@@ -14,12 +14,12 @@
 #include "core/networks.hpp"
 #include "io/json.hpp"
 #include "io/programs_json.hpp"
-#include "io/report.hpp"
-#include "io/table.hpp"
 #include "mutate.hpp"
 #include "programs/program.hpp"
 #include "programs/replay.hpp"
 #include "programs/synchronization.hpp"
+#include "report/table.hpp"
+#include "report/verify_report.hpp"
 #include "schedules/faraj_yuan.hpp"
 #include "schedules/registry.hpp"
 #include "verify/bounds.hpp"
@@ -178,10 +178,10 @@ void emit(const std::string& text, const std::string& output, std::ostream& out,
 }  // namespace
 
 int verify(const VerifyArgs& args, std::ostream& out) {
-  const io::ReportFormat format = io::parse_report_format(args.report);
+  const reports::ReportFormat format = reports::parse_report_format(args.report);
   if (!args.output.empty()) check_output(args.output, {args.schedule, args.topology});
   const Verified v = read_and_verify(args.schedule, args.topology);
-  emit(io::render(v.report, v.source, format), args.output, out, {args.schedule, args.topology});
+  emit(reports::render(v.report, v.source, format), args.output, out, {args.schedule, args.topology});
   return v.report.verdict() == Verdict::pass ? 0 : 1;
 }
 
@@ -235,7 +235,7 @@ int sync(const SyncArgs& args, std::ostream& out) {
     j["synchronizations"] = plan.kept.size();
     j["ordered_by_program_order"] = plan.by_program_order;
     j["table"] = table_json(v.report);
-    j["check"] = io::check_json(check);
+    j["check"] = reports::check_json(check);
     if (args.list) {
       nlohmann::ordered_json list = nlohmann::ordered_json::array();
       const auto message = [](const programs::Message& m) {
@@ -245,7 +245,7 @@ int sync(const SyncArgs& args, std::ostream& out) {
         list.push_back({{"after", message(plan.messages[a])}, {"before", message(plan.messages[b])}});
       j["list"] = std::move(list);
     }
-    out << io::json_text(j);
+    out << reports::json_text(j);
     return ok ? 0 : 1;
   }
   out << (ok ? "PASS" : "FAIL") << "  pair-wise synchronization of " << v.report.algorithm << " ("
@@ -259,10 +259,10 @@ int sync(const SyncArgs& args, std::ostream& out) {
       << "each of its links)\n"
       << "  " << plan.kept.size() << " synchronization messages after transitive reduction ("
       << plan.by_program_order << " more orderings come free with each rank's program order)\n"
-      << "  " << io::verdict_mark(table_verdict) << "  table            "
+      << "  " << reports::verdict_mark(table_verdict) << "  table            "
       << (table_verdict == Verdict::pass ? "verifies (delivery, contention, claims, bounds)"
                                          : "does not verify: run phasecheck verify")
-      << "\n  " << io::verdict_mark(check.verdict) << "  " << check.name << "  " << check.summary
+      << "\n  " << reports::verdict_mark(check.verdict) << "  " << check.name << "  " << check.summary
       << "\n";
   if (check.counterexample) out << "\n" << *check.counterexample << "\n";
   if (args.list) {
@@ -318,11 +318,11 @@ int program(const ProgramArgs& args, std::ostream& out) {
     j["operations"] = ops;
     j["synchronizations"] = plan ? nlohmann::ordered_json(plan->kept.size()) : nullptr;
     j["table"] = table_json(report);
-    j["replay"] = io::check_json(check);
+    j["replay"] = reports::check_json(check);
     nlohmann::ordered_json listings = nlohmann::ordered_json::object();
     for (Rank r : args.ranks) listings[std::to_string(r)] = programs::listing(progs[r]);
     j["listings"] = std::move(listings);
-    out << io::json_text(j);
+    out << reports::json_text(j);
     return ok ? 0 : 1;
   }
   out << (ok ? "PASS" : "FAIL") << "  per-rank programs of " << report.algorithm << " ("
@@ -330,9 +330,9 @@ int program(const ProgramArgs& args, std::ostream& out) {
       << " synchronization  [" << input_name(args.schedule) << "]\n"
       << "  " << progs.size() << " programs, " << ops << " operations";
   if (plan) out << ", " << plan->kept.size() << " synchronization messages";
-  out << "\n  " << io::verdict_mark(report.verdict()) << "  table   "
+  out << "\n  " << reports::verdict_mark(report.verdict()) << "  table   "
       << (report.verdict() == Verdict::pass ? "verifies" : "does not verify: run phasecheck verify")
-      << "\n  " << io::verdict_mark(check.verdict) << "  replay  " << check.summary << "\n";
+      << "\n  " << reports::verdict_mark(check.verdict) << "  replay  " << check.summary << "\n";
   if (check.counterexample) out << "\n" << *check.counterexample << "\n";
   for (Rank r : args.ranks) out << "\n" << programs::listing(progs[r]);
   return ok ? 0 : 1;
@@ -340,8 +340,8 @@ int program(const ProgramArgs& args, std::ostream& out) {
 
 int congestion(const CongestionArgs& args, std::ostream& out) {
   require_stdin_once({args.schedule, args.topology});
-  const io::TableFormat format = io::parse_table_format(args.report, "congestion");
-  if (format == io::TableFormat::csv && !args.phases)
+  const reports::TableFormat format = reports::parse_table_format(args.report, "congestion");
+  if (format == reports::TableFormat::csv && !args.phases)
     throw InputError("congestion --report csv is the table of --phases: add --phases");
   std::optional<Topology> what_if;
   if (!args.topology.empty()) what_if = io::read_topology_file(args.topology);
@@ -378,20 +378,20 @@ int congestion(const CongestionArgs& args, std::ostream& out) {
       argument = b.argument;
       break;
     }
-  io::Table table({{"phase", "phase"},
+  reports::Table table({{"phase", "phase"},
                    {"max_load", "max load"},
                    {"mean_load", "mean load"},
                    {"busiest_link", "busiest link"}});
   for (std::size_t i = 0; i < meter->loads().size(); ++i) {
     const verify::PhaseLoad& l = meter->loads()[i];
     table.add({std::uint64_t{i}, l.max, l.mean,
-               l.max ? io::Cell{link_name(model, l.busiest)} : io::Cell{}});
+               l.max ? reports::Cell{link_name(model, l.busiest)} : reports::Cell{}});
   }
   switch (format) {
-    case io::TableFormat::csv:
+    case reports::TableFormat::csv:
       out << table.csv();
       break;
-    case io::TableFormat::json: {
+    case reports::TableFormat::json: {
       nlohmann::ordered_json j;
       j["schedule"] = source;
       j["algorithm"] = report.algorithm;
@@ -404,10 +404,10 @@ int congestion(const CongestionArgs& args, std::ostream& out) {
       j["mean_of_max"] = meter->mean_of_max();
       j["peak"] = meter->peak();
       j["per_phase"] = args.phases ? table.json() : nlohmann::ordered_json(nullptr);
-      out << j.dump(2) << "\n";
+      out << reports::json_text(j);
       break;
     }
-    case io::TableFormat::text:
+    case reports::TableFormat::text:
       out << (delivered ? "" : "INVALID  ") << "congestion of " << report.algorithm << " ("
           << report.collective << ") on " << report.topology << "  [" << source << "]\n"
           << "  " << meter->phase_count()
@@ -469,7 +469,7 @@ int mutate(const MutateArgs& args, std::ostream& out) {
     j["classes"] = std::move(classes);
     j["invalid"] = invalid;
     j["caught"] = caught;
-    out << io::json_text(j);
+    out << reports::json_text(j);
     return report.perfect() ? 0 : 1;
   }
   out << "mutation analysis of " << table.header.algorithm << " on " << describe(model) << "  ["
@@ -507,12 +507,12 @@ int cost(const CostArgs& args, std::ostream& out) {
     throw InputError("cost: --bytes is required (the message size in bytes: 4096, 4KiB, 1MiB)");
   const verify::LinearCost model{args.ts, args.tw, args.bytes ? double(args.bytes) : args.m_alias};
   model.validate();
-  const io::ReportFormat format = io::parse_report_format(args.report);
-  if (format == io::ReportFormat::junit) throw InputError("cost reports are text or json");
+  const reports::ReportFormat format = reports::parse_report_format(args.report);
+  if (format == reports::ReportFormat::junit) throw InputError("cost reports are text or json");
   if (!args.output.empty()) check_output(args.output, {args.schedule, args.topology});
   const Verified v = read_and_verify(args.schedule, args.topology);
   const verify::CostReport c = verify::cost(v.report, v.claims, model);
-  emit(io::render_cost(c, v.report, v.source, format), args.output, out,
+  emit(reports::render_cost(c, v.report, v.source, format), args.output, out,
        {args.schedule, args.topology});
   return v.report.verdict() == Verdict::pass && c.consistent() ? 0 : 1;
 }
@@ -520,11 +520,11 @@ int cost(const CostArgs& args, std::ostream& out) {
 int bounds(const BoundsArgs& args, std::ostream& out) {
   if (args.bandwidth < 0 || !std::isfinite(args.bandwidth))
     throw InputError("--bandwidth must be a positive number of bytes per second");
-  const io::TableFormat format = io::parse_table_format(args.report, "bounds");
+  const reports::TableFormat format = reports::parse_table_format(args.report, "bounds");
   const Topology model = io::read_topology_file(args.topology);
   const Collective collective = parse_collective(args.collective);
   const auto all = verify::lower_bounds(model, collective);
-  io::Table table({{"metric", "metric"},
+  reports::Table table({{"metric", "metric"},
                    {"value", "bound"},
                    {"applies_to", "applies to"},
                    {"argument", "argument"}});
@@ -535,10 +535,10 @@ int bounds(const BoundsArgs& args, std::ostream& out) {
   const auto [f1, f2] = verify::best_bounds(all, false);
   const auto* tree = std::get_if<Tree>(&model);
   switch (format) {
-    case io::TableFormat::csv:
+    case reports::TableFormat::csv:
       out << table.csv();
       return 0;
-    case io::TableFormat::json: {
+    case reports::TableFormat::json: {
       nlohmann::ordered_json j;
       j["topology"] = describe(model);
       j["kind"] = kind(model);
@@ -548,10 +548,10 @@ int bounds(const BoundsArgs& args, std::ostream& out) {
       j["direct_phases"] = direct;
       j["forwarding"] = {{"C1", f1}, {"C2", f2}};
       j["tree"] = tree ? tree_json(*tree, args.bandwidth) : nlohmann::ordered_json(nullptr);
-      out << j.dump(2) << "\n";
+      out << reports::json_text(j);
       return 0;
     }
-    case io::TableFormat::text:
+    case reports::TableFormat::text:
       break;
   }
   out << "lower bounds for " << collective << " on " << describe(model) << " (" << ranks(model)
@@ -564,8 +564,8 @@ int bounds(const BoundsArgs& args, std::ostream& out) {
 }
 
 int survey(const SurveyArgs& args, std::ostream& out) {
-  const io::TableFormat format = io::parse_table_format(args.report, "survey");
-  io::Table table({{"example", "example"},
+  const reports::TableFormat format = reports::parse_table_format(args.report, "survey");
+  reports::Table table({{"example", "example"},
                    {"model", "model"},
                    {"algorithm", "algorithm"},
                    {"verdict", "verdict"},
@@ -615,7 +615,7 @@ int survey(const SurveyArgs& args, std::ostream& out) {
       broken |= !ok;
       // Gaps only for schedules the bounds apply to: everything delivered, no contention.
       const bool valid = report->passed("delivery") && report->passed("contention");
-      const auto gap = [valid](std::uint64_t value, std::uint64_t bound) -> io::Cell {
+      const auto gap = [valid](std::uint64_t value, std::uint64_t bound) -> reports::Cell {
         if (valid && value >= bound) return value - bound;
         return {};
       };
@@ -623,25 +623,25 @@ int survey(const SurveyArgs& args, std::ostream& out) {
       table.add(
           {name, describe(model), std::string(algorithm.name),
            std::string(failed.empty() ? "pass" : "FAIL"),
-           failed.empty() ? io::Cell{} : io::Cell{failed}, std::uint64_t{n.phases}, n.c1,
+           failed.empty() ? reports::Cell{} : reports::Cell{failed}, std::uint64_t{n.phases}, n.c1,
            report->bound_c1, gap(n.c1, report->bound_c1), n.c2, report->bound_c2,
            gap(n.c2, report->bound_c2),
            std::string(ok ? "kept" : "BROKEN") + (claimed ? " (contention-free claimed)" : "")});
     }
   }
   switch (format) {
-    case io::TableFormat::csv:
+    case reports::TableFormat::csv:
       out << table.csv();
       break;
-    case io::TableFormat::json: {
+    case reports::TableFormat::json: {
       nlohmann::ordered_json j;
       j["topologies"] = args.topologies;
       j["rows"] = table.json();
       j["broken"] = broken;
-      out << j.dump(2) << "\n";
+      out << reports::json_text(j);
       break;
     }
-    case io::TableFormat::text:
+    case reports::TableFormat::text:
       out << table.text()
           << "\nC1 = phases with communication (start-ups); C2 = the sum over phases of the "
              "largest transfer in blocks (the t_w m term); bound = the model's lower bound for "

@@ -12,7 +12,7 @@
 #include "core/limits.hpp"
 #include "core/network_options.hpp"
 #include "core/topology.hpp"
-#include "io/table.hpp"
+#include "report/table.hpp"
 
 namespace phasecheck::cli {
 
@@ -173,11 +173,11 @@ struct WhatIfArgs {
 int whatif(const WhatIfArgs& args, std::ostream& out);
 /// `whatif optimality` (cli/optimal.cpp): one row per machine of the family, with the
 /// algorithm's count, the lower bound and the optimum Z3 proves.
-int whatif_optimality(const WhatIfArgs& args, io::TableFormat format, std::ostream& out);
+int whatif_optimality(const WhatIfArgs& args, reports::TableFormat format, std::ostream& out);
 /// `whatif experiment --paper faraj-yuan` (cli/run.cpp): Figs. 6-8 of Faraj & Yuan simulated by
 /// SimGrid: completion times of our schedules and of SimGrid's alltoall implementations per
 /// message size, and throughput plots (SVG) with the peak bound.
-int whatif_experiment(const WhatIfArgs& args, io::TableFormat format, std::ostream& out);
+int whatif_experiment(const WhatIfArgs& args, reports::TableFormat format, std::ostream& out);
 
 struct RunArgs {
   std::string schedule;

@@ -7,10 +7,10 @@
 #include "core/files.hpp"
 #include "core/msccl.hpp"
 #include "io/json.hpp"
-#include "io/lint_report.hpp"
 #include "io/msccl_xml.hpp"
-#include "io/report.hpp"
 #include "programs/msccl_export.hpp"
+#include "report/lint_report.hpp"
+#include "report/verify_report.hpp"
 #include "schedules/buffers.hpp"
 #include "verify/msccl_lint.hpp"
 #include "verify/verifier.hpp"
@@ -74,7 +74,7 @@ int export_msccl(const ExportArgs& args, std::ostream& out) {
   }
   if (report.verdict() != verify::Verdict::pass) {
     out << "export refused: " << source << " does not verify\n\n"
-        << io::render(report, source, io::ReportFormat::text);
+        << reports::render(report, source, reports::ReportFormat::text);
     return 1;
   }
   // A phase table becomes the program a careful implementation runs (schedules/buffers.hpp).
@@ -97,7 +97,7 @@ int export_msccl(const ExportArgs& args, std::ostream& out) {
   if (check.verdict() != verify::Verdict::pass) {
     out << "export failed its own check: the MSCCL program made from " << source
         << " does not verify (please report this)\n\n"
-        << io::render(check, "<export>", io::ReportFormat::text);
+        << reports::render(check, "<export>", reports::ReportFormat::text);
     return 1;
   }
   if (to_stdout) {
@@ -116,14 +116,14 @@ int export_msccl(const ExportArgs& args, std::ostream& out) {
 }
 
 int lint_msccl(const LintArgs& args, std::ostream& out) {
-  const io::ReportFormat format = io::parse_report_format(args.report);
+  const reports::ReportFormat format = reports::parse_report_format(args.report);
   require_stdin_once(args.files);
   if (!args.output.empty() && args.output != "-") check_output(args.output, args.files);
   std::vector<verify::LintInput> inputs;
   for (const std::string& file : args.files)
     inputs.push_back({input_name(file), io::read_msccl_file(file)});
   const verify::LintReport report = verify::lint(inputs);
-  const std::string text = io::render_lint(report, format);
+  const std::string text = reports::render_lint(report, format);
   if (args.output.empty())
     out << text;
   else

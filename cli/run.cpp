@@ -19,13 +19,15 @@
 #include "core/files.hpp"
 #include "core/progress.hpp"
 #include "io/json.hpp"
-#include "io/table.hpp"
 #include "io/programs_json.hpp"
-#include "io/report.hpp"
+#include "io/simgrid_platform.hpp"
 #include "io/simgrid_trace.hpp"
 #include "launch/process.hpp"
 #include "programs/program.hpp"
 #include "programs/synchronization.hpp"
+#include "report/svg_plot.hpp"
+#include "report/table.hpp"
+#include "report/verify_report.hpp"
 #include "schedules/registry.hpp"
 #include "verify/verifier.hpp"
 
@@ -281,47 +283,6 @@ double quantity(const std::string& s, const char* what,
                    ")");
 }
 
-/// Text safe inside an XML comment.
-std::string comment(const std::string& s) {
-  std::string out = io::xml_escape(s);
-  for (std::size_t at; (at = out.find("--")) != std::string::npos;) out.replace(at, 2, "- -");
-  return out;
-}
-
-/// A SimGrid platform of the tree (toolchain.md, measured on this machine): one Floyd zone,
-/// machines as hosts, switches as routers, one split-duplex link per cable, one route per cable
-/// (the reverse route takes the other half).
-std::string platform_xml(const Tree& tree, const std::string& bandwidth,
-                         const std::string& latency) {
-  std::ostringstream x;
-  x << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-    << "<platform version=\"4.1\">\n<zone id=\"tree\" routing=\"Floyd\">\n";
-  // Hosts and routers get ids of ours (h<i>, s<j>): SimGrid's host file reads "name:N" as N
-  // ranks on a host, so a machine's own name could place ranks wrongly. Names are comments.
-  for (std::size_t i = 0; i < tree.machines().size(); ++i)
-    x << "  <host id=\"h" << i << "\" speed=\"1Gf\"/>  <!-- " << comment(tree.machines()[i])
-      << " -->\n";
-  for (std::size_t j = 0; j < tree.switches().size(); ++j)
-    x << "  <router id=\"s" << j << "\"/>  <!-- " << comment(tree.switches()[j]) << " -->\n";
-  const auto id = [&](const std::string& name) {
-    const auto& m = tree.machines();
-    if (const auto it = std::find(m.begin(), m.end(), name); it != m.end())
-      return "h" + std::to_string(it - m.begin());
-    const auto& s = tree.switches();
-    return "s" + std::to_string(std::find(s.begin(), s.end(), name) - s.begin());
-  };
-  for (std::size_t i = 0; i < tree.links().size(); ++i)
-    x << "  <link id=\"cable" << i << "\" bandwidth=\"" << bandwidth << "\" latency=\"" << latency
-      << "\" sharing_policy=\"SPLITDUPLEX\"/>\n";
-  for (std::size_t i = 0; i < tree.links().size(); ++i) {
-    const auto& [a, b] = tree.links()[i];
-    x << "  <route src=\"" << id(a) << "\" dst=\"" << id(b) << "\"><link_ctn id=\"cable" << i
-      << "\" direction=\"UP\"/></route>\n";
-  }
-  x << "</zone>\n</platform>\n";
-  return x.str();
-}
-
 const std::vector<std::string> kOpenMpi = {
     "mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "pml", "ob1", "--mca",
     "btl",    "self,vader"};
@@ -360,7 +321,7 @@ int run(const RunArgs& args, std::ostream& out) {
           (p.table.header.collective == Collective::alltoall ? "Alltoall" : "Allgather"),
       rank_errors(f.err, 10)};
   if (args.report == "json") {
-    out << io::json_text(run_json(o, "run"));
+    out << reports::json_text(run_json(o, "run"));
   } else {
     print_run(o, out);
     print_errors(o, out);
@@ -391,11 +352,10 @@ class Network {
  public:
   Network(const Tree& tree, const std::string& bandwidth, const std::string& latency)
       : tree_(tree) {
-    write_output(platform(),
-                 [&](std::ostream& os) { os << platform_xml(tree, bandwidth, latency); });
-    write_output(hosts(), [&](std::ostream& os) {
-      for (std::size_t i = 0; i < tree.machines().size(); ++i) os << "h" << i << "\n";  // rank i
+    write_output(platform(), [&](std::ostream& os) {
+      os << io::simgrid_platform_xml(tree, bandwidth, latency);
     });
+    write_output(hosts(), [&](std::ostream& os) { os << io::simgrid_hostfile(tree); });
   }
 
   /// smpirun of the runner on the programs in `plan`; `library` picks SimGrid's alltoall, `only`
@@ -496,7 +456,7 @@ int simulate(const SimulateArgs& args, std::ostream& out) {
   const bool ok = o.ok() && !faster_than_possible;
   if (args.report == "json") {
     j["verdict"] = ok ? "pass" : "fail";
-    out << io::json_text(j);
+    out << reports::json_text(j);
   } else {
     print_errors(o, out);
   }
@@ -530,76 +490,9 @@ const std::vector<Contender>& contenders() {
   return all;
 }
 
-const char* kColors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-                         "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-
-/// Aggregate throughput (MB/s) against message size (log scale), one line per contender and the
-/// peak bound dashed. Missing points (NaN) break a line.
-/// A message size as the experiment's columns and plots show it: "8K" for whole KiB, "1000B".
-std::string size_label(std::uint64_t bytes) {
-  return bytes % 1024 == 0 ? std::to_string(bytes / 1024) + "K" : std::to_string(bytes) + "B";
-}
-
-std::string throughput_svg(const std::string& title, const std::vector<std::uint64_t>& sizes,
-                           const std::vector<std::pair<std::string, std::vector<double>>>& series,
-                           double peak) {
-  const double W = 760, H = 420, left = 60, right = 230, top = 40, bottom = 50;
-  const double pw = W - left - right, ph = H - top - bottom, ymax = peak * 1.15;
-  const auto x = [&](std::size_t i) {
-    return sizes.size() < 2 ? left + pw / 2 : left + pw * double(i) / double(sizes.size() - 1);
-  };
-  const auto y = [&](double v) { return top + ph * (1 - v / ymax); };
-  std::ostringstream o;
-  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
-    << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
-    << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-    << "<text x=\"" << left << "\" y=\"22\" font-size=\"14\">" << io::xml_escape(title)
-    << "</text>\n"
-    << "<line x1=\"" << left << "\" y1=\"" << top + ph << "\" x2=\"" << left + pw << "\" y2=\""
-    << top + ph << "\" stroke=\"black\"/>\n<line x1=\"" << left << "\" y1=\"" << top << "\" x2=\""
-    << left << "\" y2=\"" << top + ph << "\" stroke=\"black\"/>\n";
-  for (std::size_t i = 0; i < sizes.size(); ++i)
-    o << "<text x=\"" << x(i) << "\" y=\"" << top + ph + 18 << "\" text-anchor=\"middle\">"
-      << size_label(sizes[i]) << "</text>\n";
-  o << "<text x=\"" << left + pw / 2 << "\" y=\"" << H - 10
-    << "\" text-anchor=\"middle\">message size (bytes)</text>\n";
-  for (int t = 0; t <= 5; ++t) {
-    const double v = ymax * t / 5;
-    o << "<text x=\"" << left - 6 << "\" y=\"" << y(v) + 4 << "\" text-anchor=\"end\">"
-      << number(std::round(v * 10) / 10) << "</text>\n<line x1=\"" << left << "\" y1=\"" << y(v)
-      << "\" x2=\"" << left + pw << "\" y2=\"" << y(v) << "\" stroke=\"#eee\"/>\n";
-  }
-  o << "<text x=\"14\" y=\"" << top + ph / 2 << "\" transform=\"rotate(-90 14 " << top + ph / 2
-    << ")\" text-anchor=\"middle\">aggregate throughput (MB/s)</text>\n";
-  o << "<line x1=\"" << left << "\" y1=\"" << y(peak) << "\" x2=\"" << left + pw << "\" y2=\""
-    << y(peak) << "\" stroke=\"black\" stroke-dasharray=\"6 4\"/>\n";
-  double legend = top;
-  o << "<text x=\"" << left + pw + 12 << "\" y=\"" << legend + 4 << "\">- - peak bound</text>\n";
-  for (std::size_t k = 0; k < series.size(); ++k) {
-    const char* color = kColors[k % std::size(kColors)];
-    std::string points;
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-      const double v = series[k].second[i];
-      if (!std::isfinite(v)) continue;
-      points += number(x(i)) + "," + number(y(v)) + " ";
-      o << "<circle cx=\"" << x(i) << "\" cy=\"" << y(v) << "\" r=\"2.5\" fill=\"" << color
-        << "\"/>\n";
-    }
-    o << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"1.5\" points=\""
-      << points << "\"/>\n";
-    legend += 18;
-    o << "<line x1=\"" << left + pw + 12 << "\" y1=\"" << legend << "\" x2=\"" << left + pw + 30
-      << "\" y2=\"" << legend << "\" stroke=\"" << color << "\" stroke-width=\"2\"/>\n<text x=\""
-      << left + pw + 34 << "\" y=\"" << legend + 4 << "\">" << io::xml_escape(series[k].first)
-      << "</text>\n";
-  }
-  o << "</svg>\n";
-  return o.str();
-}
-
 }  // namespace
 
-int whatif_experiment(const WhatIfArgs& args, io::TableFormat format, std::ostream& out) {
+int whatif_experiment(const WhatIfArgs& args, reports::TableFormat format, std::ostream& out) {
   if (args.paper != "faraj-yuan")
     throw InputError("whatif experiment: --paper must be faraj-yuan (the one reproduced so far)");
   const double bytes_per_second = bandwidth_of(args.bandwidth);
@@ -640,10 +533,10 @@ int whatif_experiment(const WhatIfArgs& args, io::TableFormat format, std::ostre
                          files.size() * contenders().size() * sizes.size());
   // Text: one table per machine, sizes across. JSON and CSV: one row per machine, contender and
   // size; milliseconds null where the run failed, with the reason in "status".
-  const bool text = format == io::TableFormat::text;
+  const bool text = format == reports::TableFormat::text;
   std::ostringstream discard;
   std::ostream& say = text ? out : discard;
-  io::Table long_table({{"machine", "machine"},
+  reports::Table long_table({{"machine", "machine"},
                         {"algorithm", "algorithm"},
                         {"bytes", "bytes"},
                         {"milliseconds", "ms"},
@@ -659,7 +552,7 @@ int whatif_experiment(const WhatIfArgs& args, io::TableFormat format, std::ostre
     const Network network(*tree, args.bandwidth, args.latency);
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::string> header = {"algorithm"};
-    for (const auto b : sizes) header.push_back(size_label(b));
+    for (const auto b : sizes) header.push_back(reports::size_label(b));
     Table table(header);
     std::vector<std::pair<std::string, std::vector<double>>> series;
     std::map<std::string, std::string> notes;  // why a contender failed -> at which sizes
@@ -678,7 +571,7 @@ int whatif_experiment(const WhatIfArgs& args, io::TableFormat format, std::ostre
       std::vector<std::string> row = {c.label};
       std::vector<double> throughput;
       for (const auto b : sizes) {
-        progress.note(names[m] + ", " + c.label + ", " + size_label(b));
+        progress.note(names[m] + ", " + c.label + ", " + reports::size_label(b));
         progress.advance();
         const launch::Finished f = network.run(
             plan, b, 1, c.library, c.library.empty() ? "schedule" : "library", args.timeout);
@@ -703,7 +596,7 @@ int whatif_experiment(const WhatIfArgs& args, io::TableFormat format, std::ostre
                                          ? std::string("smpirun failed")
                                          : what.substr(why, what.find('\n', why) - why);
           std::string& at = notes[c.label + ": " + reason];
-          at += (at.empty() ? "" : ", ") + size_label(b);
+          at += (at.empty() ? "" : ", ") + reports::size_label(b);
           row.push_back("-");
           long_table.add({names[m], c.label, b, {}, {}, reason});
           throughput.push_back(std::nan(""));
@@ -747,7 +640,7 @@ int whatif_experiment(const WhatIfArgs& args, io::TableFormat format, std::ostre
       write_output(
           svg,
           [&](std::ostream& os) {
-            os << throughput_svg(name + ": " + describe(model) + ", " + args.bandwidth, sizes,
+            os << reports::throughput_svg(name + ": " + describe(model) + ", " + args.bandwidth, sizes,
                                  series, peak_throughput_factor(*tree) * bytes_per_second / 1e6);
           },
           files);
@@ -760,7 +653,7 @@ int whatif_experiment(const WhatIfArgs& args, io::TableFormat format, std::ostre
     facts["bandwidth"] = args.bandwidth;
     facts["latency"] = args.latency;
     facts["machines"] = names;
-    out << io::render({"whatif experiment", all_ok ? "pass" : "fail", "", std::move(facts),
+    out << reports::render({"whatif experiment", all_ok ? "pass" : "fail", "", std::move(facts),
                        std::move(long_table), ""},
                       format);
   }

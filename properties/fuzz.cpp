@@ -20,9 +20,9 @@
 #include "core/suggest.hpp"
 #include "generators.hpp"
 #include "io/json.hpp"
-#include "io/report.hpp"
 #include "launch/process.hpp"
 #include "parameters_gen.hpp"
+#include "report/verify_report.hpp"
 #include "verify/verifier.hpp"
 
 namespace phasecheck::properties {
@@ -199,7 +199,7 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
       j["seconds"] = o.seconds > 0 ? nlohmann::ordered_json(o.seconds) : nullptr;
       j["max_size"] = o.max_size;
       j["results"] = results;
-      out << io::json_text(j);
+      out << reports::json_text(j);
     }
     return verdict == "pass" ? 0 : 1;
   };
@@ -252,7 +252,7 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
           }
           verify::Report r;
           broken = broken_claims(*a, s, t, {1e-6, 1e-9, 1024}, &r);
-          report = io::render(r, "schedule.json", io::ReportFormat::text);
+          report = reports::render(r, "schedule.json", reports::ReportFormat::text);
           if (broken.empty()) {
             // The same algorithm's buffer program: placed right, and every check that passes
             // for the table passes for it. On a failure the program is the case written out.
@@ -263,7 +263,7 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
               broken = "buffer program: " + broken;
               if (program.header.buffers) {
                 s = std::move(program);
-                report = io::render(pr, "schedule.json", io::ReportFormat::text);
+                report = reports::render(pr, "schedule.json", reports::ReportFormat::text);
               } else {
                 report = broken + "\n";  // never made: the table is the case written out
               }
@@ -289,7 +289,7 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
             const verify::Report r =
                 verify::verify(s, t, known ? known->claims(s.header) : Claims{});
             broken = r.broken_claims(o.contention_free);
-            report = io::render(r, "schedule.json", io::ReportFormat::text);
+            report = reports::render(r, "schedule.json", reports::ReportFormat::text);
           }
         }
         if (!broken.empty()) {

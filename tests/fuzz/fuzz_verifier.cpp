@@ -22,10 +22,10 @@
 
 #include "core/error.hpp"
 #include "finding.hpp"
-#include "io/report.hpp"
 #include "programs/program.hpp"
 #include "programs/replay.hpp"
 #include "programs/synchronization.hpp"
+#include "report/verify_report.hpp"
 #include "schedules/registry.hpp"
 #include "verify/cost.hpp"
 #include "verify/verifier.hpp"
@@ -225,10 +225,10 @@ void plant_faults(FuzzedDataProvider& in, const ScheduleHeader& h, std::vector<P
 
 void render(const verify::Report& report, const Claims& claims) {
   for (const auto format :
-       {io::ReportFormat::text, io::ReportFormat::json, io::ReportFormat::junit})
-    (void)io::render(report, "fuzz.json", format);
+       {reports::ReportFormat::text, reports::ReportFormat::json, reports::ReportFormat::junit})
+    (void)reports::render(report, "fuzz.json", format);
   const verify::CostReport cost = verify::cost(report, claims, {10e-6, 1e-9, 1024});
-  (void)io::render_cost(cost, report, "fuzz.json", io::ReportFormat::text);
+  (void)reports::render_cost(cost, report, "fuzz.json", reports::ReportFormat::text);
 }
 
 /// Pair-wise synchronization, the per-rank programs and their replay (routed models only).

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "helpers.hpp"
-#include "io/report.hpp"
+#include "report/verify_report.hpp"
 #include "verify/verifier.hpp"
 
 using namespace phasecheck;
@@ -21,7 +21,7 @@ verify::Report contended_report() {
 }  // namespace
 
 TEST_CASE("text report: verdict, then each check, then the counterexample drawn as its phase") {
-  CHECK(io::render(contended_report(), "s.json", io::ReportFormat::text) ==
+  CHECK(reports::render(contended_report(), "s.json", reports::ReportFormat::text) ==
         R"(FAIL  mine (alltoall) on tree(machines=6, switches=4): 3 of 4 checks failed, 1 not evaluated  [s.json]
   FAIL  delivery    27 of 30 deliveries never happen
   FAIL  contention  contention in 1 of 1 phases on tree(machines=6, switches=4) (2 conflicts)
@@ -45,7 +45,7 @@ bounds: C1 = 1 is below the lower bound 9, which every valid schedule on this mo
 
 TEST_CASE("json report: the documented fields") {
   const auto j =
-      nlohmann::json::parse(io::render(contended_report(), "s.json", io::ReportFormat::json));
+      nlohmann::json::parse(reports::render(contended_report(), "s.json", reports::ReportFormat::json));
   CHECK(j["verdict"] == "fail");
   CHECK(j["phases"] == 1);
   CHECK(j["lower_bound"]["C1"] == 9);
@@ -60,7 +60,7 @@ TEST_CASE("json report: the documented fields") {
 }
 
 TEST_CASE("junit report: one testcase per check, failures with their counterexample") {
-  const std::string xml = io::render(contended_report(), "a<b>.json", io::ReportFormat::junit);
+  const std::string xml = reports::render(contended_report(), "a<b>.json", reports::ReportFormat::junit);
   CHECK(
       xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"phasecheck\" "
                       "tests=\"4\" failures=\"3\">"));
@@ -82,13 +82,13 @@ TEST_CASE("reports: a check not evaluated is shown so in every format, never as 
   r.topology = "ring(p=4)";
   r.checks.push_back({"invariants", verify::Verdict::not_evaluated, "none declared", {}});
   REQUIRE(r.verdict() == verify::Verdict::not_evaluated);
-  const std::string text = io::render(r, "s.json", io::ReportFormat::text);
+  const std::string text = reports::render(r, "s.json", reports::ReportFormat::text);
   CHECK(text.starts_with("NOT EVALUATED  mine (alltoall) on ring(p=4): 0 checks pass, 1 not "
                          "evaluated  [s.json]\n  n/a   invariants  none declared\n"));
-  const auto j = nlohmann::json::parse(io::render(r, "s.json", io::ReportFormat::json));
+  const auto j = nlohmann::json::parse(reports::render(r, "s.json", reports::ReportFormat::json));
   CHECK(j["verdict"] == "not-evaluated");
   CHECK(j["checks"][0]["verdict"] == "not-evaluated");
-  const std::string xml = io::render(r, "s.json", io::ReportFormat::junit);
+  const std::string xml = reports::render(r, "s.json", reports::ReportFormat::junit);
   CHECK(xml.find("<skipped message=\"none declared\"/>") != std::string::npos);
   CHECK(xml.find("<failure") == std::string::npos);
   CHECK(xml.find("skipped=\"1\"") != std::string::npos);

@@ -1,14 +1,14 @@
 #include <doctest/doctest.h>
 
 #include "core/error.hpp"
-#include "io/table.hpp"
+#include "report/table.hpp"
 
 using namespace phasecheck;
 
 namespace {
 
-io::Table sample() {
-  io::Table t({{"name", "name"}, {"phases", "phases"}, {"gap_C1", "gap"}, {"mean", "mean load"}});
+reports::Table sample() {
+  reports::Table t({{"name", "name"}, {"phases", "phases"}, {"gap_C1", "gap"}, {"mean", "mean load"}});
   t.add({std::string("shift"), std::uint64_t{7}, std::uint64_t{3}, 0.875});
   t.add({std::string("a, \"b\""), std::uint64_t{12}, std::monostate{}, 1.0 / 3});
   return t;
@@ -41,8 +41,8 @@ TEST_CASE("table: json rows keep numbers as numbers and nothing as null") {
 }
 
 TEST_CASE("table: formats are text, json and csv") {
-  CHECK(io::parse_table_format("csv", "survey") == io::TableFormat::csv);
-  CHECK_THROWS_WITH_AS(io::parse_table_format("jsn", "survey"),
+  CHECK(reports::parse_table_format("csv", "survey") == reports::TableFormat::csv);
+  CHECK_THROWS_WITH_AS(reports::parse_table_format("jsn", "survey"),
                        "survey: unknown report format 'jsn'; did you mean 'json'? (known: text, "
                        "json, csv)",
                        InputError);

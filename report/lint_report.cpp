@@ -1,12 +1,11 @@
-#include "io/lint_report.hpp"
+#include "report/lint_report.hpp"
 
 #include <algorithm>
 #include <sstream>
 #include <vector>
 
-#include "io/json_common.hpp"
 
-namespace phasecheck::io {
+namespace phasecheck::reports {
 
 namespace {
 
@@ -92,7 +91,7 @@ std::string json(const LintReport& r) {
              {"warnings", r.warnings()},
              {"findings", std::move(findings)},
              {"coverage", std::move(coverage)}};
-  return detail::dump(j, 2) + "\n";
+  return json_text(j);
 }
 
 std::string junit(const LintReport& r) {
@@ -143,4 +142,4 @@ std::string render_lint(const LintReport& report, ReportFormat format) {
   return text(report);
 }
 
-}  // namespace phasecheck::io
+}  // namespace phasecheck::reports

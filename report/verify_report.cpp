@@ -1,4 +1,4 @@
-#include "io/report.hpp"
+#include "report/verify_report.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,9 +6,8 @@
 #include <sstream>
 
 #include "core/error.hpp"
-#include "io/json_common.hpp"
 
-namespace phasecheck::io {
+namespace phasecheck::reports {
 namespace {
 
 using verify::CheckResult;
@@ -223,7 +222,7 @@ std::string json(const Report& r, std::string_view source) {
   OJson checks = OJson::array();
   for (const auto& c : r.checks) checks.push_back(check_json(c));
   j["checks"] = checks;
-  return detail::dump(j, 2) + "\n";
+  return json_text(j);
 }
 
 }  // namespace
@@ -236,7 +235,9 @@ nlohmann::ordered_json check_json(const verify::CheckResult& c) {
            c.counterexample ? counterexample_json(*c.counterexample) : OJson(nullptr)}};
 }
 
-std::string json_text(const nlohmann::ordered_json& report) { return detail::dump(report, 2) + "\n"; }
+std::string json_text(const nlohmann::ordered_json& report) {
+  return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
 
 std::string draw_check(const verify::CheckResult& check, Collective collective) {
   if (!check.counterexample) return check.name + ": " + check.summary + "\n";
@@ -377,7 +378,7 @@ std::string cost_json(const verify::CostReport& c, const Report& r, std::string_
                     {"seconds", row.seconds},
                     {"holds", row.holds}});
   j["rows"] = rows;
-  return detail::dump(j, 2) + "\n";
+  return json_text(j);
 }
 
 }  // namespace
@@ -415,7 +416,7 @@ std::string render_error(std::string_view format, std::string_view command, std:
     j["command"] = command;
     j["source"] = source;
     j["error"] = message;
-    return j.dump(2) + "\n";
+    return json_text(j);
   }
   if (format == "junit") {
     std::ostringstream os;
@@ -435,4 +436,4 @@ std::string render_error(std::string_view format, std::string_view command, std:
   return std::string(message) + "\n";
 }
 
-}  // namespace phasecheck::io
+}  // namespace phasecheck::reports

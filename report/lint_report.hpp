@@ -5,11 +5,11 @@
 
 #include <string>
 
-#include "io/report.hpp"
+#include "report/verify_report.hpp"
 #include "verify/msccl_lint.hpp"
 
-namespace phasecheck::io {
+namespace phasecheck::reports {
 
 std::string render_lint(const verify::LintReport& report, ReportFormat format);
 
-}  // namespace phasecheck::io
+}  // namespace phasecheck::reports

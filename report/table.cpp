@@ -1,4 +1,4 @@
-#include "io/table.hpp"
+#include "report/table.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,8 +6,9 @@
 
 #include "core/error.hpp"
 #include "core/suggest.hpp"
+#include "report/verify_report.hpp"
 
-namespace phasecheck::io {
+namespace phasecheck::reports {
 namespace {
 
 std::string as_text(const Cell& c) {
@@ -100,7 +101,7 @@ std::string render(const TableReport& r, TableFormat format) {
       j["verdict"] = r.verdict;
       for (const auto& [key, value] : r.facts.items()) j[key] = value;
       j["rows"] = r.table.json();
-      return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+      return json_text(j);
     }
     case TableFormat::text:
       return r.heading + "\n\n" + r.table.text() + r.notes;
@@ -116,4 +117,4 @@ TableFormat parse_table_format(std::string_view name, std::string_view command) 
                    unknown_name("report format", name, {"text", "json", "csv"}));
 }
 
-}  // namespace phasecheck::io
+}  // namespace phasecheck::reports

@@ -10,7 +10,7 @@
 #include "verify/cost.hpp"
 #include "verify/report.hpp"
 
-namespace phasecheck::io {
+namespace phasecheck::reports {
 
 enum class ReportFormat { text, json, junit };
 /// Throws InputError on anything but text, json, junit.
@@ -50,4 +50,4 @@ std::string render_error(std::string_view format, std::string_view command, std:
 std::string render_cost(const verify::CostReport& cost, const verify::Report& report,
                         std::string_view source, ReportFormat format);
 
-}  // namespace phasecheck::io
+}  // namespace phasecheck::reports

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace phasecheck::io {
+namespace phasecheck::reports {
 
 /// Text, a count, a figure, or nothing: "-" in text, empty in CSV, null in JSON.
 using Cell = std::variant<std::monostate, std::string, std::uint64_t, double>;
@@ -62,4 +62,4 @@ std::string render(const TableReport& report, TableFormat format);
 /// A figure as the text tables show it: four significant digits ("0.001266", "1.2e-07").
 std::string figure(double v);
 
-}  // namespace phasecheck::io
+}  // namespace phasecheck::reports

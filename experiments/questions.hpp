@@ -1,0 +1,51 @@
+#pragma once
+/// The what-if questions answered from generated schedules, every figure from a schedule that
+/// went through all the checks: hierarchical-factor's steps on SMP clusters (Sanders & Traeff),
+/// the best radix of bruck-index (Bruck et al., Section 3.5), and whether randomized orders lower
+/// the per-phase link load (the Slim Fly paper). Each returns its table with its verdict: pass
+/// when every row verified.
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/topology.hpp"
+#include "report/table.hpp"
+
+namespace phasecheck::experiments {
+
+struct NamedCluster {
+  std::string name;  ///< as the user wrote it: "8,8,4,1"
+  std::vector<Rank> sizes;
+};
+/// Plain and compact hierarchical-factor on each cluster: steps, the bound, the gaps, and the
+/// inefficient steps of Theorem 1.
+reports::TableReport hierarchical_factor_steps(const std::vector<NamedCluster>& clusters,
+                                               std::ostream* progress);
+
+struct BruckRadixQuestion {
+  Rank ranks = 0, ports = 1;  ///< fully-connected(ranks, ports); ranks in [2, kMaxRanks]
+  double ts = 0, tw = 0;      ///< seconds per message, seconds per byte
+  double bytes = 1;           ///< the block
+  bool bytes_default = true;  ///< the block was not given: the output says so
+};
+/// Every radix 2..n: C1, C2, the paper's bounds, T = C1 ts + C2 bytes tw, the best radix (none
+/// when ts = tw = 0) and where r = 2 and r = n break even.
+reports::TableReport bruck_radix(const BruckRadixQuestion& question, std::ostream* progress);
+
+struct CongestionQuestion {
+  Topology model = FullyConnected(1, 1);
+  std::string source;                   ///< the topology's name in the report
+  std::vector<std::string> algorithms;  ///< registered names
+  std::vector<std::uint64_t> seeds;     ///< for the seeded (randomized) ones
+  std::string seeds_text;               ///< as given: "1..20"
+  std::optional<std::uint64_t> bytes;   ///< the paper's selection for this message size
+};
+/// Per algorithm (per seed of the randomized ones): the sum over phases of the busiest link's
+/// load, its spread over seeds, and whether every run delivered.
+reports::TableReport randomized_congestion(const CongestionQuestion& question,
+                                           std::ostream* progress);
+
+}  // namespace phasecheck::experiments
