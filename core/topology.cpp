@@ -418,19 +418,14 @@ std::vector<NodeId> route_nodes(const Topology& t, Rank src, Rank dst) {
 
 bool for_each_link(const Topology& t, Rank src, Rank dst,
                    const std::function<void(LinkId)>& visit) {
-  return std::visit(
-      [&](const auto& m) {
-        using M = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<M, Tree> || std::is_same_v<M, Hypercube> ||
-                      std::is_same_v<M, Mesh> || std::is_same_v<M, Ring> ||
-                      std::is_same_v<M, Graph>) {
-          m.route(src, dst, visit);
-          return true;
-        } else {
-          return false;
-        }
-      },
-      t);
+  // Port models have no links; every other kind routes (a kind without route() does not compile).
+  return std::visit(Overloaded{[](const Cluster&) { return false; },
+                               [](const FullyConnected&) { return false; },
+                               [&](const auto& routed) {
+                                 routed.route(src, dst, visit);
+                                 return true;
+                               }},
+                    t);
 }
 
 }  // namespace phasecheck

@@ -1,19 +1,19 @@
 #include "verify/congestion.hpp"
 
 #include "core/error.hpp"
+#include "core/overloaded.hpp"
 
 namespace phasecheck::verify {
 
 CongestionMeter::CongestionMeter(const Topology& model, bool keep_phases)
     : model_(model), keep_(keep_phases) {
-  const LinkId links = std::visit(
-      [](const auto& net) -> LinkId {
-        if constexpr (requires { net.link_id_count(); })
-          return net.link_id_count();
-        else
-          return 0;
-      },
-      model);
+  // Port models have no links; every other kind has link ids (one without them does not compile).
+  const LinkId links = std::visit(Overloaded{[](const Cluster&) -> LinkId { return 0; },
+                                             [](const FullyConnected&) -> LinkId { return 0; },
+                                             [](const auto& routed) -> LinkId {
+                                               return routed.link_id_count();
+                                             }},
+                                  model);
   if (links == 0)
     throw InputError(
         "congestion is measured on routed models (graph, tree, hypercube, mesh, "

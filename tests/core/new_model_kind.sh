@@ -17,7 +17,8 @@ grep -q 'Graph, FakeKind>;' "$work/core/topology.hpp" || { echo "could not add F
 
 status=0
 # source file : what the compiler must say (the unhandled dispatch)
-for case in "verify/bounds.cpp:model_bounds" "verify/contention.cpp:visit" "core/topology.cpp:visit"; do
+for case in "verify/bounds.cpp:model_bounds" "verify/contention.cpp:visit" "verify/congestion.cpp:link_id_count" \
+            "core/topology.cpp:visit"; do
   file=${case%%:*} expect=${case#*:}
   # The real tree first would shadow the copy: the copy's directory comes first.
   if "$cxx" -std=c++20 -fsyntax-only -I"$work" -I"$src" "$@" "$src/$file" > "$work/log" 2>&1; then
