@@ -70,6 +70,10 @@ bool Comparison::passed() const {
                      [](const Finding& f) { return f.allowed; });
 }
 
+verify::Verdict Comparison::verdict() const {
+  return passed() ? verify::Verdict::pass : verify::Verdict::fail;
+}
+
 Collective Comparison::collective() const {
   return after.table ? after.table->header.collective : Collective::alltoall;
 }

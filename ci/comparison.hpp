@@ -55,6 +55,8 @@ struct Comparison {
   std::vector<verify::CheckResult> new_failures;
   std::set<std::string> allow;
   bool passed() const;
+  /// pass when every regression is allowed, else fail.
+  verify::Verdict verdict() const;
   Collective collective() const;
 };
 

@@ -15,6 +15,10 @@ std::size_t GateResult::failed() const {
   return n;
 }
 
+verify::Verdict GateResult::verdict() const {
+  return failed() == 0 ? verify::Verdict::pass : verify::Verdict::fail;
+}
+
 GateResult run_gate(const std::string& path, const io::GateManifest& manifest,
                     const GateOptions& options, const CaseSource& source, std::ostream* progress) {
   GateResult result{path, {}, options.update};

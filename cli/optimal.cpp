@@ -28,9 +28,7 @@
 namespace phasecheck::cli {
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using verify::Verdict;
 
 verify::Symmetry parse_symmetry(const std::string& s) {
   if (s == "clique") return verify::Symmetry::clique;
@@ -85,11 +83,13 @@ int optimal_direct(const OptimalArgs& args, const Topology& model, Collective c,
   // The solver gave up, but the best algorithm's schedule (direct, delivered, contention-free:
   // checked by the verifier in best_direct_algorithm) meets the lower bound: that proves it.
   const bool met_by_algorithm = !r.proven && !best.empty() && upper == lower;
-  const int exit_code = !witness_ok ? 1 : r.proven || met_by_algorithm ? 0 : 1;
+  const Verdict verdict =
+      met_by_algorithm && r.verdict() == Verdict::unknown ? Verdict::pass : r.verdict();
+  const int exit_code = verdict == Verdict::pass ? 0 : 1;
   if (args.report == "json") {
     nlohmann::ordered_json j;
     j["command"] = "optimal";
-    j["verdict"] = !witness_ok ? "fail" : exit_code == 0 ? "pass" : "unknown";
+    j["verdict"] = to_string(verdict);
     j["mode"] = "direct";
     j["topology"] = describe(model);
     j["source"] = input_name(args.topology);
@@ -104,7 +104,7 @@ int optimal_direct(const OptimalArgs& args, const Topology& model, Collective c,
     j["optimum"] = {
         {"lower", known_lower},
         {"upper", known_upper},
-        {"proven", exit_code == 0},
+        {"proven", verdict == Verdict::pass},
         {"proof", met_by_algorithm ? "the lower bound, met by " + best + "'s schedule" : r.why}};
     j["steps"] = steps_json(r.steps);
     j["witness"] = r.witness
@@ -148,19 +148,16 @@ int optimal_forwarding(const OptimalArgs& args, const Topology& model, Collectiv
   const auto& f = std::get<FullyConnected>(model);
 
   Table frontier({"C1", "least C2", "proof", "Pareto", "seconds", "witness", "checked"});
-  bool all_ok = true, all_proven = r.c1_proven;
   std::map<std::uint64_t, std::uint64_t> least;  // C1 -> least C2, where proven
   std::string points;                            // the Pareto points, "3:5 4:4"
   std::uint64_t previous = 0;
   for (const auto& point : r.frontier) {
     std::string checked = "-";
     if (point.witness) {  // checked by the library against the point's C1 and C2
-      const bool ok = point.witness_check.verdict == verify::Verdict::pass;
-      all_ok &= ok;
+      const bool ok = point.witness_check.verdict == Verdict::pass;
       checked = ok ? "C1 <= " + std::to_string(point.c1) + ", C2 " + std::to_string(point.c2_upper)
                    : "FAILS: " + point.witness_check.summary;
     }
-    all_proven &= point.proven;
     if (point.proven) least[point.c1] = point.c2_upper;
     const bool pareto = previous == 0 || point.c2_upper < previous;
     if (pareto)
@@ -190,7 +187,7 @@ int optimal_forwarding(const OptimalArgs& args, const Topology& model, Collectiv
   if (args.report == "json") {
     nlohmann::ordered_json j;
     j["command"] = "optimal";
-    j["verdict"] = !all_ok ? "fail" : all_proven ? "pass" : "unknown";
+    j["verdict"] = to_string(r.verdict());
     j["mode"] = "forwarding";
     j["topology"] = describe(model);
     j["source"] = input_name(args.topology);
@@ -233,13 +230,15 @@ int optimal_forwarding(const OptimalArgs& args, const Topology& model, Collectiv
     j["why"] = r.why;
     j["steps"] = steps_json(r.steps);
     out << reports::json_text(j);
-    return all_ok && all_proven ? 0 : 1;
+    return r.verdict() == Verdict::pass ? 0 : 1;
   }
 
   // Verdict first, then the frontier, then Bruck et al.'s family against it.
-  out << (!all_ok      ? "WITNESS FAILS  a schedule breaks the checks: an encoding bug"
-          : all_proven ? "PROVEN  Pareto frontier C1:C2 = " + points
-                       : "UNKNOWN  part of the frontier is open: C1:C2 = " + points)
+  out << (r.verdict() == Verdict::fail
+              ? "WITNESS FAILS  a schedule breaks the checks: an encoding bug"
+          : r.verdict() == Verdict::pass
+              ? "PROVEN  Pareto frontier C1:C2 = " + points
+              : "UNKNOWN  part of the frontier is open: C1:C2 = " + points)
       << "\n  forwarding " << c << " (" << (c == Collective::alltoall ? "index" : "concatenation")
       << ") on " << describe(model) << ", n = " << f.ranks << ", k = " << f.ports;
   if (o.max_transfer) out << ", at most " << o.max_transfer << " blocks per transfer";
@@ -252,7 +251,7 @@ int optimal_forwarding(const OptimalArgs& args, const Topology& model, Collectiv
       out << "  the least C1 is between " << r.c1_lower << " and " << r.frontier.front().c1
           << " (not decided)\n";
   }
-  if (!all_proven) out << "  " << r.why << "\n";
+  if (r.verdict() != Verdict::pass) out << "  " << r.why << "\n";
   out << "\n";
   frontier.print(out);
   out << "  proof: bound = the witness meets the counting bound (docs/bounds.md, reach bound); "
@@ -265,7 +264,7 @@ int optimal_forwarding(const OptimalArgs& args, const Topology& model, Collectiv
       << (bruck.size() == 1 ? "schedule" : "schedules") << " of Bruck et al. optimal at their C1; "
       << r.steps.size() << (r.steps.size() == 1 ? " solver call, " : " solver calls, ")
       << number(total) << " s\n";
-  return all_ok && all_proven ? 0 : 1;
+  return r.verdict() == Verdict::pass ? 0 : 1;
 }
 
 }  // namespace

@@ -111,7 +111,7 @@ std::string markdown_report(const Comparison& c) {
 
 nlohmann::ordered_json comparison_json(const Comparison& c) {
   nlohmann::ordered_json j;
-  j["verdict"] = c.passed() ? "pass" : "fail";
+  j["verdict"] = std::string(verify::to_string(c.verdict()));
   j["before"] = c.before.source;
   j["after"] = c.after.source;
   j["regressions"] = nlohmann::ordered_json::array();
@@ -199,7 +199,7 @@ std::string render_gate(const ci::GateResult& gate, std::string_view format) {
   }
   if (format == "json") {
     nlohmann::ordered_json j;
-    j["verdict"] = failed ? "fail" : "pass";
+    j["verdict"] = std::string(verify::to_string(gate.verdict()));
     j["manifest"] = gate.manifest;
     j["cases"] = nlohmann::ordered_json::array();
     for (const auto& c : gate.cases) {

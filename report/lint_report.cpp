@@ -85,7 +85,7 @@ std::string json(const LintReport& r) {
                         {"claims", std::move(claims)}});
   }
   OJson j = {{"command", "lint msccl"},
-             {"verdict", r.errors() == 0 ? "pass" : "fail"},
+             {"verdict", std::string(verify::to_string(r.verdict()))},
              {"files", r.files},
              {"errors", r.errors()},
              {"warnings", r.warnings()},

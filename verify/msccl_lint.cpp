@@ -243,6 +243,8 @@ std::size_t LintReport::errors() const {
 
 std::size_t LintReport::warnings() const { return findings.size() - errors(); }
 
+Verdict LintReport::verdict() const { return errors() == 0 ? Verdict::pass : Verdict::fail; }
+
 std::optional<SizeRange> size_range(const Program& p) {
   if (!p.min_bytes || !p.max_bytes) return std::nullopt;
   if (*p.max_bytes == 0) return SizeRange{*p.min_bytes, std::nullopt};

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/msccl.hpp"
+#include "verify/report.hpp"
 
 namespace phasecheck::verify {
 
@@ -68,6 +69,8 @@ struct LintReport {
   std::vector<CoverageGroup> coverage;  ///< by collective, ngpus, out-of-place first
   std::size_t errors() const;
   std::size_t warnings() const;
+  /// fail when a file has an error (a runtime would misbehave), else pass; warnings never fail.
+  Verdict verdict() const;
 };
 
 /// The size range a program claims; nullopt when minBytes or maxBytes is missing or the range is

@@ -758,4 +758,18 @@ ForwardingResult optimal_forwarding(const Topology& model, const ForwardingOptio
   return result;
 }
 
+Verdict OptimalResult::verdict() const {
+  if (witness_check.verdict == Verdict::fail) return Verdict::fail;
+  return proven ? Verdict::pass : Verdict::unknown;
+}
+
+Verdict ForwardingResult::verdict() const {
+  bool all_proven = c1_proven;
+  for (const FrontierPoint& p : frontier) {
+    if (p.witness_check.verdict == Verdict::fail) return Verdict::fail;
+    all_proven &= p.proven;
+  }
+  return all_proven ? Verdict::pass : Verdict::unknown;
+}
+
 }  // namespace phasecheck::verify

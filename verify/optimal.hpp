@@ -89,6 +89,8 @@ struct OptimalResult {
   CheckResult witness_check{"witness", Verdict::not_evaluated, "no witness", {}};
   std::vector<OptimalStep> steps;
   std::string why;  ///< how the answer was reached
+  /// fail when the witness fails its checks (an encoding bug), pass when proven, else unknown.
+  Verdict verdict() const;
 };
 
 /// The largest machines the solver is given: direct mode, and forwarding mode (k-port).
@@ -161,6 +163,9 @@ struct ForwardingResult {
   std::vector<FrontierPoint> frontier;
   std::vector<OptimalStep> steps;  ///< every solver call: rounds, answer, time
   std::string why;
+  /// fail when a point's witness fails its checks, pass when the least C1 and every point are
+  /// proven, else unknown.
+  Verdict verdict() const;
 };
 
 /// The (C1, C2) Pareto frontier of forwarding schedules on a FullyConnected model of at most 8

@@ -291,3 +291,14 @@ TEST_CASE("lint: size coverage across files") {
     CHECK(r.coverage[0].claims.size() == 1);
   }
 }
+
+TEST_CASE("lint's verdict: an error fails, warnings alone pass") {
+  verify::LintReport r;
+  CHECK(r.verdict() == verify::Verdict::pass);
+  r.findings.push_back({});
+  r.findings.back().severity = verify::Severity::warning;
+  CHECK(r.verdict() == verify::Verdict::pass);
+  r.findings.push_back({});
+  r.findings.back().severity = verify::Severity::error;
+  CHECK(r.verdict() == verify::Verdict::fail);
+}

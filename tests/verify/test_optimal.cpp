@@ -322,3 +322,25 @@ TEST_CASE("optimal: the library checks every witness, and a broken one is never 
     CHECK(c.summary.starts_with("too long"));
   }
 }
+
+TEST_CASE("an optimum's verdict: a failing witness is fail, proven is pass, anything else unknown") {
+  verify::OptimalResult r;
+  CHECK(r.verdict() == verify::Verdict::unknown);
+  r.proven = true;
+  CHECK(r.verdict() == verify::Verdict::pass);
+  r.witness_check.verdict = verify::Verdict::fail;
+  CHECK(r.verdict() == verify::Verdict::fail);
+
+  verify::ForwardingResult f;
+  f.c1_proven = true;
+  f.frontier.push_back({});
+  f.frontier.back().proven = true;
+  CHECK(f.verdict() == verify::Verdict::pass);
+  f.frontier.push_back({});  // an open point
+  CHECK(f.verdict() == verify::Verdict::unknown);
+  f.frontier.back().witness_check.verdict = verify::Verdict::fail;
+  CHECK(f.verdict() == verify::Verdict::fail);
+  f.frontier.pop_back();
+  f.c1_proven = false;
+  CHECK(f.verdict() == verify::Verdict::unknown);
+}
