@@ -39,11 +39,6 @@ Claims claims_for(const ScheduleHeader& header) {
   return {};
 }
 
-double peak_throughput_factor(const Tree& tree) {
-  const double M = tree.ranks(), load = double(tree.bottleneck_load());
-  return load > 0 ? M * (M - 1) / load : 0;
-}
-
 namespace {
 
 using verify::Verdict;
@@ -54,7 +49,7 @@ void tree_report(const Tree& tree, double bandwidth, std::ostream& out) {
   if (tree.ranks() < 2) return;
   const Tree::Cut worst = tree.bottleneck();
   const std::uint64_t load = std::uint64_t{worst.machines_a} * worst.machines_b;
-  const double factor = peak_throughput_factor(tree);
+  const double factor = tree.peak_throughput_factor();
   out << "\nbottleneck link " << tree.node_name(worst.a) << " - " << tree.node_name(worst.b)
       << ": |Mu| x |Mv| = " << worst.machines_a << " x " << worst.machines_b << " = " << load
       << " messages each way\n"
@@ -84,7 +79,7 @@ nlohmann::ordered_json tree_json(const Tree& tree, double bandwidth) {
   j["bottleneck"] = {{"link", {tree.node_name(worst.a), tree.node_name(worst.b)}},
                      {"machines", {worst.machines_a, worst.machines_b}},
                      {"load", tree.bottleneck_load()}};
-  const double factor = peak_throughput_factor(tree);
+  const double factor = tree.peak_throughput_factor();
   j["peak_throughput_factor"] = factor;
   j["peak_throughput"] = bandwidth > 0 ? nlohmann::ordered_json(factor * bandwidth) : nullptr;
   if (tree.ranks() >= 2) {

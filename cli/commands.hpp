@@ -268,8 +268,5 @@ int gate(const GateArgs& args, std::ostream& out);
 
 /// The checks a registered algorithm claims for its schedule (none for other names).
 Claims claims_for(const ScheduleHeader& header);
-/// Faraj & Yuan, Section 3: aggregate alltoall throughput <= |M| (|M| - 1) B / (|Mu| |Mv|); this
-/// is the factor in front of the link bandwidth B.
-double peak_throughput_factor(const Tree& tree);
 
 }  // namespace phasecheck::cli

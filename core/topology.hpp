@@ -82,6 +82,13 @@ class Tree {
     const Cut c = bottleneck();
     return std::uint64_t{c.machines_a} * c.machines_b;
   }
+  /// |M| (|M| - 1) / (|Mu| |Mv|): an all-to-all moves at most this many times a link's bandwidth
+  /// in aggregate, since the bottleneck carries |Mu| |Mv| of its |M| (|M| - 1) messages each way
+  /// (Faraj & Yuan, Section 3). 0 without links.
+  double peak_throughput_factor() const {
+    const double m = ranks(), load = double(bottleneck_load());
+    return load > 0 ? m * (m - 1) / load : 0;
+  }
 
   friend bool operator==(const Tree& x, const Tree& y) {
     return x.machines_ == y.machines_ && x.switches_ == y.switches_ && x.links_ == y.links_;
