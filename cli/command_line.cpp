@@ -126,6 +126,7 @@ std::string suggestion(const CLI::App& app, const CLI::ParseError& e, int argc,
 struct CommandLine::Impl {
   std::unique_ptr<CLI::App> app;
   Limits limits;
+  std::string alg_report = "text";  // algorithms --report
   GenerateArgs gen;
   VerifyArgs ver;
   CostArgs cst;
@@ -199,6 +200,8 @@ struct CommandLine::Impl {
         ->envname("PHASECHECK_MAX_MEMORY");
 
     auto* algorithms = app->add_subcommand("algorithms", "List the registered algorithms");
+    algorithms->add_option("--report", alg_report, "text (default), json (every parameter typed) or csv")
+        ->check(one_of({"text", "json", "csv"}));
 
     auto* generate = app->add_subcommand("generate", "Generate a schedule as JSON");
     generate->add_option("algorithm", gen.algorithm, "Algorithm name (see `algorithms`)")
@@ -585,9 +588,11 @@ struct CommandLine::Impl {
     reports_[simulate] = {&sim.report, nullptr, [this] { return sim.schedule; }};
     reports_[fuzz] = {&fz.report, nullptr, [] { return std::string("fuzz"); }};
     reports_[whatif] = {&what.report, nullptr, [this] { return what.question; }};
+    reports_[algorithms] = {&alg_report, nullptr, [] { return std::string("algorithms"); }};
 
     commands_.push_back(
-        {algorithms, [](std::ostream& out, std::ostream&) { return cli::list_algorithms(out); }});
+        {algorithms,
+         [this](std::ostream& out, std::ostream&) { return cli::list_algorithms(alg_report, out); }});
     commands_.push_back(
         {generate, [this](std::ostream& out, std::ostream&) { return cli::generate(gen, out); }});
     commands_.push_back(

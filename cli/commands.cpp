@@ -12,6 +12,8 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/networks.hpp"
+#include "core/overloaded.hpp"
+#include "core/parameter_spec.hpp"
 #include "io/json.hpp"
 #include "io/programs_json.hpp"
 #include "mutate.hpp"
@@ -95,12 +97,67 @@ nlohmann::ordered_json tree_json(const Tree& tree, double bandwidth) {
 
 }  // namespace
 
-int list_algorithms(std::ostream& out) {
-  Table table({"algorithm", "parameters", "summary", "reference"});
-  for (const auto& a : schedules::algorithms())
-    table.add({std::string(a.name), std::string(a.parameters), std::string(a.summary),
+namespace {
+
+/// One declared parameter as `algorithms --report json` writes it (docs/formats.md).
+nlohmann::ordered_json parameter_json(const ParameterSpec& spec) {
+  nlohmann::ordered_json j;
+  j["name"] = spec.name;
+  const auto bound = [](const RangeBound& b) {
+    return b.is_rank_count ? nlohmann::ordered_json("p") : nlohmann::ordered_json(b.number);
+  };
+  std::visit(Overloaded{[&](const UInt& u) {
+                          j["type"] = "unsigned";
+                          j["min"] = bound(u.min);
+                          j["max"] = bound(u.max);
+                        },
+                        [&](const Boolean&) { j["type"] = "boolean"; },
+                        [&](const Choice& c) {
+                          j["type"] = "choice";
+                          j["values"] = std::vector<std::string>(c.values.begin(), c.values.end());
+                        },
+                        [&](const Text& t) {
+                          j["type"] = "text";
+                          j["form"] = t.form;
+                        }},
+             spec.type);
+  std::visit(Overloaded{[&](const Fixed& f) { j["default"] = f.value; },
+                        [&](const InWords& w) { j["default_in_words"] = w.description; }},
+             spec.fallback);
+  j["help"] = spec.help;
+  return j;
+}
+
+}  // namespace
+
+int list_algorithms(const std::string& report, std::ostream& out) {
+  const reports::TableFormat format = reports::parse_table_format(report, "algorithms");
+  reports::Table table({{"algorithm", "algorithm"},
+                        {"parameters", "parameters"},
+                        {"summary", "summary"},
+                        {"reference", "reference"}});
+  nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  for (const auto& a : schedules::algorithms()) {
+    table.add({std::string(a.name), schedules::parameter_summary(a), std::string(a.summary),
                std::string(a.reference)});
-  table.print(out);
+    nlohmann::ordered_json parameters = nlohmann::ordered_json::array();
+    for (const ParameterSpec& spec : a.parameter_specs) parameters.push_back(parameter_json(spec));
+    all.push_back({{"name", a.name},
+                   {"summary", a.summary},
+                   {"reference", a.reference},
+                   {"parameters", std::move(parameters)}});
+  }
+  switch (format) {
+    case reports::TableFormat::csv:
+      out << table.csv();
+      break;
+    case reports::TableFormat::json:
+      out << reports::json_text({{"command", "algorithms"}, {"algorithms", std::move(all)}});
+      break;
+    case reports::TableFormat::text:
+      out << table.text();
+      break;
+  }
   return 0;
 }
 

@@ -16,7 +16,7 @@
 
 namespace phasecheck::cli {
 
-int list_algorithms(std::ostream& out);
+int list_algorithms(const std::string& report, std::ostream& out);
 
 struct GenerateArgs {
   std::string algorithm;

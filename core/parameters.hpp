@@ -1,9 +1,8 @@
 #pragma once
-/// Algorithm parameters as the user gives them (`--set key=value`), with typed accessors that
-/// validate once at the boundary and name the bad key and value in the error.
+/// Algorithm parameters as the user gives them (`--set key=value`): text, keyed by name. What an
+/// algorithm accepts, and the typed reading of each value, is its declaration's
+/// (core/parameter_spec.hpp).
 
-#include <cstdint>
-#include <initializer_list>
 #include <map>
 #include <span>
 #include <string>
@@ -20,18 +19,9 @@ class Parameters {
 
   void set(const std::string& key, std::string value);
   bool has(std::string_view key) const { return values_.find(key) != values_.end(); }
+  /// The value given for `key`, or nullptr.
+  const std::string* find(std::string_view key) const;
   const std::map<std::string, std::string, std::less<>>& entries() const { return values_; }
-
-  /// Throws InputError unless every key is one of `known`: a typo must not pass silently.
-  void expect_only(std::initializer_list<std::string_view> known, std::string_view owner) const;
-
-  /// The value of `key` as an integer in [min, max], or `fallback` when absent.
-  std::uint64_t get_uint(std::string_view key, std::uint64_t fallback, std::uint64_t min,
-                         std::uint64_t max) const;
-  bool get_bool(std::string_view key, bool fallback) const;
-  /// The value of `key`, which must be one of `allowed`, or `fallback` when absent.
-  std::string get_choice(std::string_view key, std::string_view fallback,
-                         std::initializer_list<std::string_view> allowed) const;
 
   friend bool operator==(const Parameters&, const Parameters&) = default;
 

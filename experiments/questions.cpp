@@ -199,7 +199,7 @@ reports::TableReport randomized_congestion(const CongestionQuestion& q,
   bool all_delivered = true;
   for (const std::string& name : q.algorithms) {
     const auto* a = &schedules::require_algorithm(name);
-    const bool seeded = std::string_view(a->parameters).find("seed=") != std::string_view::npos;
+    const bool seeded = find_spec(a->parameter_specs, "seed") != nullptr;
     std::vector<std::uint64_t> sums;
     std::size_t phases = 0;
     double per_phase = 0;

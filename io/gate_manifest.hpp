@@ -24,6 +24,9 @@ struct GateCase {
   std::string name;
   std::string topology;   ///< resolved path
   std::string algorithm;  ///< one of algorithm, generator, schedule is set
+  /// As written. They are checked against the algorithm's declaration when the case runs
+  /// (schedules::make_header), not here: io/ does not include schedules/, and ranges such as
+  /// radix=2..p need the machine's p, known only once the topology file is read.
   Parameters parameters;
   std::string generator;
   std::string schedule;                     ///< resolved path

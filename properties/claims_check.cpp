@@ -39,12 +39,10 @@ std::pair<std::uint64_t, std::string> best_direct_algorithm(const Topology& mode
   std::string name;
   for (const auto& a : schedules::algorithms()) {
     Parameters params;
-    if (std::string_view(a.parameters).find("collective=alltoall|allgather") !=
-        std::string_view::npos)
-      params.set("collective", std::string(to_string(c)));
+    params.set("collective", std::string(to_string(c)));  // every algorithm declares it
     try {
       const Schedule s = schedules::generate(a, model, params);
-      if (s.header.collective != c || s.header.parts != 1) continue;
+      if (s.header.parts != 1) continue;
       const verify::Report r = verify::verify(s, model);
       if (!r.counts.direct || !r.passed("delivery") || !r.passed("contention")) continue;
       if (best == 0 || r.counts.c1 < best) {
@@ -52,7 +50,7 @@ std::pair<std::uint64_t, std::string> best_direct_algorithm(const Topology& mode
         name = std::string(a.name);
       }
     } catch (const InputError&) {
-      // not applicable to this machine
+      // not applicable to this machine, or not an algorithm for this collective
     }
   }
   return {best, name};

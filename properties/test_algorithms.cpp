@@ -67,6 +67,20 @@ TEST_CASE("every registered algorithm keeps its claims on random machines") {
   }
 }
 
+TEST_CASE("random parameters are values every algorithm declares") {
+  // The generator reads the declarations: every knob but text is set, and none leaves its range
+  // (else the properties above would discard the case instead of testing it).
+  for (const schedules::Algorithm& a : schedules::algorithms()) {
+    properties::check(std::string(a.name) + "'s random parameters fit its declaration", [&a] {
+      const auto p = *rc::gen::inRange<Rank>(1, 65);
+      const Parameters params = properties::random_parameters(a, p);
+      check_parameters(params, a.parameter_specs, p, a.name);  // throws: the property fails
+      for (const ParameterSpec& spec : a.parameter_specs)
+        RC_ASSERT(params.has(spec.name) || std::holds_alternative<Text>(spec.type));
+    });
+  }
+}
+
 TEST_CASE("every registered algorithm's buffer program is placed right on random machines") {
   // Format 3: the program (its own, or its table lowered to buffers) puts every chunk in its
   // output slot, and every check that passes for the table passes for the program (fuzz.hpp).

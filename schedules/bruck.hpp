@@ -12,12 +12,26 @@
 /// its table too (empty ones), so the claims depend on the form.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/claims.hpp"
+#include "core/parameter_spec.hpp"
 #include "core/schedule.hpp"
 
 namespace phasecheck::schedules {
+
+/// k, the ports of the k-port model (Section 2), a parameter of both operations. More than n - 1
+/// ports act as n - 1.
+inline constexpr ParameterSpec kPorts{"ports", UInt{1, kMaxRanks},
+                                      InWords{"the machine's k, else 1"},
+                                      "k: a round sends and receives up to k messages per node"};
+/// The parameter ports of `header`: as given, else the fully connected machine's k, else 1.
+inline Rank ports_of(const ScheduleHeader& header) {
+  const auto* fc = std::get_if<FullyConnected>(&header.topology);
+  return static_cast<Rank>(
+      read_uint(header.parameters, kPorts, header.ranks(), fc ? fc->ports : 1));
+}
 
 /// Digits of a block-id j in radix r: w = ceil(log_r n) of them (w = 0 for n = 1).
 unsigned radix_digits(Rank n, Rank r);
@@ -37,8 +51,8 @@ struct BruckIndexOptions {
   Rank n = 1;      ///< processors
   Rank radix = 2;  ///< r, 2 <= r <= n
   Rank ports = 1;  ///< k: steps of a subphase run k at a time
-  /// Parameters radix (default 2) and ports (default the fully connected model's k, else 1);
-  /// alltoall only.
+  /// collective=alltoall, radix (2..p, default 2) and ports.
+  static std::span<const ParameterSpec> parameters();
   static BruckIndexOptions from(const ScheduleHeader& header);
 };
 
@@ -67,7 +81,8 @@ Claims bruck_index_claims(const BruckIndexOptions& options, Form form = Form::ta
 struct BruckConcatOptions {
   Rank n = 1;
   Rank ports = 1;  ///< k
-  /// Parameter ports (default the fully connected model's k, else 1); allgather only.
+  /// collective=allgather and ports.
+  static std::span<const ParameterSpec> parameters();
   static BruckConcatOptions from(const ScheduleHeader& header);
 };
 
@@ -99,8 +114,10 @@ Claims bruck_concat_claims(const BruckConcatOptions& options, Form form = Form::
 ///     received from rank - distance into output at the same indices; then copy them back from
 ///     output into tmpbuf ("Copy back new data from recvbuf to tmpbuf");
 ///   Step 3: output[(rank - i) mod p] = tmpbuf[i].
-/// Throws InputError on parameters other than collective=alltoall.
+/// Throws InputError on parameters other than ompi_bruck_parameters().
 Schedule ompi_bruck_program(const ScheduleHeader& header);
+/// collective=alltoall, and nothing else: r = 2 and one port are the code's.
+std::span<const ParameterSpec> ompi_bruck_parameters();
 /// Claims: 2 + 2 ceil(log2 p) phases (two rotations, a sendrecv and a copy back per distance), of
 /// which the ceil(log2 p) sendrecvs communicate; C2 and the invariant of Section 3 with r = 2.
 Claims ompi_bruck_claims(const ScheduleHeader& header);
@@ -111,8 +128,10 @@ Claims ompi_bruck_claims(const ScheduleHeader& header);
 /// from scratch[j]; the receiver writes it into its final output slot, (rank - j) mod p, when
 /// this is its last hop (j < 2d), else into scratch[j]. The self copy shares round 0. So
 /// ceil(log2 p) phases (1 for p = 1) and scratch[j] for the block-ids with two or more bits set.
-/// Throws InputError on parameters other than collective=alltoall.
+/// Throws InputError on parameters other than modified_bruck_parameters().
 Schedule modified_bruck_program(const ScheduleHeader& header);
+/// collective=alltoall, and nothing else: r = 2 and one port.
+std::span<const ParameterSpec> modified_bruck_parameters();
 /// Claims: ceil(log2 p) phases (1 for p = 1, the self copy), C2 and the invariant of Section 3
 /// with r = 2.
 Claims modified_bruck_claims(const ScheduleHeader& header);

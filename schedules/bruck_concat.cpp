@@ -9,9 +9,12 @@
 
 #include "core/error.hpp"
 #include "schedules/bruck.hpp"
+#include "schedules/collective_parameter.hpp"
 
 namespace phasecheck::schedules {
 namespace {
+
+constexpr ParameterSpec kParameters[] = {kAllgatherCollective, kPorts};
 
 struct Shape {
   unsigned d = 0;        ///< rounds: ceil(log_{k+1} n)
@@ -30,15 +33,15 @@ Shape shape(Rank n, Rank k) {
 
 }  // namespace
 
+std::span<const ParameterSpec> BruckConcatOptions::parameters() { return kParameters; }
+
 BruckConcatOptions BruckConcatOptions::from(const ScheduleHeader& header) {
-  header.parameters.expect_only({"collective", "ports"}, "bruck-concat");
+  check_parameters(header.parameters, kParameters, header.ranks(), "bruck-concat");
   if (header.collective != Collective::allgather)
     throw InputError(
         "bruck-concat is the concatenation operation (allgather: --set "
         "collective=allgather); for alltoall use bruck-index");
-  const auto* fc = std::get_if<FullyConnected>(&header.topology);
-  return {header.ranks(),
-          static_cast<Rank>(header.parameters.get_uint("ports", fc ? fc->ports : 1, 1, kMaxRanks))};
+  return {header.ranks(), ports_of(header)};
 }
 
 void bruck_concat(const BruckConcatOptions& o, const PhaseSink& out) {

@@ -7,14 +7,14 @@
 
 #include "core/error.hpp"
 #include "schedules/bruck.hpp"
+#include "schedules/collective_parameter.hpp"
 
 namespace phasecheck::schedules {
 namespace {
 
-Rank default_ports(const ScheduleHeader& header) {
-  const auto* fc = std::get_if<FullyConnected>(&header.topology);
-  return fc ? fc->ports : 1;
-}
+constexpr ParameterSpec kRadix{"radix", UInt{2, RankCount{}}, Fixed{"2"},
+                               "r: block-ids as w = ceil(log_r n) digits, one subphase each"};
+constexpr ParameterSpec kParameters[] = {kAlltoallCollective, kRadix, kPorts};
 
 std::uint64_t mod(std::int64_t a, std::uint64_t n) {
   const auto r = a % static_cast<std::int64_t>(n);
@@ -55,18 +55,18 @@ std::uint64_t blocks_with_digit(Rank n, Rank r, std::uint64_t dist, Rank z) {
   return full * dist + (rest > start ? std::min(dist, rest - start) : 0);
 }
 
+std::span<const ParameterSpec> BruckIndexOptions::parameters() { return kParameters; }
+
 BruckIndexOptions BruckIndexOptions::from(const ScheduleHeader& header) {
-  header.parameters.expect_only({"collective", "radix", "ports"}, "bruck-index");
+  check_parameters(header.parameters, kParameters, header.ranks(), "bruck-index");
   if (header.collective != Collective::alltoall)
     throw InputError(
         "bruck-index is the index operation (alltoall); for allgather use "
         "bruck-concat");
   BruckIndexOptions o;
   o.n = header.ranks();
-  o.radix =
-      static_cast<Rank>(header.parameters.get_uint("radix", 2, 2, std::max<std::uint64_t>(2, o.n)));
-  o.ports =
-      static_cast<Rank>(header.parameters.get_uint("ports", default_ports(header), 1, kMaxRanks));
+  o.radix = static_cast<Rank>(read_uint(header.parameters, kRadix, o.n));
+  o.ports = ports_of(header);
   return o;
 }
 

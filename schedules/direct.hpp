@@ -1,9 +1,13 @@
 #pragma once
 /// The direct algorithms of the foundation: every message m_od (or, for allgather, rank o's block
 /// to rank d) is sent once, straight from o to d. They differ only in which messages share a
-/// phase. One file each: factor.cpp, shift.cpp, pairwise_xor.cpp, linear.cpp.
+/// phase. One file each: factor.cpp, shift.cpp, pairwise_xor.cpp, linear.cpp; their one parameter
+/// in direct.cpp.
+
+#include <span>
 
 #include "core/invariant.hpp"
+#include "core/parameter_spec.hpp"
 #include "core/schedule.hpp"
 
 namespace phasecheck::schedules {
@@ -11,8 +15,10 @@ namespace phasecheck::schedules {
 struct DirectOptions {
   Rank ranks = 1;
   Collective collective = Collective::alltoall;
-  /// Reads the one parameter these algorithms take, collective=alltoall|allgather; the machine
-  /// matters only for its rank count. Throws InputError naming an unknown parameter.
+  /// The one parameter these algorithms take: collective=alltoall|allgather.
+  static std::span<const ParameterSpec> parameters();
+  /// Checks the header's parameters against parameters(); the machine matters only for its rank
+  /// count. Throws InputError naming an unknown parameter.
   static DirectOptions from(const ScheduleHeader& header, std::string_view algorithm);
 };
 

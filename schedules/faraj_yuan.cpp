@@ -16,11 +16,16 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "schedules/collective_parameter.hpp"
 
 namespace phasecheck::schedules {
 namespace {
 
 using u64 = std::uint64_t;
+
+constexpr ParameterSpec kRoot{"root", Text{"SWITCH"}, InWords{"Section 4.1's choice"},
+                              "the root switch; it must meet the two conditions of Section 4"};
+constexpr ParameterSpec kParameters[] = {kCollective, kRoot};
 
 /// The tree as an undirected graph with the machine count of every branch.
 struct Branches {
@@ -279,16 +284,14 @@ void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSin
   }
 }
 
+std::span<const ParameterSpec> FarajYuanOptions::parameters() { return kParameters; }
+
 FarajYuanOptions FarajYuanOptions::from(const ScheduleHeader& header) {
-  header.parameters.expect_only({"collective", "root"}, "faraj-yuan");
+  check_parameters(header.parameters, kParameters, header.ranks(), "faraj-yuan");
   if (!std::holds_alternative<Tree>(header.topology))
     throw InputError("faraj-yuan needs a tree topology (switches and machines), not " +
                      describe(header.topology));
-  FarajYuanOptions o{header.collective, {}};
-  if (const auto it = header.parameters.entries().find("root");
-      it != header.parameters.entries().end())
-    o.root = it->second;
-  return o;
+  return {header.collective, read_text(header.parameters, kRoot)};
 }
 
 Claims faraj_yuan_claims(const ScheduleHeader& header) {

@@ -10,10 +10,12 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/claims.hpp"
+#include "core/parameter_spec.hpp"
 #include "core/schedule.hpp"
 
 namespace phasecheck::schedules {
@@ -50,7 +52,9 @@ void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSin
 struct FarajYuanOptions {
   Collective collective = Collective::alltoall;
   std::optional<std::string> root;
-  /// Needs a tree topology; parameters: collective, root.
+  /// collective and root (default: the plan's choice).
+  static std::span<const ParameterSpec> parameters();
+  /// Needs a tree topology.
   static FarajYuanOptions from(const ScheduleHeader& header);
 };
 

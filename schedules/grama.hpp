@@ -5,7 +5,10 @@
 /// checker follows hop by hop. One file each: ring.cpp, mesh.cpp, hypercube_exchange.cpp,
 /// hypercube_pairwise.cpp.
 
+#include <span>
+
 #include "core/claims.hpp"
+#include "core/parameter_spec.hpp"
 #include "core/schedule.hpp"
 
 namespace phasecheck::schedules {
@@ -16,6 +19,8 @@ struct RingOptions {
   /// Half the clusters go each way round (the Section 4.5.1 remark): about half the steps and
   /// half the t_w term.
   bool bidirectional = false;
+  /// collective and bidirectional (default false).
+  static std::span<const ParameterSpec> parameters();
   static RingOptions from(const ScheduleHeader& header);
 };
 /// Section 4.5.1, Fig. 4.18: p - 1 steps, each node forwarding a consolidated message to its
@@ -27,6 +32,8 @@ struct MeshOptions {
   std::uint32_t rows = 1, cols = 1;
   bool wraparound = false;
   Collective collective = Collective::alltoall;
+  /// collective only: the shape is the machine's.
+  static std::span<const ParameterSpec> parameters();
   /// The shape comes from a mesh topology; any other machine needs a square number of ranks.
   static MeshOptions from(const ScheduleHeader& header);
 };
@@ -39,6 +46,8 @@ Claims mesh_claims(const MeshOptions& options);
 struct HypercubeOptions {
   unsigned dimension = 0;
   Collective collective = Collective::alltoall;
+  /// collective only: the dimension is log p.
+  static std::span<const ParameterSpec> parameters();
   /// p must be a power of two; the machine can be any (a what-if for non-hypercubes).
   static HypercubeOptions from(const ScheduleHeader& header, std::string_view algorithm);
 };

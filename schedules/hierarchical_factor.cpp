@@ -20,10 +20,16 @@
 #include <memory>
 
 #include "core/error.hpp"
+#include "schedules/collective_parameter.hpp"
 #include "schedules/one_factors.hpp"
 
 namespace phasecheck::schedules {
 namespace {
+
+constexpr ParameterSpec kCompact{
+    "compact", Boolean{}, Fixed{"false"},
+    "the implementation remark: self-loops in one factor, steps without inter-node traffic last"};
+constexpr ParameterSpec kParameters[] = {kCollective, kCompact};
 
 /// A node pair of one round: U < V, or U == V for a node paired with itself.
 struct Pair {
@@ -170,13 +176,15 @@ class Algorithm {
 
 }  // namespace
 
+std::span<const ParameterSpec> HierarchicalFactorOptions::parameters() { return kParameters; }
+
 HierarchicalFactorOptions HierarchicalFactorOptions::from(const ScheduleHeader& header) {
-  header.parameters.expect_only({"collective", "compact"}, "hierarchical-factor");
+  check_parameters(header.parameters, kParameters, header.ranks(), "hierarchical-factor");
   const auto* cluster = std::get_if<Cluster>(&header.topology);
   if (!cluster)
     throw InputError("hierarchical-factor needs a cluster topology (SMP node sizes), not " +
                      describe(header.topology));
-  return {*cluster, header.collective, header.parameters.get_bool("compact", false)};
+  return {*cluster, header.collective, read_bool(header.parameters, kCompact)};
 }
 
 void hierarchical_factor(const HierarchicalFactorOptions& options, const PhaseSink& out) {

@@ -2,7 +2,10 @@
 /// The clustered, hierarchical factor algorithm (Sanders & Träff, Section 3, Fig. 2), with its
 /// loop invariant and Theorem 1's step count. See hierarchical_factor.cpp.
 
+#include <span>
+
 #include "core/claims.hpp"
+#include "core/parameter_spec.hpp"
 #include "core/schedule.hpp"
 
 namespace phasecheck::schedules {
@@ -14,7 +17,9 @@ struct HierarchicalFactorOptions {
   /// move the steps without inter-node communication to the end of the schedule.
   bool compact = false;
 
-  /// Reads collective=alltoall|allgather and compact=true|false; the topology must be a cluster.
+  /// collective and compact (default false).
+  static std::span<const ParameterSpec> parameters();
+  /// Reads parameters(); the topology must be a cluster.
   static HierarchicalFactorOptions from(const ScheduleHeader& header);
 };
 

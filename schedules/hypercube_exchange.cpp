@@ -8,12 +8,20 @@
 #include <bit>
 
 #include "core/error.hpp"
+#include "schedules/collective_parameter.hpp"
 #include "schedules/grama.hpp"
 
 namespace phasecheck::schedules {
+namespace {
+
+constexpr ParameterSpec kParameters[] = {kCollective};
+
+}  // namespace
+
+std::span<const ParameterSpec> HypercubeOptions::parameters() { return kParameters; }
 
 HypercubeOptions HypercubeOptions::from(const ScheduleHeader& header, std::string_view algorithm) {
-  header.parameters.expect_only({"collective"}, algorithm);
+  check_parameters(header.parameters, kParameters, header.ranks(), algorithm);
   const Rank p = header.ranks();
   if (!std::has_single_bit(p))
     throw InputError(std::string(algorithm) + " needs a power-of-two number of ranks, not " +

@@ -14,13 +14,21 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "schedules/collective_parameter.hpp"
 #include "schedules/grama.hpp"
 #include "schedules/line.hpp"
 
 namespace phasecheck::schedules {
+namespace {
+
+constexpr ParameterSpec kParameters[] = {kCollective};
+
+}  // namespace
+
+std::span<const ParameterSpec> MeshOptions::parameters() { return kParameters; }
 
 MeshOptions MeshOptions::from(const ScheduleHeader& header) {
-  header.parameters.expect_only({"collective"}, "mesh");
+  check_parameters(header.parameters, kParameters, header.ranks(), "mesh");
   if (const auto* m = std::get_if<Mesh>(&header.topology))
     return {m->rows, m->cols, m->wraparound && m->rows > 2 && m->cols > 2, header.collective};
   const Rank p = header.ranks();

@@ -11,12 +11,15 @@
 
 #include "core/error.hpp"
 #include "schedules/bruck.hpp"
+#include "schedules/collective_parameter.hpp"
 
 namespace phasecheck::schedules {
 namespace {
 
+constexpr ParameterSpec kParameters[] = {kAlltoallCollective};
+
 Rank checked_ranks(const ScheduleHeader& header) {
-  header.parameters.expect_only({"collective"}, "modified-bruck");
+  check_parameters(header.parameters, kParameters, header.ranks(), "modified-bruck");
   if (header.collective != Collective::alltoall)
     throw InputError("modified-bruck is an alltoall; for allgather use bruck-concat");
   return header.ranks();
@@ -37,6 +40,8 @@ void append(std::vector<BufferOp>& ops, const BufferOp& op) {
 }
 
 }  // namespace
+
+std::span<const ParameterSpec> modified_bruck_parameters() { return kParameters; }
 
 Schedule modified_bruck_program(const ScheduleHeader& header) {
   const Rank p = checked_ranks(header);

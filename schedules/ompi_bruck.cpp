@@ -11,12 +11,15 @@
 
 #include "core/error.hpp"
 #include "schedules/bruck.hpp"
+#include "schedules/collective_parameter.hpp"
 
 namespace phasecheck::schedules {
 namespace {
 
+constexpr ParameterSpec kParameters[] = {kAlltoallCollective};
+
 Rank checked_ranks(const ScheduleHeader& header) {
-  header.parameters.expect_only({"collective"}, "ompi-bruck");
+  check_parameters(header.parameters, kParameters, header.ranks(), "ompi-bruck");
   if (header.collective != Collective::alltoall)
     throw InputError("ompi-bruck is Open MPI's alltoall; for allgather use bruck-concat");
   return header.ranks();
@@ -34,6 +37,8 @@ void for_each_run(Rank size, std::uint64_t distance, const Run& run) {
 }
 
 }  // namespace
+
+std::span<const ParameterSpec> ompi_bruck_parameters() { return kParameters; }
 
 Schedule ompi_bruck_program(const ScheduleHeader& header) {
   const Rank size = checked_ranks(header);

@@ -9,8 +9,69 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "schedules/collective_parameter.hpp"
 
 namespace phasecheck::schedules {
+namespace {
+
+constexpr ParameterSpec kSeed{"seed", UInt{0, UINT64_MAX}, InWords{"p"},
+                              "Function 1's seed of the shuffle; p by default, as the paper's "
+                              "get_shuffled_ranks(size, size)"};
+constexpr ParameterSpec kRanks{"ranks", Text{"PERMUTATION"}, InWords{"from seed"},
+                               "the shuffled array itself, as 1,3,2,0 (the paper's Fig. 1); not "
+                               "with seed"};
+constexpr ParameterSpec kMaxQueue{
+    "max_queue", UInt{0, 1u << 30}, Fixed{"2"},
+    "requests a rank posts before it waits: ceil(max_queue / 2) iterations per Waitall"};
+constexpr ParameterSpec kBytes{"bytes", UInt{1, std::uint64_t{1} << 40}, Fixed{"4096"},
+                               "bytes per message"};
+constexpr ParameterSpec kBlockSize{"block_size", UInt{1, std::uint64_t{1} << 40}, Fixed{"1024"},
+                                   "bytes per segment: Algorithm 3's block"};
+
+constexpr ParameterSpec kScatterParameters[] = {kCollective, kSeed, kRanks};
+constexpr ParameterSpec kSendrecvParameters[] = {kCollective, kSeed, kRanks, kMaxQueue};
+constexpr ParameterSpec kSegmentedParameters[] = {kAlltoallCollective, kSeed,  kRanks,
+                                                  kMaxQueue,           kBytes, kBlockSize};
+
+/// The permutation of ranks=1,3,2,0 on p ranks; InputError unless it is one.
+std::vector<Rank> parse_permutation(std::string_view text, Rank p) {
+  std::vector<Rank> ranks;
+  while (!text.empty()) {
+    const std::size_t comma = std::min(text.find(','), text.size());
+    const std::string_view item = text.substr(0, comma);
+    Rank v = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (ec != std::errc() || end != item.data() + item.size() || v >= p)
+      throw InputError("parameter ranks: '" + std::string(item) + "' is not a rank below " +
+                       std::to_string(p));
+    ranks.push_back(v);
+    text.remove_prefix(std::min(comma + 1, text.size()));
+  }
+  std::vector<Rank> sorted = ranks;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  if (ranks.size() != p || sorted.size() != p)
+    throw InputError("parameter ranks: must be a permutation of 0.." + std::to_string(p - 1));
+  return ranks;
+}
+
+/// The shuffle and the queue of `header`, whose parameters `name` has checked.
+RandomizedOptions read_randomized(const ScheduleHeader& header, bool queue, std::string_view name) {
+  const Rank p = header.ranks();
+  RandomizedOptions o;
+  o.collective = header.collective;
+  if (const auto ranks = read_text(header.parameters, kRanks)) {
+    if (header.parameters.has("seed"))
+      throw InputError(std::string(name) + ": give seed or ranks, not both");
+    o.ranks = parse_permutation(*ranks, p);
+  } else {
+    o.ranks = shuffled_ranks(p, read_uint(header.parameters, kSeed, p, p));
+  }
+  if (queue) o.max_queue = static_cast<std::uint32_t>(read_uint(header.parameters, kMaxQueue, p));
+  return o;
+}
+
+}  // namespace
 
 std::vector<Rank> shuffled_ranks(Rank size, std::uint64_t seed) {
   std::vector<Rank> ranks(size);
@@ -36,44 +97,15 @@ std::uint32_t iterations_per_batch(std::uint32_t max_queue) {
   return std::max<std::uint32_t>(1, (max_queue + 1) / 2);
 }
 
+std::span<const ParameterSpec> RandomizedOptions::parameters(bool queue) {
+  if (queue) return kSendrecvParameters;
+  return kScatterParameters;
+}
+
 RandomizedOptions RandomizedOptions::from(const ScheduleHeader& header, bool queue) {
-  const Rank p = header.ranks();
   const char* name = queue ? "randomized-sendrecv" : "randomized-scatter";
-  if (queue)
-    header.parameters.expect_only({"collective", "seed", "ranks", "max_queue"}, name);
-  else
-    header.parameters.expect_only({"collective", "seed", "ranks"}, name);
-  RandomizedOptions o;
-  o.collective = header.collective;
-  const auto& entries = header.parameters.entries();
-  if (const auto it = entries.find("ranks"); it != entries.end()) {
-    if (entries.count("seed"))
-      throw InputError(std::string(name) + ": give seed or ranks, not both");
-    // An explicit permutation, "1,3,2,0" (the paper's Fig. 1).
-    std::string_view text = it->second;
-    while (!text.empty()) {
-      const std::size_t comma = std::min(text.find(','), text.size());
-      const std::string_view item = text.substr(0, comma);
-      Rank v = 0;
-      const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
-      if (ec != std::errc() || end != item.data() + item.size() || v >= p)
-        throw InputError("parameter ranks: '" + std::string(item) + "' is not a rank below " +
-                         std::to_string(p));
-      o.ranks.push_back(v);
-      text.remove_prefix(std::min(comma + 1, text.size()));
-    }
-    std::vector<Rank> sorted = o.ranks;
-    std::sort(sorted.begin(), sorted.end());
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    if (o.ranks.size() != p || sorted.size() != p)
-      throw InputError("parameter ranks: must be a permutation of 0.." + std::to_string(p - 1));
-  } else {
-    o.ranks = shuffled_ranks(p, header.parameters.get_uint("seed", p, 0, UINT64_MAX));
-  }
-  if (queue)
-    o.max_queue =
-        static_cast<std::uint32_t>(header.parameters.get_uint("max_queue", 2, 0, 1u << 30));
-  return o;
+  check_parameters(header.parameters, parameters(queue), header.ranks(), name);
+  return read_randomized(header, queue, name);
 }
 
 void randomized_sendrecv(const RandomizedOptions& o, const PhaseSink& out) {
@@ -141,30 +173,25 @@ Claims randomized_scatter_claims(const RandomizedOptions& o) {
   return c;
 }
 
+std::span<const ParameterSpec> SegmentedOptions::parameters() { return kSegmentedParameters; }
+
 SegmentedOptions SegmentedOptions::from(const ScheduleHeader& header) {
-  header.parameters.expect_only({"collective", "seed", "ranks", "max_queue", "bytes", "block_size"},
-                                "randomized-segmented");
+  check_parameters(header.parameters, kSegmentedParameters, header.ranks(), "randomized-segmented");
   if (header.collective != Collective::alltoall)
     throw InputError("randomized-segmented is an alltoall");
   // The shuffle and the queue as in Algorithm 2 (bytes and block_size are ours to read).
-  ScheduleHeader base = header;
-  Parameters rest;
-  for (const auto& [k, v] : header.parameters.entries())
-    if (k != "bytes" && k != "block_size") rest.set(k, v);
-  base.parameters = rest;
-  SegmentedOptions o{RandomizedOptions::from(base, true), 0, 0};
-  o.bytes = header.parameters.get_uint("bytes", 4096, 1, std::uint64_t{1} << 40);
-  o.block_size = header.parameters.get_uint("block_size", 1024, 1, std::uint64_t{1} << 40);
-  if (header.parts != parts_of(header.parameters))
+  SegmentedOptions o{read_randomized(header, true, "randomized-segmented"),
+                     read_uint(header.parameters, kBytes, header.ranks()),
+                     read_uint(header.parameters, kBlockSize, header.ranks())};
+  if (header.parts != parts_of(header))
     throw InputError("randomized-segmented: the header has " + std::to_string(header.parts) +
-                     " parts but bytes / block_size gives " +
-                     std::to_string(parts_of(header.parameters)));
+                     " parts but bytes / block_size gives " + std::to_string(parts_of(header)));
   return o;
 }
 
-std::uint32_t SegmentedOptions::parts_of(const Parameters& p) {
-  const std::uint64_t bytes = p.get_uint("bytes", 4096, 1, std::uint64_t{1} << 40),
-                      block = p.get_uint("block_size", 1024, 1, std::uint64_t{1} << 40);
+std::uint32_t SegmentedOptions::parts_of(const ScheduleHeader& header) {
+  const std::uint64_t bytes = read_uint(header.parameters, kBytes, header.ranks()),
+                      block = read_uint(header.parameters, kBlockSize, header.ranks());
   const std::uint64_t parts = (bytes + block - 1) / block;
   if (parts > kMaxParts)
     throw InputError("randomized-segmented: " + std::to_string(parts) + " segments per message; " +

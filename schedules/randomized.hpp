@@ -6,10 +6,12 @@
 /// Waitalls. Algorithm 3 (segmented) cuts each message into parts (schedule format version 2).
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/claims.hpp"
+#include "core/parameter_spec.hpp"
 #include "core/schedule.hpp"
 
 namespace phasecheck::schedules {
@@ -23,9 +25,10 @@ struct RandomizedOptions {
   Collective collective = Collective::alltoall;
   std::vector<Rank> ranks;  ///< the shuffled array
   std::uint32_t max_queue = 2;
-  /// Parameters: seed (default p, as the paper's get_shuffled_ranks(size, size)) or an explicit
-  /// permutation ranks=1,3,2,0; max_queue (sendrecv; default 2: one iteration per Waitall, like
-  /// MPI_Sendrecv).
+  /// collective; seed (default p, as the paper's get_shuffled_ranks(size, size)) or an explicit
+  /// permutation ranks=1,3,2,0; with the queue (sendrecv) max_queue (default 2: one iteration per
+  /// Waitall, like MPI_Sendrecv).
+  static std::span<const ParameterSpec> parameters(bool queue);
   static RandomizedOptions from(const ScheduleHeader& header, bool queue);
 };
 
@@ -55,12 +58,13 @@ struct SegmentedOptions {
   RandomizedOptions base;
   std::uint64_t bytes = 4096;       ///< bytes per message
   std::uint64_t block_size = 1024;  ///< bytes per segment
-  /// Parameters as RandomizedOptions plus bytes (default 4096) and block_size (default 1024);
-  /// alltoall only; at most kMaxParts segments.
+  /// Those of RandomizedOptions with the queue, alltoall only, plus bytes (default 4096) and
+  /// block_size (default 1024); at most kMaxParts segments.
+  static std::span<const ParameterSpec> parameters();
   static SegmentedOptions from(const ScheduleHeader& header);
-  /// ceil(bytes / block_size): the header's parts; the last is partial when bytes is not a
-  /// multiple of block_size.
-  static std::uint32_t parts_of(const Parameters& parameters);
+  /// ceil(bytes / block_size) of the header's parameters: its parts; the last is partial when
+  /// bytes is not a multiple of block_size.
+  static std::uint32_t parts_of(const ScheduleHeader& header);
   std::uint64_t full_blocks() const { return bytes / block_size; }
   bool trailing() const { return bytes % block_size != 0; }
 };

@@ -15,17 +15,7 @@
 
 namespace phasecheck::schedules {
 
-DirectOptions DirectOptions::from(const ScheduleHeader& header, std::string_view algorithm) {
-  header.parameters.expect_only({"collective"}, algorithm);
-  return {header.ranks(), header.collective};
-}
-
 namespace {
-
-Collective direct_collective(const Parameters& p, std::string_view algorithm) {
-  p.expect_only({"collective"}, algorithm);
-  return parse_collective(p.get_choice("collective", "alltoall", {"alltoall", "allgather"}));
-}
 
 bool single_processor_nodes(const Topology& t) {
   const auto* c = std::get_if<Cluster>(&t);
@@ -43,11 +33,10 @@ Algorithm direct(std::string_view name, std::string_view summary, std::string_vi
   return {name,
           summary,
           reference,
-          "collective=alltoall|allgather",
+          DirectOptions::parameters(),
           [=](const ScheduleHeader& h, const PhaseSink& out) {
             emit(DirectOptions::from(h, name), out);
           },
-          [=](const Parameters& p) { return direct_collective(p, name); },
           [=](const ScheduleHeader& h) {
             return Claims{.invariants = invariants ? invariants(DirectOptions::from(h, name))
                                                    : std::vector<Invariant>{},
@@ -103,15 +92,9 @@ const std::vector<Algorithm>& table() {
           }),
       {"hierarchical-factor",
        "Sanders-Traeff ClusteredAllToAll: phases retire the smallest nodes, rounds over 1-factors",
-       "Sanders & Traeff, Section 3, Fig. 2, Theorem 1",
-       "collective=alltoall|allgather, compact=true|false",
+       "Sanders & Traeff, Section 3, Fig. 2, Theorem 1", HierarchicalFactorOptions::parameters(),
        [](const ScheduleHeader& h, const PhaseSink& out) {
          hierarchical_factor(HierarchicalFactorOptions::from(h), out);
-       },
-       [](const Parameters& p) {
-         p.expect_only({"collective", "compact"}, "hierarchical-factor");
-         p.get_bool("compact", false);
-         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall", "allgather"}));
        },
        [](const ScheduleHeader& h) {
          return hierarchical_factor_claims(HierarchicalFactorOptions::from(h));
@@ -119,14 +102,8 @@ const std::vector<Algorithm>& table() {
        // Contention-free on the cluster it was made for (one operation per node and step).
        [](const ScheduleHeader& h, const Topology& model) { return model == h.topology; }},
       {"ring", "p - 1 steps of consolidated messages to the next node, shrinking by one block",
-       "Grama et al., Section 4.5.1, Fig. 4.18, Eq. 4.7",
-       "collective=alltoall|allgather, bidirectional=true|false",
+       "Grama et al., Section 4.5.1, Fig. 4.18, Eq. 4.7", RingOptions::parameters(),
        [](const ScheduleHeader& h, const PhaseSink& out) { ring(RingOptions::from(h), out); },
-       [](const Parameters& p) {
-         p.expect_only({"collective", "bidirectional"}, "ring");
-         p.get_bool("bidirectional", false);
-         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall", "allgather"}));
-       },
        [](const ScheduleHeader& h) { return ring_claims(RingOptions::from(h)); },
        // Neighbours only: free on a ring; a node sends one transfer per direction and step.
        [](const ScheduleHeader& h, const Topology& model) {
@@ -135,20 +112,18 @@ const std::vector<Algorithm>& table() {
                 (f && f->ports >= (RingOptions::from(h).bidirectional ? 2u : 1u));
        }},
       {"mesh", "row phase then column phase, each the ring algorithm with clustered messages",
-       "Grama et al., Section 4.5.2, Fig. 4.19, Eq. 4.8", "collective=alltoall|allgather",
+       "Grama et al., Section 4.5.2, Fig. 4.19, Eq. 4.8", MeshOptions::parameters(),
        [](const ScheduleHeader& h, const PhaseSink& out) { mesh(MeshOptions::from(h), out); },
-       [](const Parameters& p) { return direct_collective(p, "mesh"); },
        [](const ScheduleHeader& h) { return mesh_claims(MeshOptions::from(h)); },
        // Neighbours along rows and columns: free on the mesh it was made for.
        [](const ScheduleHeader& h, const Topology& model) {
          return std::holds_alternative<Mesh>(model) && model == h.topology;
        }},
       {"hypercube-exchange", "log p steps exchanging p/2 blocks across one dimension each",
-       "Grama et al., Section 4.5.3, Fig. 4.20, Eq. 4.9", "collective=alltoall|allgather",
+       "Grama et al., Section 4.5.3, Fig. 4.20, Eq. 4.9", HypercubeOptions::parameters(),
        [](const ScheduleHeader& h, const PhaseSink& out) {
          hypercube_exchange(HypercubeOptions::from(h, "hypercube-exchange"), out);
        },
-       [](const Parameters& p) { return direct_collective(p, "hypercube-exchange"); },
        [](const ScheduleHeader& h) {
          return hypercube_exchange_claims(HypercubeOptions::from(h, "hypercube-exchange"));
        },
@@ -158,11 +133,10 @@ const std::vector<Algorithm>& table() {
                 single_processor_nodes(model);
        }},
       {"hypercube-pairwise", "Algorithm 4.10: p - 1 steps, node i exchanges with i xor j directly",
-       "Grama et al., Section 4.5.3, Algorithm 4.10, Eq. 4.10", "collective=alltoall|allgather",
+       "Grama et al., Section 4.5.3, Algorithm 4.10, Eq. 4.10", HypercubeOptions::parameters(),
        [](const ScheduleHeader& h, const PhaseSink& out) {
          hypercube_pairwise(HypercubeOptions::from(h, "hypercube-pairwise"), out);
        },
-       [](const Parameters& p) { return direct_collective(p, "hypercube-pairwise"); },
        [](const ScheduleHeader& h) {
          return hypercube_pairwise_claims(HypercubeOptions::from(h, "hypercube-pairwise"));
        },
@@ -173,14 +147,10 @@ const std::vector<Algorithm>& table() {
        }},
       {"faraj-yuan",
        "|M0| (|M| - |M0|) contention-free phases on any tree of switches: the bottleneck load",
-       "Faraj & Yuan, Section 4, Fig. 4", "collective=alltoall|allgather, root=SWITCH",
+       "Faraj & Yuan, Section 4, Fig. 4", FarajYuanOptions::parameters(),
        [](const ScheduleHeader& h, const PhaseSink& out) {
          const FarajYuanOptions o = FarajYuanOptions::from(h);
          faraj_yuan(faraj_yuan_plan(std::get<Tree>(h.topology), o.root), o.collective, out);
-       },
-       [](const Parameters& p) {
-         p.expect_only({"collective", "root"}, "faraj-yuan");
-         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall", "allgather"}));
        },
        [](const ScheduleHeader& h) { return faraj_yuan_claims(h); },
        // Lemmas 3 and 4 and the Theorem: contention-free on the tree it was made for.
@@ -188,15 +158,9 @@ const std::vector<Algorithm>& table() {
       {"bruck-index",
        "radix-r rotations, w = ceil(log_r n) subphases of r - 1 steps, k at a time",
        "Bruck et al., Section 3, Appendix A",
-       "radix=2..n, ports=K (alltoall)",
+       BruckIndexOptions::parameters(),
        [](const ScheduleHeader& h, const PhaseSink& out) {
          bruck_index(BruckIndexOptions::from(h), out);
-       },
-       [](const Parameters& p) {
-         p.expect_only({"collective", "radix", "ports"}, "bruck-index");
-         p.get_uint("radix", 2, 2, kMaxRanks);
-         p.get_uint("ports", 1, 1, kMaxRanks);
-         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall"}));
        },
        [](const ScheduleHeader& h) {
          return bruck_index_claims(BruckIndexOptions::from(h),
@@ -212,14 +176,9 @@ const std::vector<Algorithm>& table() {
       {"bruck-concat",
        "circulant offsets (k+1)^i for d - 1 rounds, then one partitioned round",
        "Bruck et al., Section 4, Appendix B",
-       "ports=K (allgather)",
+       BruckConcatOptions::parameters(),
        [](const ScheduleHeader& h, const PhaseSink& out) {
          bruck_concat(BruckConcatOptions::from(h), out);
-       },
-       [](const Parameters& p) {
-         p.expect_only({"collective", "ports"}, "bruck-concat");
-         p.get_uint("ports", 1, 1, kMaxRanks);
-         return parse_collective(p.get_choice("collective", "allgather", {"allgather"}));
        },
        [](const ScheduleHeader& h) {
          return bruck_concat_claims(BruckConcatOptions::from(h),
@@ -235,13 +194,9 @@ const std::vector<Algorithm>& table() {
        "Open MPI's Bruck: rotate, ceil(log2 p) datatype sendrecvs each copied back, rotate back",
        "Open MPI coll_base_alltoall.c, ompi_coll_base_alltoall_intra_bruck; Bruck et al., "
        "Section 3 with r = 2",
-       "collective=alltoall",
+       ompi_bruck_parameters(),
        // The table is the one its program's sends form (its local phases are empty phases).
        [](const ScheduleHeader& h, const PhaseSink& out) { table_of(ompi_bruck_program(h), out); },
-       [](const Parameters& p) {
-         p.expect_only({"collective"}, "ompi-bruck");
-         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall"}));
-       },
        [](const ScheduleHeader& h) { return ompi_bruck_claims(h); },
        // Every sendrecv is the shift rank -> rank + distance: one port suffices.
        [](const ScheduleHeader&, const Topology& model) { return is_fully_connected(model); },
@@ -250,13 +205,9 @@ const std::vector<Algorithm>& table() {
       {"modified-bruck",
        "Bruck with r = 2 and no rotations: read input at rank + j, write output at the last hop",
        "Bruck et al., Section 3 with r = 2, Phases 1 and 3 folded into the addressing",
-       "collective=alltoall",
+       modified_bruck_parameters(),
        [](const ScheduleHeader& h, const PhaseSink& out) {
          table_of(modified_bruck_program(h), out);
-       },
-       [](const Parameters& p) {
-         p.expect_only({"collective"}, "modified-bruck");
-         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall"}));
        },
        [](const ScheduleHeader& h) { return modified_bruck_claims(h); },
        // Every round is the shift rank -> rank + distance: one port suffices.
@@ -265,14 +216,9 @@ const std::vector<Algorithm>& table() {
        modified_bruck_program},
       {"randomized-sendrecv",
        "Algorithm 2: shuffled anti-circulant iterations, Waitall every ceil(max_queue/2) of them",
-       "Slim Fly randomized Alltoall, Section 2, Algorithm 2",
-       "collective=alltoall|allgather, seed=N or ranks=PERMUTATION, max_queue=Q",
+       "Slim Fly randomized Alltoall, Section 2, Algorithm 2", RandomizedOptions::parameters(true),
        [](const ScheduleHeader& h, const PhaseSink& out) {
          randomized_sendrecv(RandomizedOptions::from(h, true), out);
-       },
-       [](const Parameters& p) {
-         p.expect_only({"collective", "seed", "ranks", "max_queue"}, "randomized-sendrecv");
-         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall", "allgather"}));
        },
        [](const ScheduleHeader& h) {
          return randomized_sendrecv_claims(RandomizedOptions::from(h, true));
@@ -283,14 +229,9 @@ const std::vector<Algorithm>& table() {
          return f && f->ports >= iterations_per_batch(RandomizedOptions::from(h, true).max_queue);
        }},
       {"randomized-scatter", "Algorithm 1: every receive, then every send, in shuffled order",
-       "Slim Fly randomized Alltoall, Section 2, Algorithm 1",
-       "collective=alltoall|allgather, seed=N or ranks=PERMUTATION",
+       "Slim Fly randomized Alltoall, Section 2, Algorithm 1", RandomizedOptions::parameters(false),
        [](const ScheduleHeader& h, const PhaseSink& out) {
          randomized_scatter(RandomizedOptions::from(h, false), out);
-       },
-       [](const Parameters& p) {
-         p.expect_only({"collective", "seed", "ranks"}, "randomized-scatter");
-         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall", "allgather"}));
        },
        [](const ScheduleHeader& h) {
          return randomized_scatter_claims(RandomizedOptions::from(h, false));
@@ -301,21 +242,14 @@ const std::vector<Algorithm>& table() {
        }},
       {"randomized-segmented",
        "Algorithm 3: every message cut into blocks, each block a randomized Sendrecv round",
-       "Slim Fly randomized Alltoall, Section 2, Algorithm 3",
-       "seed=N or ranks=PERMUTATION, max_queue=Q, bytes=B, block_size=S (alltoall)",
+       "Slim Fly randomized Alltoall, Section 2, Algorithm 3", SegmentedOptions::parameters(),
        [](const ScheduleHeader& h, const PhaseSink& out) {
          randomized_segmented(SegmentedOptions::from(h), out);
-       },
-       [](const Parameters& p) {
-         p.expect_only({"collective", "seed", "ranks", "max_queue", "bytes", "block_size"},
-                       "randomized-segmented");
-         return parse_collective(p.get_choice("collective", "alltoall", {"alltoall"}));
        },
        [](const ScheduleHeader& h) {
          return randomized_segmented_claims(SegmentedOptions::from(h));
        },
-       [](const ScheduleHeader&, const Topology&) { return false; },
-       [](const Parameters& p) { return SegmentedOptions::parts_of(p); }},
+       [](const ScheduleHeader&, const Topology&) { return false; }, SegmentedOptions::parts_of},
   });
   return rows;
 }
@@ -337,13 +271,22 @@ const Algorithm& require_algorithm(std::string_view name) {
   throw InputError(unknown_name("algorithm", name, names));
 }
 
+std::string parameter_summary(const Algorithm& algorithm) {
+  std::string out;
+  for (const ParameterSpec& spec : algorithm.parameter_specs)
+    out += (out.empty() ? "" : " ") + describe(spec);
+  return out;
+}
+
 ScheduleHeader make_header(const Algorithm& algorithm, Topology topology, Parameters parameters) {
   ScheduleHeader h;
   h.algorithm = std::string(algorithm.name);
-  h.collective = algorithm.collective(parameters);
-  if (algorithm.parts) h.parts = algorithm.parts(parameters);
   h.topology = std::move(topology);
   h.parameters = std::move(parameters);
+  check_parameters(h.parameters, algorithm.parameter_specs, h.ranks(), algorithm.name);
+  h.collective = parse_collective(
+      read_choice(h.parameters, *find_spec(algorithm.parameter_specs, "collective")));
+  if (algorithm.parts) h.parts = algorithm.parts(h);
   return h;
 }
 

@@ -4,10 +4,12 @@
 
 #include <functional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/claims.hpp"
+#include "core/parameter_spec.hpp"
 #include "core/schedule.hpp"
 
 namespace phasecheck::schedules {
@@ -15,20 +17,20 @@ namespace phasecheck::schedules {
 struct Algorithm {
   std::string_view name;
   std::string_view summary;
-  std::string_view reference;   ///< paper and section
-  std::string_view parameters;  ///< "collective=alltoall|allgather", for help text
+  std::string_view reference;  ///< paper and section
+  /// Every parameter it takes, declared once (the algorithm's file owns the declaration). One is
+  /// always `collective`, a Choice: make_header reads it into ScheduleHeader::collective.
+  std::span<const ParameterSpec> parameter_specs;
   /// Emits the phases for `header` (its topology and parameters). Throws InputError when the
   /// parameters or the machine do not fit the algorithm, naming the problem.
   std::function<void(const ScheduleHeader&, const PhaseSink&)> generate;
-  /// The collective the parameters ask for; throws InputError on unknown parameters.
-  std::function<Collective(const Parameters&)> collective;
   /// Its invariants and claimed phase count for this instance (core/claims.hpp).
   std::function<Claims(const ScheduleHeader&)> claims;
   /// Whether the algorithm claims that its schedule for `header` is contention-free on `model`
   /// (the machine it was made for, or a what-if).
   std::function<bool(const ScheduleHeader& header, const Topology& model)> contention_free_on;
-  /// Segments per message the parameters ask for (ScheduleHeader::parts); empty: 1.
-  std::function<std::uint32_t(const Parameters&)> parts = {};
+  /// Segments per message the header's parameters ask for (ScheduleHeader::parts); empty: 1.
+  std::function<std::uint32_t(const ScheduleHeader&)> parts = {};
   /// Its own buffer program (format 3) for `header`, with header.buffers set. Empty: its phase
   /// table lowered to buffers (schedules/buffers.hpp: receive into the final output slots).
   std::function<Schedule(const ScheduleHeader&)> program = {};
@@ -41,7 +43,13 @@ const Algorithm* find_algorithm(std::string_view name);
 /// the list of known ones.
 const Algorithm& require_algorithm(std::string_view name);
 
-/// A header for generating `algorithm` on `topology`: validates the parameters.
+/// One line of help for the algorithm's parameters, in declaration order: "collective=alltoall
+/// radix=2..p (default 2) ports=1..8192 (default: the machine's k, else 1)".
+std::string parameter_summary(const Algorithm& algorithm);
+
+/// A header for generating `algorithm` on `topology`: checks the parameters against the
+/// algorithm's declaration on the machine's p (InputError names the key, the value and the range,
+/// or the closest known key) and reads `collective` and the parts.
 ScheduleHeader make_header(const Algorithm& algorithm, Topology topology, Parameters parameters);
 
 /// Generates the whole table in memory (tests, small cases).

@@ -6,14 +6,25 @@
 // The bidirectional variant (the remark after Fig. 4.18) sends each block the shorter way round.
 
 #include "core/error.hpp"
+#include "schedules/collective_parameter.hpp"
 #include "schedules/grama.hpp"
 #include "schedules/line.hpp"
 
 namespace phasecheck::schedules {
+namespace {
+
+constexpr ParameterSpec kBidirectional{
+    "bidirectional", Boolean{}, Fixed{"false"},
+    "send every block the shorter way round (the remark after Fig. 4.18)"};
+constexpr ParameterSpec kParameters[] = {kCollective, kBidirectional};
+
+}  // namespace
+
+std::span<const ParameterSpec> RingOptions::parameters() { return kParameters; }
 
 RingOptions RingOptions::from(const ScheduleHeader& header) {
-  header.parameters.expect_only({"collective", "bidirectional"}, "ring");
-  return {header.ranks(), header.collective, header.parameters.get_bool("bidirectional", false)};
+  check_parameters(header.parameters, kParameters, header.ranks(), "ring");
+  return {header.ranks(), header.collective, read_bool(header.parameters, kBidirectional)};
 }
 
 namespace {

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "ci/comparison.hpp"
 #include "helpers.hpp"
 #include "report/comparison_report.hpp"

@@ -1,0 +1,86 @@
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+#include "core/error.hpp"
+#include "schedules/registry.hpp"
+
+using namespace phasecheck;
+
+namespace {
+
+const schedules::Algorithm& algorithm(std::string_view name) {
+  const auto* a = schedules::find_algorithm(name);
+  REQUIRE(a != nullptr);
+  return *a;
+}
+
+Parameters given(const std::string& key, const std::string& value) {
+  Parameters p;
+  p.set(key, value);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("every algorithm declares collective, a choice whose default is one of its values") {
+  for (const auto& a : schedules::algorithms()) {
+    INFO(a.name);
+    const ParameterSpec* collective = find_spec(a.parameter_specs, "collective");
+    REQUIRE(collective != nullptr);
+    const auto* choice = std::get_if<Choice>(&collective->type);
+    REQUIRE(choice != nullptr);
+    REQUIRE(std::holds_alternative<Fixed>(collective->fallback));
+    for (std::string_view value : choice->values) CHECK_NOTHROW(parse_collective(value));
+    CHECK_NOTHROW(parse_collective(read_choice({}, *collective)));
+  }
+}
+
+TEST_CASE("every declared default fits its declared range, on awkward sizes") {
+  for (const auto& a : schedules::algorithms()) {
+    std::set<std::string_view> names;
+    for (const ParameterSpec& spec : a.parameter_specs) {
+      INFO(a.name << ": " << spec);
+      CHECK(names.insert(spec.name).second);  // declared once
+      CHECK_FALSE(spec.help.empty());
+      const auto* fixed = std::get_if<Fixed>(&spec.fallback);
+      if (!fixed) continue;  // worked out by the algorithm from the machine
+      for (Rank p : {1u, 2u, 3u, 4u, 7u, 8u, 16u, 31u, kMaxRanks})
+        CHECK_NOTHROW(check_parameters(given(std::string(spec.name), std::string(fixed->value)),
+                                       a.parameter_specs, p, a.name));
+    }
+  }
+}
+
+TEST_CASE("parameter_summary: the declarations in one line") {
+  CHECK(schedules::parameter_summary(algorithm("shift")) ==
+        "collective=alltoall|allgather (default alltoall)");
+  CHECK(schedules::parameter_summary(algorithm("bruck-index")) ==
+        "collective=alltoall radix=2..p (default 2) ports=1..8192 (default: the machine's k, else "
+        "1)");
+  CHECK(schedules::parameter_summary(algorithm("randomized-segmented")) ==
+        "collective=alltoall seed=0..2^64-1 (default: p) ranks=PERMUTATION (default: from seed) "
+        "max_queue=0..2^30 (default 2) bytes=1..2^40 (default 4096) block_size=1..2^40 (default "
+        "1024)");
+}
+
+TEST_CASE("make_header checks the parameters against the declaration on the machine's p") {
+  CHECK_THROWS_WITH_AS(
+      schedules::make_header(algorithm("ring"), Ring(4), given("bidirectonal", "true")),
+      "ring has no parameter 'bidirectonal'; did you mean 'bidirectional'? (it takes: "
+      "collective, bidirectional)",
+      InputError);
+  CHECK_THROWS_WITH_AS(
+      schedules::make_header(algorithm("bruck-index"), FullyConnected(5, 1), given("radix", "6")),
+      "parameter radix=6: expected an integer in [2, 5] (2..p, p = 5)", InputError);
+  CHECK_THROWS_WITH_AS(schedules::make_header(algorithm("bruck-index"), FullyConnected(5, 1),
+                                              given("collective", "allgather")),
+                       "parameter collective=allgather: expected one of alltoall", InputError);
+  CHECK(schedules::make_header(algorithm("bruck-concat"), FullyConnected(5, 1), {}).collective ==
+        Collective::allgather);
+  Parameters segments = given("bytes", "10");
+  segments.set("block_size", "4");
+  CHECK(schedules::make_header(algorithm("randomized-segmented"), FullyConnected(5, 1), segments)
+            .parts == 3);
+}
