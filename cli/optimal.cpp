@@ -293,7 +293,7 @@ int whatif_optimality(const WhatIfArgs& args, reports::TableFormat format, std::
         experiments::kport_optimality(args.max_ranks, args.timeout, terminal_stderr());
     if (format == reports::TableFormat::text) {
       out << k.text;
-      return k.report.verdict == "pass" ? 0 : 1;
+      return k.report.verdict == verify::Verdict::pass ? 0 : 1;
     }
     report = std::move(k.report);
   } else if (args.family == "tree") {
@@ -305,7 +305,7 @@ int whatif_optimality(const WhatIfArgs& args, reports::TableFormat format, std::
                      unknown_name("family", args.family, {"cluster", "tree", "kport"}));
   }
   out << reports::render(*report, format);
-  return report->verdict == "pass" ? 0 : 1;
+  return report->verdict == verify::Verdict::pass ? 0 : 1;
 }
 
 }  // namespace phasecheck::cli

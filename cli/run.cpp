@@ -178,7 +178,7 @@ int whatif_experiment(const WhatIfArgs& args, reports::TableFormat format, std::
         if (text) out << "  plot: " << svg << "\n";
       });
   if (!text) out << reports::render(report, format);
-  return report.verdict == "pass" ? 0 : 1;
+  return report.verdict == verify::Verdict::pass ? 0 : 1;
 }
 
 int import_trace(const ImportArgs& args, std::ostream& out) {

@@ -53,7 +53,7 @@ int whatif_hierarchical(const WhatIfArgs& args, reports::TableFormat format, std
   const reports::TableReport report =
       experiments::hierarchical_factor_steps(instances, terminal_stderr());
   out << reports::render(report, format);
-  return report.verdict == "pass" ? 0 : 1;
+  return report.verdict == verify::Verdict::pass ? 0 : 1;
 }
 
 /// Bruck et al., Section 3.5: which radix is best for this machine?
@@ -70,7 +70,7 @@ int whatif_bruck_index(const WhatIfArgs& args, reports::TableFormat format, std:
   q.bytes_default = args.bytes.empty() && args.block_alias == 0;
   const reports::TableReport report = experiments::bruck_radix(q, terminal_stderr());
   out << reports::render(report, format);
-  return report.verdict == "pass" ? 0 : 1;
+  return report.verdict == verify::Verdict::pass ? 0 : 1;
 }
 
 /// "1..20" or "3,5,8" -> seeds.
@@ -120,7 +120,7 @@ int whatif_congestion(const WhatIfArgs& args, reports::TableFormat format, std::
   }
   const reports::TableReport report = experiments::randomized_congestion(q, terminal_stderr());
   out << reports::render(report, format);
-  return report.verdict == "pass" ? 0 : 1;
+  return report.verdict == verify::Verdict::pass ? 0 : 1;
 }
 
 }  // namespace

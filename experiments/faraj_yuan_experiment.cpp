@@ -179,7 +179,7 @@ reports::TableReport faraj_yuan_experiment(
   facts["bandwidth"] = q.bandwidth;
   facts["latency"] = q.latency;
   facts["machines"] = names;
-  return {"whatif experiment", all_ok ? "pass" : "fail", "",
+  return {"whatif experiment", all_ok ? verify::Verdict::pass : verify::Verdict::fail, "",
           std::move(facts),    std::move(long_table),    ""};
 }
 

@@ -122,7 +122,7 @@ reports::TableReport cluster_optimality(Rank max_ranks, double timeout,
   facts["family"] = "cluster";
   facts["max_ranks"] = max_ranks;
   return {"whatif optimality",
-          all_known ? "pass" : "unknown",
+          all_known ? verify::Verdict::pass : verify::Verdict::unknown,
           "optimality of hierarchical-factor on every cluster of up to " +
               std::to_string(max_ranks) +
               " ranks (direct alltoall; optimum by Z3, witness verified)",
@@ -154,7 +154,7 @@ reports::TableReport tree_optimality(Rank max_machines, double timeout,
   facts["family"] = "tree";
   facts["max_machines"] = max_machines;
   return {"whatif optimality",
-          all_known ? "pass" : "unknown",
+          all_known ? verify::Verdict::pass : verify::Verdict::unknown,
           "optimality of faraj-yuan on every tree of up to " + std::to_string(max_machines) +
               " machines (direct alltoall; optimum by Z3, witness verified)",
           std::move(facts),
@@ -256,7 +256,7 @@ KportOptimality kport_optimality(Rank max_ranks, double timeout, std::ostream* p
   nlohmann::ordered_json facts;
   facts["family"] = "kport";
   facts["max_ranks"] = max_ranks;
-  return {{"whatif optimality", all_known ? "pass" : "unknown", "", std::move(facts),
+  return {{"whatif optimality", all_known ? verify::Verdict::pass : verify::Verdict::unknown, "", std::move(facts),
            std::move(all), ""},
           text.str()};
 }

@@ -74,7 +74,7 @@ reports::TableReport hierarchical_factor_steps(const std::vector<NamedCluster>& 
   }
   progress.finish();
   return {"whatif hierarchical-factor",
-          all_verified ? "pass" : "fail",
+          all_verified ? verify::Verdict::pass : verify::Verdict::fail,
           "hierarchical-factor (Sanders & Traeff, Fig. 2) on SMP clusters",
           {},
           std::move(table),
@@ -175,7 +175,7 @@ reports::TableReport bruck_radix(const BruckRadixQuestion& q, std::ostream* prog
            "block t_w; paper = the bounds of Section 3.4, marked where the table exceeds them;\n"
            "verified = every check passed (delivery, contention on k ports, the placement "
            "invariant, the exact C1 and C2 claims, the bounds).\n";
-  return {"whatif bruck-index", all_verified ? "pass" : "fail",
+  return {"whatif bruck-index", all_verified ? verify::Verdict::pass : verify::Verdict::fail,
           heading.str(),        std::move(facts),
           std::move(table),     notes.str()};
 }
@@ -267,7 +267,7 @@ reports::TableReport randomized_congestion(const CongestionQuestion& q,
            "it);\nmax load per phase = "
            "its mean over phases and runs; delivered = every block exactly once and the "
            "algorithm's invariants hold, in every run.\n";
-  return {"whatif congestion", all_delivered ? "pass" : "fail",
+  return {"whatif congestion", all_delivered ? verify::Verdict::pass : verify::Verdict::fail,
           heading.str(),       std::move(facts),
           std::move(table),    notes.str()};
 }

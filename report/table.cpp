@@ -98,7 +98,7 @@ std::string render(const TableReport& r, TableFormat format) {
     case TableFormat::json: {
       nlohmann::ordered_json j;
       j["command"] = r.command;
-      j["verdict"] = r.verdict;
+      j["verdict"] = verify::to_string(r.verdict);
       for (const auto& [key, value] : r.facts.items()) j[key] = value;
       j["rows"] = r.table.json();
       return json_text(j);

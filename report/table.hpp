@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "verify/report.hpp"
+
 namespace phasecheck::reports {
 
 /// Text, a count, a figure, or nothing: "-" in text, empty in CSV, null in JSON.
@@ -49,7 +51,7 @@ TableFormat parse_table_format(std::string_view name, std::string_view command);
 /// its columns (text only).
 struct TableReport {
   std::string command;                  ///< "whatif bruck-index"
-  std::string verdict;                  ///< "pass" (every row verified), "fail", ...
+  verify::Verdict verdict = verify::Verdict::not_evaluated;  ///< pass: every row verified
   std::string heading;                  ///< text: the line(s) before the table
   nlohmann::ordered_json facts = nlohmann::ordered_json::object();  ///< JSON: beside "rows"
   Table table;
