@@ -27,13 +27,13 @@ std::string describe_op(const RankProgram& prog, std::size_t pc) {
 
 }  // namespace
 
-verify::CheckResult replay(const Schedule& schedule, const Topology& model,
+CheckResult replay(const Schedule& schedule, const Topology& model,
                            const std::vector<RankProgram>& programs) {
   const Rank p = schedule.header.ranks();
   const bool timed = p <= kMaxTimedRanks;
-  verify::CheckResult result{"replay", verify::Verdict::pass, {}, {}};
-  const auto fail = [&](std::string summary, verify::Counterexample c) {
-    result.verdict = verify::Verdict::fail;
+  CheckResult result{"replay", Verdict::pass, {}, {}};
+  const auto fail = [&](std::string summary, Counterexample c) {
+    result.verdict = Verdict::fail;
     result.summary = std::move(summary);
     result.counterexample = std::move(c);
     return result;
@@ -113,7 +113,7 @@ verify::CheckResult replay(const Schedule& schedule, const Topology& model,
             const Rank src = is_send ? r : op.peer, dst = is_send ? op.peer : r;
             if (id == message_id.end() || transfer(id->second).src != src ||
                 transfer(id->second).dst != dst) {
-              verify::Counterexample c;
+              Counterexample c;
               c.phase = op.phase;
               c.resource = "rank " + std::to_string(r);
               c.explanation = "rank " + std::to_string(r) + "'s program has a " +
@@ -133,7 +133,7 @@ verify::CheckResult replay(const Schedule& schedule, const Topology& model,
               const Post other = std::move(theirs.front());
               theirs.pop_front();
               if (other.message != post.message) {
-                verify::Counterexample c;
+                Counterexample c;
                 c.phase = op.phase;
                 c.explanation = "the posts of " + std::to_string(src) + " -> " +
                                 std::to_string(dst) + " in phase " + std::to_string(op.phase) +
@@ -214,14 +214,14 @@ verify::CheckResult replay(const Schedule& schedule, const Topology& model,
       blocked += (blocked.empty() ? "" : ", ") + std::to_string(r) + " at " +
                  describe_op(programs[r], rank[r].pc);
   if (!blocked.empty()) {
-    verify::Counterexample c;
+    Counterexample c;
     c.explanation = "deadlock: ranks blocked: " + blocked;
     return fail("the programs deadlock", c);
   }
   // (2) every message exactly once.
   for (std::uint32_t m = 0; m < n; ++m)
     if (sent[m] != 1) {
-      verify::Counterexample c;
+      Counterexample c;
       c.phase = where[m].first;
       c.explanation = "the message " + std::to_string(transfer(m).src) + " -> " +
                       std::to_string(transfer(m).dst) + " of phase " +
@@ -258,7 +258,7 @@ verify::CheckResult replay(const Schedule& schedule, const Topology& model,
         const bool ordered = done_src[a] <= start[b][x.src] || done_dst[a] <= start[b][x.dst];
         if (ordered || overlapping++ > 0) continue;
         const Transfer& y = transfer(b);
-        verify::Counterexample c;
+        Counterexample c;
         c.phase = where[b].first;
         c.label = schedule.phases[where[b].first].label();
         c.phase_size = schedule.phases[where[b].first].size();
@@ -272,7 +272,7 @@ verify::CheckResult replay(const Schedule& schedule, const Topology& model,
         result.counterexample = std::move(c);
       }
   if (overlapping > 0) {
-    result.verdict = verify::Verdict::fail;
+    result.verdict = Verdict::fail;
     result.summary += "; but " + std::to_string(overlapping) + " of " + std::to_string(pairs) +
                       " pairs of messages sharing a link can overlap in time";
   } else {

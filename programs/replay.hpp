@@ -14,7 +14,7 @@
 
 #include "core/schedule.hpp"
 #include "programs/program.hpp"
-#include "verify/report.hpp"
+#include "core/verdict.hpp"
 
 namespace phasecheck::programs {
 
@@ -23,7 +23,7 @@ namespace phasecheck::programs {
 inline constexpr Rank kMaxTimedRanks = 128;
 
 /// "replay". `model` is used for (3) when it routes.
-verify::CheckResult replay(const Schedule& schedule, const Topology& model,
+CheckResult replay(const Schedule& schedule, const Topology& model,
                            const std::vector<RankProgram>& programs);
 
 }  // namespace phasecheck::programs
