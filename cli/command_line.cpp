@@ -182,8 +182,9 @@ struct CommandLine::Impl {
         "N");
     app = std::make_unique<CLI::App>(
         "phasecheck: generate and formally check all-to-all communication schedules.\n"
-        "Exit codes: 0 all checks pass, 1 a check failed, 2 bad input or usage, "
-        "3 internal error.");
+        "Exit codes: 0 pass (every check that applies passed; one that does not apply is shown "
+        "as n/a), 1 a check failed or could not decide, or nothing was checked, 2 bad input or "
+        "usage, 3 internal error.");
     app->formatter(std::make_shared<Formatter>());
     app->require_subcommand(1);
     app->set_version_flag("--version", "phasecheck 0.1.0");

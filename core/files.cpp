@@ -7,12 +7,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <thread>
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
@@ -324,8 +326,15 @@ void write_output(const std::string& path, const std::function<void(std::ostream
   const Destination d = resolve_output(path, inputs);
   if (d.exists && !S_ISREG(d.st.st_mode)) {
     // A FIFO or a device: written in place, never replaced. O_NONBLOCK makes a FIFO without a
-    // reader an error instead of a hang.
-    const int fd = ::open(d.target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    // reader an error instead of a hang; a reader started next to this program (`cat fifo &`)
+    // gets kFifoReaderWait to open its end.
+    int fd = ::open(d.target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    for (auto waited = std::chrono::milliseconds(0); fd < 0 && errno == ENXIO &&
+                                                     waited < kFifoReaderWait;
+         waited += std::chrono::milliseconds(10)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      fd = ::open(d.target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    }
     if (fd < 0) {
       const std::string why = errno == ENXIO ? "a FIFO with no reader" : error_text();
       throw InputError(path + ": cannot write to " + kind_of(d.st) + " (" + why + ")");

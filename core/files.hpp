@@ -11,9 +11,11 @@
 /// fresh temporary in the same directory (created exclusively with an unguessable name, never
 /// through a link) and renamed over it, so that no failure or interrupt leaves half a file. A
 /// symbolic link is followed to its target (a dangling one is refused). A FIFO or a device is
-/// written in place, never replaced. A directory or socket is refused, and so is the same file as
+/// written in place, never replaced; a FIFO whose reader has not opened it within
+/// kFifoReaderWait is refused ("a FIFO with no reader"), never waited on for ever. A directory or socket is refused, and so is the same file as
 /// one of the command's inputs (compared by device and inode, not by name).
 
+#include <chrono>
 #include <functional>
 #include <istream>
 #include <memory>
@@ -59,6 +61,9 @@ void require_stdin_once(const std::vector<std::string>& paths);
 
 /// The whole content of an input (with the checks above).
 std::string read_input(const std::string& path);
+
+/// How long write_output waits for a FIFO's reader to open it.
+inline constexpr std::chrono::milliseconds kFifoReaderWait{2000};
 
 /// Writes the output `path` as described above; `inputs` are the files the command read, which
 /// the output must not be. Throws InputError (nothing written) when refused.

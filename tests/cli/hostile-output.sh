@@ -5,7 +5,8 @@
 set -u
 pc=$1 schedule=$2
 dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+# A background reader left blocked on a FIFO would hold the test's output open for ever: stopped.
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
 fail() { printf 'FAIL: %s\n' "$*"; exit 1; }
 cp "$schedule" s.json
@@ -37,7 +38,8 @@ done
 msg=$("$pc" generate ring --topology s.json -o s.json 2>&1); [ $? = 2 ] || fail "generate -o its topology"
 echo "ok an input is never overwritten"
 
-# A FIFO is written in place, never replaced; without a reader it is an error, not a hang.
+# A FIFO is written in place, never replaced; without a reader it is an error, not a hang. The
+# reader starts next to the writer, which waits for it up to 2 s (core/files.hpp).
 mkfifo pipe
 cat pipe >from-pipe & reader=$!
 "$pc" verify s.json -o pipe >/dev/null || fail "-o FIFO"

@@ -1,0 +1,65 @@
+#include "experiments/survey.hpp"
+
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "io/json.hpp"
+#include "schedules/registry.hpp"
+#include "verify/verifier.hpp"
+
+namespace phasecheck::experiments {
+namespace {
+
+SurveyRow survey_one(const schedules::Algorithm& algorithm, const Topology& model,
+                     const std::string& machine) {
+  SurveyRow row{machine, describe(model), std::string(algorithm.name)};
+  ScheduleHeader header;
+  std::optional<verify::Report> report;
+  try {
+    header = schedules::make_header(algorithm, model, {});
+    verify::Verifier v(header, header.topology, algorithm.claims(header));
+    algorithm.generate(header, v.sink());
+    report = v.finish();
+  } catch (const InputError& e) {  // the algorithm does not take this machine: why
+    row.not_applicable = e.what();
+    return row;
+  }
+  row.contention_free_claimed = algorithm.contention_free_on(header, model);
+  for (const auto& c : report->checks)
+    if (c.verdict == verify::Verdict::fail || c.verdict == verify::Verdict::unknown)
+      row.failed += (row.failed.empty() ? "" : ",") + c.name;
+  row.kept = report->broken_claims(row.contention_free_claimed).empty();
+  // Gaps only for schedules the bounds apply to: everything delivered, no contention.
+  const bool valid = report->passed("delivery") && report->passed("contention");
+  const auto gap = [valid](std::uint64_t value,
+                           std::uint64_t bound) -> std::optional<std::uint64_t> {
+    if (valid && value >= bound) return value - bound;
+    return std::nullopt;
+  };
+  const verify::Counts& n = report->counts;
+  row.phases = n.phases;
+  row.c1 = n.c1;
+  row.bound_c1 = report->bound_c1;
+  row.gap_c1 = gap(n.c1, report->bound_c1);
+  row.c2 = n.c2;
+  row.bound_c2 = report->bound_c2;
+  row.gap_c2 = gap(n.c2, report->bound_c2);
+  return row;
+}
+
+}  // namespace
+
+Survey survey(const std::vector<std::string>& topology_files) {
+  Survey s;
+  s.topologies = topology_files;
+  for (const std::string& path : topology_files) {
+    const Topology model = io::read_topology_file(path);
+    const std::string name = machine_name(path);
+    for (const auto& algorithm : schedules::algorithms()) {
+      s.rows.push_back(survey_one(algorithm, model, name));
+      s.broken |= !s.rows.back().kept;
+    }
+  }
+  return s;
+}
+
+}  // namespace phasecheck::experiments

@@ -1,0 +1,31 @@
+#pragma once
+/// `phasecheck algorithms`: the registry's algorithms for a person (text), a spreadsheet (CSV) or
+/// a program (JSON with every declared parameter; docs/formats.md). Deterministic.
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/parameter_spec.hpp"
+#include "report/table.hpp"
+
+namespace phasecheck::reports {
+
+/// One registered algorithm as the listing shows it (schedules/registry.hpp's Algorithm).
+struct AlgorithmListing {
+  std::string name, summary, reference;
+  std::string parameters;                          ///< schedules::parameter_summary()
+  std::span<const ParameterSpec> parameter_specs;  ///< the registry's, which outlives the listing
+};
+
+/// One declared parameter: {"name", "type", "min"/"max" ("p" for the rank count) | "values" |
+/// "form", "default" | "default_in_words", "help"}.
+nlohmann::ordered_json parameter_json(const ParameterSpec& spec);
+
+/// Text and CSV: a row per algorithm (algorithm, parameters, summary, reference). JSON:
+/// {"command": "algorithms", "algorithms": [{"name", "summary", "reference", "parameters"}]}.
+std::string render_algorithms(const std::vector<AlgorithmListing>& algorithms, TableFormat format);
+
+}  // namespace phasecheck::reports

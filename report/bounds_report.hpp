@@ -1,0 +1,21 @@
+#pragma once
+/// What `bounds` found (experiments/machine_bounds.hpp), for a person (text), a spreadsheet (CSV:
+/// the bounds table) or a program (JSON; docs/formats.md). Deterministic.
+
+#include <string>
+
+#include "experiments/machine_bounds.hpp"
+#include "report/table.hpp"
+
+namespace phasecheck::reports {
+
+/// One row per bound: metric, value, applies_to ("direct" or "any"), argument.
+Table bounds_table(const experiments::MachineBounds& bounds);
+
+/// Text: the heading, the table, the best bounds, and a tree's bottleneck, throughput bound and
+/// Faraj-Yuan plan. JSON: {"topology", "kind", "ranks", "collective", "bounds", "direct_phases",
+/// "forwarding": {"C1", "C2"}, "tree": null | {"bottleneck", "peak_throughput_factor",
+/// "peak_throughput", "faraj_yuan"}}. CSV: the table alone.
+std::string render_bounds(const experiments::MachineBounds& bounds, TableFormat format);
+
+}  // namespace phasecheck::reports
