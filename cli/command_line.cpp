@@ -142,6 +142,7 @@ struct CommandLine::Impl {
   CongestionArgs con;
   TopologyArgs top;
   properties::FuzzOptions fz;
+  std::string fuzz_report = "text";
   OptimalArgs opt;
   MutateArgs mut;
   BoundsArgs bnd;
@@ -184,7 +185,9 @@ struct CommandLine::Impl {
         "phasecheck: generate and formally check all-to-all communication schedules.\n"
         "Exit codes: 0 pass (every check that applies passed; one that does not apply is shown "
         "as n/a), 1 a check failed or could not decide, or nothing was checked, 2 bad input or "
-        "usage, 3 internal error.");
+        "usage, 3 internal error.\n"
+        "Any file argument may be - for standard input (one per command), and any -o - for "
+        "standard output.");
     app->formatter(std::make_shared<Formatter>());
     app->require_subcommand(1);
     app->set_version_flag("--version", "phasecheck 0.1.0");
@@ -340,6 +343,8 @@ struct CommandLine::Impl {
         ->check(one_of({"alltoall", "allgather"}));
     import->add_option("-o,--output", imp.output,
                        "Write the table here (default: standard output)");
+    import->add_option("--report", imp.report, "What was imported, with -o: text or json")
+        ->check(one_of({"text", "json"}));
 
     auto* exp = app->add_subcommand(
         "export",
@@ -348,6 +353,8 @@ struct CommandLine::Impl {
     exp->add_option("format", ex.format, "msccl")->required()->check(one_of({"msccl"}));
     exp->add_option("schedule", ex.schedule, "Schedule file (- for standard input)")->required();
     exp->add_option("-o,--output", ex.output, "Write the XML here (default: standard output)");
+    exp->add_option("--report", ex.report, "What was exported or why not, with -o: text or json")
+        ->check(one_of({"text", "json"}));
     exp->add_option("--name", ex.name, "The algo's name (default: the schedule's algorithm)");
     exp->add_option("--proto", ex.protocol, "Simple (default), LL or LL128")
         ->check(one_of({"Simple", "LL", "LL128"}));
@@ -448,7 +455,7 @@ struct CommandLine::Impl {
     fuzz->add_option("--max-size", fz.max_size,
                      "How large generated machines get (rapidcheck size)");
     fuzz->add_option("--out", fz.out, "Directory for a failure's files");
-    fuzz->add_option("--report", fz.report, "Report format")->check(one_of({"text", "json"}));
+    fuzz->add_option("--report", fuzz_report, "Report format")->check(one_of({"text", "json"}));
     fuzz->add_option("--generator", fz.generator,
                      "External generator: a command reading a topology on stdin, printing a "
                      "schedule (exit 2: machine not supported)");
@@ -587,8 +594,10 @@ struct CommandLine::Impl {
     reports_[optimal] = {&opt.report, nullptr, [this] { return opt.topology; }};
     reports_[run] = {&rn.report, nullptr, [this] { return rn.schedule; }};
     reports_[simulate] = {&sim.report, nullptr, [this] { return sim.schedule; }};
-    reports_[fuzz] = {&fz.report, nullptr, [] { return std::string("fuzz"); }};
+    reports_[fuzz] = {&fuzz_report, nullptr, [] { return std::string("fuzz"); }};
     reports_[whatif] = {&what.report, nullptr, [this] { return what.question; }};
+    reports_[import] = {&imp.report, nullptr, [this] { return imp.file; }};
+    reports_[exp] = {&ex.report, nullptr, [this] { return ex.schedule; }};
     reports_[algorithms] = {&alg_report, nullptr, [] { return std::string("algorithms"); }};
 
     commands_.push_back(
@@ -600,7 +609,7 @@ struct CommandLine::Impl {
         {verify, [this](std::ostream& out, std::ostream&) { return cli::verify(ver, out); }});
     commands_.push_back({fuzz, [this](std::ostream& out, std::ostream& err) {
                            fz.progress = isatty(fileno(stderr));
-                           return properties::fuzz(fz, out, err);
+                           return cli::fuzz(fz, fuzz_report, out, err);
                          }});
     commands_.push_back({optimal, [this](std::ostream& out, std::ostream& err) {
                            // -o -: the schedule is standard output, so the report goes to standard

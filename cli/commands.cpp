@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/networks.hpp"
+#include "core/suggest.hpp"
 #include "experiments/machine_bounds.hpp"
 #include "experiments/survey.hpp"
 #include "io/json.hpp"
@@ -21,6 +22,7 @@
 #include "report/algorithms_report.hpp"
 #include "report/bounds_report.hpp"
 #include "report/congestion_report.hpp"
+#include "report/fuzz_report.hpp"
 #include "report/mutate_report.hpp"
 #include "report/programs_report.hpp"
 #include "report/survey_report.hpp"
@@ -32,14 +34,6 @@
 #include "verify/verifier.hpp"
 
 namespace phasecheck::cli {
-
-Claims claims_for(const ScheduleHeader& header) {
-  // An imported program (MSCCL XML) is judged on its own: an algorithm's claims and invariants
-  // are about that algorithm's phase table, not a runtime program that happens to share its name.
-  if (header.imported) return {};
-  if (const auto* a = schedules::find_algorithm(header.algorithm)) return a->claims(header);
-  return {};
-}
 
 int list_algorithms(const std::string& report, std::ostream& out) {
   const reports::TableFormat format = reports::parse_table_format(report, "algorithms");
@@ -97,7 +91,7 @@ Verified read_and_verify(const std::string& path, const std::string& topology_pa
   std::optional<verify::Verifier> verifier;
   const auto on_header = [&](const ScheduleHeader& h) {
     v.header = h;
-    v.claims = claims_for(v.header);
+    v.claims = schedules::claims_for(v.header);
     try {
       verifier.emplace(v.header, what_if ? *what_if : v.header.topology, v.claims);
     } catch (const InputError& e) {
@@ -139,8 +133,8 @@ int sync(const SyncArgs& args, std::ostream& out) {
   const Topology model =
       args.topology.empty() ? table.header.topology : io::read_topology_file(args.topology);
   const std::string source = input_name(args.schedule);
-  const programs::CheckedPlan checked =
-      programs::check_synchronization_plan(table, model, claims_for(table.header), source);
+  const programs::CheckedPlan checked = programs::check_synchronization_plan(
+      table, model, schedules::claims_for(table.header), source);
   if (args.report == "json")
     out << reports::json_text(reports::sync_json(checked, source, args.list));
   else
@@ -158,7 +152,7 @@ int program(const ProgramArgs& args, std::ostream& out) {
   });
   const std::string source = input_name(args.schedule);
   const programs::CheckedPrograms checked =
-      programs::check_programs(table, separation, claims_for(table.header), args.ranks);
+      programs::check_programs(table, separation, schedules::claims_for(table.header), args.ranks);
   if (!args.output.empty())
     write_output(args.output,
                  [&](std::ostream& os) {
@@ -187,7 +181,7 @@ int congestion(const CongestionArgs& args, std::ostream& out) {
       [&](const ScheduleHeader& h) {
         header = h;
         try {
-          check.emplace(header, what_if ? *what_if : header.topology, claims_for(header),
+          check.emplace(header, what_if ? *what_if : header.topology, schedules::claims_for(header),
                         args.phases);
         } catch (const InputError& e) {
           throw InputError(source + ": " + e.what());
@@ -264,6 +258,25 @@ int survey(const SurveyArgs& args, std::ostream& out) {
   const experiments::Survey result = experiments::survey(args.topologies);
   out << reports::render_survey(result, format);
   return result.broken ? 1 : 0;
+}
+
+int fuzz(const properties::FuzzOptions& options, const std::string& report, std::ostream& out,
+         std::ostream& progress) {
+  if (report != "text" && report != "json")
+    throw InputError("fuzz: " + unknown_name("report format", report, {"text", "json"}));
+  // Text is printed as each algorithm finishes; JSON is one document at the end.
+  const bool json = report == "json";
+  std::vector<properties::FuzzOutcome> outcomes;
+  const Verdict verdict = properties::fuzz(options, progress, reports::fuzz_case_report,
+                                           [&](const properties::FuzzOutcome& o) {
+                                             if (json)
+                                               outcomes.push_back(o);
+                                             else
+                                               out << reports::fuzz_outcome_text(o) << std::flush;
+                                           });
+  out << (json ? reports::fuzz_json(options, verdict, outcomes)
+               : reports::fuzz_verdict_text(verdict));
+  return verdict == Verdict::pass ? 0 : 1;
 }
 
 }  // namespace phasecheck::cli

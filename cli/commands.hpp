@@ -12,7 +12,9 @@
 #include "core/limits.hpp"
 #include "core/network_options.hpp"
 #include "core/topology.hpp"
+#include "properties/fuzz.hpp"
 #include "report/table.hpp"
+#include "report/verify_report.hpp"
 
 namespace phasecheck::cli {
 
@@ -49,9 +51,9 @@ struct CostArgs {
 int cost(const CostArgs& args, std::ostream& out);
 
 struct SyncArgs {
-  std::string schedule;  ///< schedule file
-  std::string topology;  ///< optional what-if model
-  bool list = false;     ///< print every synchronization message
+  std::string schedule;         ///< schedule file
+  std::string topology;         ///< optional what-if model
+  bool list = false;            ///< print every synchronization message
   std::string report = "text";  ///< text | json
 };
 /// Pair-wise synchronization (Faraj & Yuan, Section 5): counts before and after the transitive
@@ -171,9 +173,6 @@ struct WhatIfArgs {
 };
 /// A research table for a family of instances; exit 1 if any instance fails a check.
 int whatif(const WhatIfArgs& args, std::ostream& out);
-/// `whatif optimality` (cli/optimal.cpp): one row per machine of the family, with the
-/// algorithm's count, the lower bound and the optimum Z3 proves.
-int whatif_optimality(const WhatIfArgs& args, reports::TableFormat format, std::ostream& out);
 /// `whatif experiment --paper faraj-yuan` (cli/run.cpp): Figs. 6-8 of Faraj & Yuan simulated by
 /// SimGrid: completion times of our schedules and of SimGrid's alltoall implementations per
 /// message size, and throughput plots (SVG) with the peak bound.
@@ -185,7 +184,7 @@ struct RunArgs {
   std::uint64_t bytes = 1024;  ///< per message
   std::string sync = "barrier";
   unsigned repeats = 5;
-  double timeout = 300;  ///< seconds for the whole mpirun
+  double timeout = 300;         ///< seconds for the whole mpirun
   std::string report = "text";  ///< text | json
 };
 /// Runs the schedule's per-rank programs under Open MPI (cli/run.cpp, docs/run.md); exit 1 when
@@ -200,7 +199,7 @@ struct SimulateArgs {
   std::string library;  ///< SimGrid's alltoall algorithm to compare with; empty: its default
   unsigned repeats = 3;
   double timeout = 600;
-  std::string trace;  ///< write SimGrid's Paje trace here (for `import simgrid-trace`)
+  std::string trace;            ///< write SimGrid's Paje trace here (for `import simgrid-trace`)
   std::string report = "text";  ///< text | json
 };
 /// Runs them under SimGrid's smpirun on a platform built from the tree; simulated time.
@@ -213,8 +212,16 @@ struct ImportArgs {
   std::string state = "PMPI_Alltoall";
   unsigned call = 0;
   std::string collective = "alltoall";
-  std::string output;  ///< empty: the table on standard output
+  std::string output;           ///< empty: the table on standard output
+  std::string report = "text";  ///< text | json (json: with -o FILE)
 };
+/// Whether a data command (import, export) writes its data to standard output ("" or "-").
+bool data_to_stdout(const std::string& output);
+/// A data command's --report: text or json, and json only when the data goes to a file (on
+/// standard output the data itself is the answer). InputError naming `command` otherwise.
+reports::ReportFormat data_command_report(const std::string& report, const std::string& output,
+                                          const std::string& command);
+
 /// A SimGrid Paje trace of a collective turned into a phase table (io/simgrid_trace.hpp).
 int import_trace(const ImportArgs& args, std::ostream& out);
 
@@ -226,6 +233,7 @@ struct ExportArgs {
   std::string protocol = "Simple";
   std::uint32_t channels = 1;
   std::uint64_t min_bytes = 0, max_bytes = 0;
+  std::string report = "text";  ///< text | json (json: with -o FILE)
 };
 /// MSCCL XML in (`import msccl`): the program lowered to format 3 (core/msccl.hpp). Exit 1, and
 /// nothing written, when its execution faults (deadlock, race, ...): the JSON would not carry
@@ -264,9 +272,9 @@ struct GateArgs {
 /// Every case of a manifest regenerated and diffed against its baseline; exit 1 on a failure.
 int gate(const GateArgs& args, std::ostream& out);
 
-// ---- shared by the commands -------------------------------------------------------------------
-
-/// The checks a registered algorithm claims for its schedule (none for other names).
-Claims claims_for(const ScheduleHeader& header);
+/// A fuzz campaign (properties/fuzz.hpp): a line per algorithm as it finishes (text), or one JSON
+/// document. Exit 0 when every algorithm passed, 1 on a failure or when nothing was evaluated.
+int fuzz(const properties::FuzzOptions& options, const std::string& report, std::ostream& out,
+         std::ostream& progress);
 
 }  // namespace phasecheck::cli

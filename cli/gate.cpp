@@ -26,7 +26,7 @@ int diff(const DiffArgs& args, std::ostream& out) {
   if (!args.topology.empty()) model = io::read_topology_file(args.topology);
   const auto side = [&](const std::string& path) {
     Schedule s = io::read_schedule_file(path);
-    const Claims claims = claims_for(s.header);
+    const Claims claims = schedules::claims_for(s.header);
     return ci::judge(std::move(s), input_name(path), model ? &*model : nullptr, claims);
   };
   ci::Side before = side(args.before);
@@ -58,7 +58,7 @@ int gate(const GateArgs& args, std::ostream& out) {
         }
         return io::read_schedule_file(g.schedule);
       },
-      claims_for};
+      schedules::claims_for};
   const ci::GateResult result =
       ci::run_gate(args.manifest, manifest, {{args.allow.begin(), args.allow.end()}, args.update},
                    source, terminal_stderr());

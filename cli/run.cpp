@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
@@ -20,7 +19,9 @@
 #include "report/run_report.hpp"
 #include "report/svg_plot.hpp"
 #include "report/table.hpp"
+#include "report/transfer_report.hpp"
 #include "report/verify_report.hpp"
+#include "schedules/registry.hpp"
 
 namespace phasecheck::cli {
 namespace {
@@ -90,7 +91,7 @@ int run(const RunArgs& args, std::ostream& out) {
                                               .bytes = args.bytes,
                                               .repeats = args.repeats,
                                               .timeout = args.timeout,
-                                              .claims = claims_for(schedule.header)});
+                                              .claims = schedules::claims_for(schedule.header)});
   out << (args.report == "json" ? reports::json_text(reports::run_json(o)) : reports::run_text(o));
   return o.ok() ? 0 : 1;
 }
@@ -107,19 +108,19 @@ int simulate(const SimulateArgs& args, std::ostream& out) {
   const double peak = tree->peak_throughput_factor() * bytes_per_second;
   const Schedule schedule =
       experiments::read_runnable(args.schedule, args.bytes, [](const ScheduleHeader&) {});
-  const experiments::RunOutcome o =
-      experiments::simulate_on_simgrid(schedule, {.model = std::move(model),
-                                                  .source = args.schedule,
-                                                  .sync = args.sync,
-                                                  .bandwidth = args.bandwidth,
-                                                  .latency = args.latency,
-                                                  .peak_bytes_per_second = peak,
-                                                  .bytes = args.bytes,
-                                                  .repeats = args.repeats,
-                                                  .library = args.library,
-                                                  .trace = args.trace,
-                                                  .timeout = args.timeout,
-                                                  .claims = claims_for(schedule.header)});
+  const experiments::RunOutcome o = experiments::simulate_on_simgrid(
+      schedule, {.model = std::move(model),
+                 .source = args.schedule,
+                 .sync = args.sync,
+                 .bandwidth = args.bandwidth,
+                 .latency = args.latency,
+                 .peak_bytes_per_second = peak,
+                 .bytes = args.bytes,
+                 .repeats = args.repeats,
+                 .library = args.library,
+                 .trace = args.trace,
+                 .timeout = args.timeout,
+                 .claims = schedules::claims_for(schedule.header)});
   out << (args.report == "json" ? reports::json_text(reports::simulate_json(o))
                                 : reports::run_text(o));
   return o.ok() ? 0 : 1;
@@ -161,7 +162,7 @@ int whatif_experiment(const WhatIfArgs& args, reports::TableFormat format, std::
   // "status".
   const bool text = format == reports::TableFormat::text;
   if (text) out << reports::faraj_yuan_heading(q);
-  const reports::TableReport report = experiments::faraj_yuan_experiment(
+  const TableReport report = experiments::faraj_yuan_experiment(
       q, terminal_stderr(), [&](const experiments::FarajYuanMachine& m) {
         if (text) out << reports::faraj_yuan_machine_text(m);
         if (args.out_dir.empty()) return;
@@ -184,7 +185,9 @@ int whatif_experiment(const WhatIfArgs& args, reports::TableFormat format, std::
 int import_trace(const ImportArgs& args, std::ostream& out) {
   if (args.format != "simgrid-trace")
     throw InputError("import: unknown format '" + args.format + "' (known: simgrid-trace)");
+  const reports::ReportFormat format = data_command_report(args.report, args.output, "import");
   require_stdin_once({args.file, args.topology});
+  if (!data_to_stdout(args.output)) check_output(args.output, {args.file, args.topology});
   const io::TraceImport trace = io::read_simgrid_trace(args.file, args.state, args.call);
   const Topology model = args.topology.empty() ? Topology(FullyConnected(trace.ranks, 1))
                                                : io::read_topology_file(args.topology);
@@ -193,30 +196,15 @@ int import_trace(const ImportArgs& args, std::ostream& out) {
                      " ranks, but " + input_name(args.topology) + " has " +
                      std::to_string(ranks(model)));
   const Schedule table = io::trace_schedule(trace, model, parse_collective(args.collective));
-  if (args.output.empty() || args.output == "-") {
+  if (data_to_stdout(args.output)) {
     out << io::schedule_to_json(table);
     return 0;
   }
   write_output(args.output, [&](std::ostream& os) { os << io::schedule_to_json(table); },
                {args.file, args.topology});
-  std::map<std::pair<Rank, Rank>, unsigned> pairs;
-  std::size_t self = 0;
-  for (const auto& m : trace.messages) {
-    if (m.src == m.dst)
-      ++self;
-    else
-      ++pairs[{m.src, m.dst}];
-  }
-  std::size_t repeated = 0;
-  for (const auto& [pair, n] : pairs) repeated += n > 1;
-  const std::uint64_t all = std::uint64_t{trace.ranks} * (trace.ranks - 1);
-  out << "imported call " << args.call << " of " << trace.calls << " of " << trace.state << " from "
-      << args.file << ": " << trace.ranks << " ranks, " << trace.messages.size() << " messages in "
-      << table.phases.size() << " steps\n"
-      << "  pairs messaged: " << pairs.size() << " of " << all << ", " << repeated
-      << " more than once, " << self << " messages to self\n"
-      << "  phase table: " << args.output << " (on " << describe(model)
-      << "; check it with phasecheck verify)\n";
+  out << reports::render_trace_import({input_name(args.file), args.output, describe(model),
+                                       args.call, trace, io::coverage(trace), table.phases.size()},
+                                      format);
   return 0;
 }
 

@@ -9,11 +9,13 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "core/progress.hpp"
 #include "core/network_options.hpp"
+#include "core/progress.hpp"
 #include "core/suggest.hpp"
+#include "experiments/optimality_tables.hpp"
 #include "experiments/questions.hpp"
 #include "io/json.hpp"
+#include "report/optimal_report.hpp"
 #include "report/table.hpp"
 #include "schedules/registry.hpp"
 
@@ -50,8 +52,7 @@ int whatif_hierarchical(const WhatIfArgs& args, reports::TableFormat format, std
   }
   if (instances.empty())
     throw InputError("whatif hierarchical-factor: give --sizes or --sizes-file");
-  const reports::TableReport report =
-      experiments::hierarchical_factor_steps(instances, terminal_stderr());
+  const TableReport report = experiments::hierarchical_factor_steps(instances, terminal_stderr());
   out << reports::render(report, format);
   return report.verdict == verify::Verdict::pass ? 0 : 1;
 }
@@ -68,7 +69,7 @@ int whatif_bruck_index(const WhatIfArgs& args, reports::TableFormat format, std:
             : args.block_alias > 0 ? args.block_alias
                                    : 1;
   q.bytes_default = args.bytes.empty() && args.block_alias == 0;
-  const reports::TableReport report = experiments::bruck_radix(q, terminal_stderr());
+  const TableReport report = experiments::bruck_radix(q, terminal_stderr());
   out << reports::render(report, format);
   return report.verdict == verify::Verdict::pass ? 0 : 1;
 }
@@ -118,9 +119,34 @@ int whatif_congestion(const WhatIfArgs& args, reports::TableFormat format, std::
     schedules::require_algorithm(q.algorithms.back());  // every name before the first run
     names.remove_prefix(std::min(comma + 1, names.size()));
   }
-  const reports::TableReport report = experiments::randomized_congestion(q, terminal_stderr());
+  const TableReport report = experiments::randomized_congestion(q, terminal_stderr());
   out << reports::render(report, format);
   return report.verdict == verify::Verdict::pass ? 0 : 1;
+}
+
+/// One row per machine of the family, with the algorithm's count, the lower bound and the
+/// optimum Z3 proves.
+int whatif_optimality(const WhatIfArgs& args, reports::TableFormat format, std::ostream& out) {
+  check_timeout(args.timeout);
+  std::optional<TableReport> report;
+  if (args.family == "kport") {
+    experiments::KportOptimality k =
+        experiments::kport_optimality(args.max_ranks, args.timeout, terminal_stderr());
+    if (format == reports::TableFormat::text) {
+      out << reports::kport_optimality_text(k);
+      return k.report.verdict == verify::Verdict::pass ? 0 : 1;
+    }
+    report = std::move(k.report);
+  } else if (args.family == "tree") {
+    report = experiments::tree_optimality(args.max_machines, args.timeout, terminal_stderr());
+  } else if (args.family == "cluster") {
+    report = experiments::cluster_optimality(args.max_ranks, args.timeout, terminal_stderr());
+  } else {
+    throw InputError("whatif optimality: " +
+                     unknown_name("family", args.family, {"cluster", "tree", "kport"}));
+  }
+  out << reports::render(*report, format);
+  return report->verdict == verify::Verdict::pass ? 0 : 1;
 }
 
 }  // namespace

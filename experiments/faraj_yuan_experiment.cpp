@@ -10,7 +10,6 @@
 #include "core/progress.hpp"
 #include "experiments/mpi_run.hpp"
 #include "io/json.hpp"
-#include "report/svg_plot.hpp"
 #include "schedules/registry.hpp"
 
 namespace phasecheck::experiments {
@@ -80,18 +79,17 @@ std::vector<ExperimentMachine> read_experiment_machines(const std::vector<std::s
   return machines;
 }
 
-reports::TableReport faraj_yuan_experiment(
-    const FarajYuanQuestion& q, std::ostream* progress_out,
-    const std::function<void(const FarajYuanMachine&)>& on_machine) {
+TableReport faraj_yuan_experiment(const FarajYuanQuestion& q, std::ostream* progress_out,
+                                  const std::function<void(const FarajYuanMachine&)>& on_machine) {
   bool all_ok = true;
   ProgressMeter progress(progress_out, "whatif experiment", "simulations",
                          q.machines.size() * contenders().size() * q.sizes.size());
-  reports::Table long_table({{"machine", "machine"},
-                             {"algorithm", "algorithm"},
-                             {"bytes", "bytes"},
-                             {"milliseconds", "ms"},
-                             {"throughput_MBps", "MB/s"},
-                             {"status", "status"}});
+  Table long_table({{"machine", "machine"},
+                    {"algorithm", "algorithm"},
+                    {"bytes", "bytes"},
+                    {"milliseconds", "ms"},
+                    {"throughput_MBps", "MB/s"},
+                    {"status", "status"}});
   std::vector<std::string> names;
   for (const ExperimentMachine& machine : q.machines) names.push_back(machine.name);
   for (const ExperimentMachine& machine : q.machines) {
@@ -100,10 +98,9 @@ reports::TableReport faraj_yuan_experiment(
     const Tree& tree = std::get<Tree>(model);
     const SimulatedNetwork network(tree, q.bandwidth, q.latency);
     const auto start = std::chrono::steady_clock::now();
-    std::vector<reports::Column> columns = {{"algorithm", "algorithm"}};
-    for (const auto b : q.sizes)
-      columns.push_back({reports::size_label(b), reports::size_label(b)});
-    reports::Table table(std::move(columns));
+    std::vector<Column> columns = {{"algorithm", "algorithm"}};
+    for (const auto b : q.sizes) columns.push_back({size_label(b), size_label(b)});
+    Table table(std::move(columns));
     std::vector<std::pair<std::string, std::vector<double>>> series;
     std::map<std::string, std::string> notes;
     const Schedule filler = schedules::generate(*schedules::find_algorithm("linear"), model, {});
@@ -111,10 +108,10 @@ reports::TableReport faraj_yuan_experiment(
       const launch::ScratchDirectory scratch;  // the programs, for the runner
       const std::string plan = scratch.file("programs.json");
       write_contender_programs(c, model, filler, plan);
-      std::vector<reports::Cell> row = {c.label};
+      std::vector<Cell> row = {c.label};
       std::vector<double> throughput;
       for (const auto b : q.sizes) {
-        progress.note(name + ", " + c.label + ", " + reports::size_label(b));
+        progress.note(name + ", " + c.label + ", " + size_label(b));
         progress.advance();
         const launch::Launched run = network.run(
             plan, b, 1, c.library, c.library.empty() ? "schedule" : "library", q.timeout);
@@ -143,7 +140,7 @@ reports::TableReport faraj_yuan_experiment(
                                          ? std::string("smpirun failed")
                                          : what.substr(why, what.find('\n', why) - why);
           std::string& at = notes[c.label + ": " + reason];
-          at += (at.empty() ? "" : ", ") + reports::size_label(b);
+          at += (at.empty() ? "" : ", ") + size_label(b);
           row.emplace_back(std::string("-"));
           long_table.add({name, c.label, b, {}, {}, reason});
           throughput.push_back(std::nan(""));
@@ -159,7 +156,7 @@ reports::TableReport faraj_yuan_experiment(
     // The bottleneck link carries |Mu| |Mv| messages each way: no alltoall finishes sooner.
     const Tree::Cut cut = tree.bottleneck();
     const double load = double(cut.machines_a) * cut.machines_b;
-    std::vector<reports::Cell> bound = {kBoundLabel};
+    std::vector<Cell> bound = {kBoundLabel};
     for (const auto b : q.sizes) {
       bound.push_back(std::round(load * double(b) / q.bytes_per_second * 1e4) / 10);
       long_table.add({name,
@@ -179,8 +176,12 @@ reports::TableReport faraj_yuan_experiment(
   facts["bandwidth"] = q.bandwidth;
   facts["latency"] = q.latency;
   facts["machines"] = names;
-  return {"whatif experiment", all_ok ? verify::Verdict::pass : verify::Verdict::fail, "",
-          std::move(facts),    std::move(long_table),    ""};
+  return {"whatif experiment",
+          all_ok ? verify::Verdict::pass : verify::Verdict::fail,
+          "",
+          std::move(facts),
+          std::move(long_table),
+          ""};
 }
 
 }  // namespace phasecheck::experiments

@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/table.hpp"
 #include "core/topology.hpp"
-#include "report/table.hpp"
 
 namespace phasecheck::experiments {
 
@@ -47,7 +47,7 @@ struct FarajYuanMachine {
   ExperimentMachine machine;
   /// One row per contender and the bound row last; a column per size: milliseconds, "-" where
   /// the run failed, "BYTES WRONG" where the runner found wrong bytes.
-  reports::Table table;
+  Table table;
   /// Aggregate throughput in MB/s per contender and size, NaN where the run failed.
   std::vector<std::pair<std::string, std::vector<double>>> series;
   /// Why a contender failed ("SimGrid pair: Uncaught exception ...") -> at which sizes ("8K, 16K").
@@ -62,8 +62,7 @@ struct FarajYuanMachine {
 /// rows; its verdict is "pass" unless one of our schedules failed to run or got bytes wrong
 /// (SimGrid may refuse one of its own algorithms: that is a note). Throws InputError when smpirun
 /// cannot be started or the runner was not built.
-reports::TableReport faraj_yuan_experiment(
-    const FarajYuanQuestion& question, std::ostream* progress,
-    const std::function<void(const FarajYuanMachine&)>& on_machine);
+TableReport faraj_yuan_experiment(const FarajYuanQuestion& question, std::ostream* progress,
+                                  const std::function<void(const FarajYuanMachine&)>& on_machine);
 
 }  // namespace phasecheck::experiments

@@ -6,12 +6,12 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/table.hpp"
 #include "io/json.hpp"
 #include "io/programs_json.hpp"
 #include "io/simgrid_platform.hpp"
 #include "programs/program.hpp"
 #include "programs/synchronization.hpp"
-#include "report/table.hpp"
 #include "verify/verifier.hpp"
 
 namespace phasecheck::experiments {
@@ -34,7 +34,7 @@ void check_buffers(const ScheduleHeader& h, std::uint64_t bytes) {
   const double total = double(h.ranks()) * (double(b.input) + b.output + b.scratch) * double(chunk);
   if (total > kRunMemory)
     throw InputError("--bytes " + std::to_string(bytes) + ": the buffers of " +
-                     std::to_string(h.ranks()) + " ranks take " + reports::figure(total / kGiB) +
+                     std::to_string(h.ranks()) + " ranks take " + figure(total / kGiB) +
                      " GiB, more than the 2 GiB a run may use");
 }
 
@@ -51,7 +51,7 @@ void check_staging(const Schedule& program, std::uint64_t bytes) {
   if (total > kRunMemory)
     throw InputError("--bytes " + std::to_string(bytes) + ": staging " +
                      std::to_string(needs.staged) + " chunks per rank in one phase takes " +
-                     reports::figure(total / kGiB) + " GiB, more than the 2 GiB a run may use");
+                     figure(total / kGiB) + " GiB, more than the 2 GiB a run may use");
 }
 
 /// The outcome's description of the schedule, before the run.
@@ -82,7 +82,7 @@ void check_run_volume(Rank ranks, std::uint64_t bytes) {
   const double total = double(ranks) * ranks * double(bytes);
   if (total > kRunMemory)
     throw InputError("--bytes " + std::to_string(bytes) + " on " + std::to_string(ranks) +
-                     " ranks: " + reports::figure(total / kGiB) +
+                     " ranks: " + figure(total / kGiB) +
                      " GiB of messages, more than the 2 GiB a run may use");
 }
 

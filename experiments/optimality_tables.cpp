@@ -51,27 +51,27 @@ Row solve(const Topology& model, std::uint64_t algorithm, double timeout) {
 /// solver showed one phase fewer impossible: "clique" (that many messages pairwise conflict, each
 /// pair checked), "unsat" (a full solver call), or "bound" when that call timed out and the
 /// model's lower bound (docs/bounds.md) alone proves the optimum.
-const std::vector<reports::Column> kSolvedColumns = {{"lower_bound", "lower bound"},
-                                                     {"optimum", "optimum"},
-                                                     {"proof", "proof"},
-                                                     {"gap", "gap"},
-                                                     {"seconds", "seconds"}};
+const std::vector<Column> kSolvedColumns = {{"lower_bound", "lower bound"},
+                                            {"optimum", "optimum"},
+                                            {"proof", "proof"},
+                                            {"gap", "gap"},
+                                            {"seconds", "seconds"}};
 
-std::vector<reports::Cell> solved_columns(const Row& r) {
+std::vector<Cell> solved_columns(const Row& r) {
   const auto& o = r.result;
   std::string proof = !o.proven ? "unknown" : o.upper == 1 ? "trivial" : "bound";
   for (const auto& step : o.steps)
     if (o.proven && step.phases + 1 == o.upper && step.answer.rfind("unsat", 0) == 0)
       proof = step.answer == "unsat" ? "unsat" : "clique";
-  return {r.lower, o.proven ? reports::Cell{o.upper} : reports::Cell{known_range(o.lower, o.upper)},
-          r.witness_ok ? proof : "WITNESS FAILS",
-          o.proven ? reports::Cell{r.algorithm - o.upper} : reports::Cell{}, r.seconds};
+  return {r.lower, o.proven ? Cell{o.upper} : Cell{known_range(o.lower, o.upper)},
+          r.witness_ok ? proof : "WITNESS FAILS", o.proven ? Cell{r.algorithm - o.upper} : Cell{},
+          r.seconds};
 }
 
 /// The leading columns, then the solver's.
-reports::Table solved_table(std::vector<reports::Column> columns) {
+Table solved_table(std::vector<Column> columns) {
   columns.insert(columns.end(), kSolvedColumns.begin(), kSolvedColumns.end());
-  return reports::Table(std::move(columns));
+  return Table(std::move(columns));
 }
 
 std::uint64_t phases_of(const char* algorithm, const Topology& model, Parameters p = {}) {
@@ -89,15 +89,14 @@ std::string known_range(std::uint64_t lo, std::uint64_t hi) {
   return lo == hi ? std::to_string(hi) : std::to_string(lo) + ".." + std::to_string(hi);
 }
 
-reports::TableReport cluster_optimality(Rank max_ranks, double timeout,
-                                        std::ostream* progress_out) {
+TableReport cluster_optimality(Rank max_ranks, double timeout, std::ostream* progress_out) {
   if (max_ranks < 2 || max_ranks > 12)
     throw InputError("whatif optimality --family cluster: --max-ranks must be in [2, 12]");
   const std::vector<std::vector<Rank>> all = cluster_shapes(max_ranks);
-  reports::Table table = solved_table({{"sizes", "sizes"},
-                                       {"p", "p"},
-                                       {"hierarchical_factor", "hierarchical-factor"},
-                                       {"compact", "compact"}});
+  Table table = solved_table({{"sizes", "sizes"},
+                              {"p", "p"},
+                              {"hierarchical_factor", "hierarchical-factor"},
+                              {"compact", "compact"}});
   bool all_known = true;
   ProgressMeter progress(progress_out, "whatif optimality", "clusters", all.size());
   for (const auto& sizes : all) {
@@ -113,7 +112,7 @@ reports::TableReport cluster_optimality(Rank max_ranks, double timeout,
     std::string text;
     for (std::size_t i = 0; i < sizes.size(); ++i)
       text += (i ? "," : "") + std::to_string(sizes[i]);
-    std::vector<reports::Cell> row = {text, std::uint64_t{ranks(model)}, a, b};
+    std::vector<Cell> row = {text, std::uint64_t{ranks(model)}, a, b};
     for (auto& c : solved_columns(r)) row.push_back(std::move(c));
     table.add(std::move(row));
   }
@@ -131,11 +130,10 @@ reports::TableReport cluster_optimality(Rank max_ranks, double timeout,
           "\ngap = min(plain, compact) - optimum; " + std::string(kProofLegend)};
 }
 
-reports::TableReport tree_optimality(Rank max_machines, double timeout,
-                                     std::ostream* progress_out) {
+TableReport tree_optimality(Rank max_machines, double timeout, std::ostream* progress_out) {
   if (max_machines < 2 || max_machines > 10)
     throw InputError("whatif optimality --family tree: --max-machines must be in [2, 10]");
-  reports::Table table =
+  Table table =
       solved_table({{"tree", "tree"}, {"machines", "machines"}, {"faraj_yuan", "faraj-yuan"}});
   bool all_known = true;
   ProgressMeter progress(progress_out, "whatif optimality", "trees");
@@ -145,7 +143,7 @@ reports::TableReport tree_optimality(Rank max_machines, double timeout,
       const Topology model = shape.topology();
       const Row r = solve(model, phases_of("faraj-yuan", model), timeout);
       all_known &= r.result.proven && r.witness_ok;
-      std::vector<reports::Cell> row = {shape.canonical(), std::uint64_t{n}, r.algorithm};
+      std::vector<Cell> row = {shape.canonical(), std::uint64_t{n}, r.algorithm};
       for (auto& c : solved_columns(r)) row.push_back(std::move(c));
       table.add(std::move(row));
     }
@@ -171,21 +169,21 @@ KportOptimality kport_optimality(Rank max_ranks, double timeout, std::ostream* p
   bool all_known = true;
   // Text: one table per collective; JSON and CSV: one table with the collective as its first
   // column.
-  const std::vector<reports::Column> columns = {{"n", "n"},
-                                                {"k", "k"},
-                                                {"direct", "direct"},
-                                                {"least_C1", "least C1"},
-                                                {"least_C2", "least C2 at it"},
-                                                {"bruck_C2", "Bruck at it"},
-                                                {"gap", "gap"},
-                                                {"frontier", "frontier C1:C2"},
-                                                {"seconds", "seconds"}};
-  std::vector<reports::Column> all_columns = {{"collective", "collective"}};
+  const std::vector<Column> columns = {{"n", "n"},
+                                       {"k", "k"},
+                                       {"direct", "direct"},
+                                       {"least_C1", "least C1"},
+                                       {"least_C2", "least C2 at it"},
+                                       {"bruck_C2", "Bruck at it"},
+                                       {"gap", "gap"},
+                                       {"frontier", "frontier C1:C2"},
+                                       {"seconds", "seconds"}};
+  std::vector<Column> all_columns = {{"collective", "collective"}};
   all_columns.insert(all_columns.end(), columns.begin(), columns.end());
-  reports::Table all(all_columns);
-  std::ostringstream text;
+  Table all(all_columns);
+  std::vector<std::pair<Collective, Table>> per_collective;
   for (const Collective c : {Collective::alltoall, Collective::allgather}) {
-    reports::Table table(columns);
+    Table table(columns);
     ProgressMeter progress(progress_out, "whatif optimality " + std::string(to_string(c)),
                            "machines");
     for (Rank n = 2; n <= max_ranks; ++n)
@@ -212,14 +210,13 @@ KportOptimality kport_optimality(Rank max_ranks, double timeout, std::ostream* p
                       known_range(p.c2_lower, p.c2_upper);
         }
         all_known &= ok;
-        reports::Cell least_c1, least_c2, bruck_c2, gap;
+        Cell least_c1, least_c2, bruck_c2, gap;
         if (!r.frontier.empty()) {
           const auto& first = r.frontier.front();
-          least_c1 = r.c1_proven ? reports::Cell{first.c1}
-                                 : reports::Cell{"<= " + std::to_string(first.c1)};
+          least_c1 = r.c1_proven ? Cell{first.c1} : Cell{"<= " + std::to_string(first.c1)};
           least_c2 = first.c2_lower == first.c2_upper
-                         ? reports::Cell{first.c2_upper}
-                         : reports::Cell{known_range(first.c2_lower, first.c2_upper)};
+                         ? Cell{first.c2_upper}
+                         : Cell{known_range(first.c2_lower, first.c2_upper)};
           std::uint64_t best = 0;
           for (const auto& b : bruck)
             if (b.c1 == first.c1 && (best == 0 || b.c2 < best)) best = b.c2;
@@ -228,37 +225,33 @@ KportOptimality kport_optimality(Rank max_ranks, double timeout, std::ostream* p
             if (first.proven) gap = best - first.c2_upper;
           }
         }
-        std::vector<reports::Cell> row = {std::uint64_t{n},
-                                          std::uint64_t{k},
-                                          std::uint64_t{(n - 2 + k) / k},
-                                          least_c1,
-                                          least_c2,
-                                          bruck_c2,
-                                          gap,
-                                          frontier,
-                                          seconds};
+        std::vector<Cell> row = {std::uint64_t{n},
+                                 std::uint64_t{k},
+                                 std::uint64_t{(n - 2 + k) / k},
+                                 least_c1,
+                                 least_c2,
+                                 bruck_c2,
+                                 gap,
+                                 frontier,
+                                 seconds};
         table.add(row);
         row.insert(row.begin(), std::string(to_string(c)));
         all.add(std::move(row));
       }
     progress.finish();
-    text << "forwarding "
-         << (c == Collective::alltoall ? "index (alltoall)" : "concatenation (allgather)")
-         << " on k-port machines of up to " << max_ranks
-         << " ranks: least rounds C1, least C2 (blocks) for it, and Bruck et al.'s best at that "
-            "C1\n\n"
-         << table.text() << "\n";
+    per_collective.emplace_back(c, std::move(table));
   }
-  text << "direct = ceil((n-1)/k) rounds without forwarding; frontier = the Pareto points (least "
-          "C2 for each C1, dominated ones left out), a..b where unknown;\nBruck at it = the least "
-          "C2 over bruck-index radices (alltoall) or bruck-concat (allgather) with that C1, as "
-          "measured by the verifier; gap = Bruck - least C2.\n";
   nlohmann::ordered_json facts;
   facts["family"] = "kport";
   facts["max_ranks"] = max_ranks;
-  return {{"whatif optimality", all_known ? verify::Verdict::pass : verify::Verdict::unknown, "", std::move(facts),
-           std::move(all), ""},
-          text.str()};
+  return {{"whatif optimality", all_known ? Verdict::pass : Verdict::unknown, "", std::move(facts),
+           std::move(all),
+           "direct = ceil((n-1)/k) rounds without forwarding; frontier = the Pareto points (least "
+           "C2 for each C1, dominated ones left out), a..b where unknown;\nBruck at it = the "
+           "least C2 over bruck-index radices (alltoall) or bruck-concat (allgather) with that C1, "
+           "as measured by the verifier; gap = Bruck - least C2.\n"},
+          max_ranks,
+          std::move(per_collective)};
 }
 
 }  // namespace phasecheck::experiments

@@ -7,8 +7,8 @@
 #include <iosfwd>
 #include <string>
 
+#include "core/table.hpp"
 #include "core/topology.hpp"
-#include "report/table.hpp"
 
 namespace phasecheck::experiments {
 
@@ -16,17 +16,19 @@ namespace phasecheck::experiments {
 std::string known_range(std::uint64_t lo, std::uint64_t hi);
 
 /// hierarchical-factor (plain and compact) on every cluster of 2..max_ranks ranks (at most 12).
-reports::TableReport cluster_optimality(Rank max_ranks, double timeout, std::ostream* progress);
+TableReport cluster_optimality(Rank max_ranks, double timeout, std::ostream* progress);
 
 /// faraj-yuan on every tree of 2..max_machines machines (at most 10), up to isomorphism.
-reports::TableReport tree_optimality(Rank max_machines, double timeout, std::ostream* progress);
+TableReport tree_optimality(Rank max_machines, double timeout, std::ostream* progress);
 
 /// The (C1, C2) frontier of forwarding schedules on every k-port machine of 2..max_ranks ranks
-/// (at most 8), for alltoall and allgather, against Bruck et al.'s family. `text` is one table per
-/// collective; `report`'s table has the collective as its first column (JSON, CSV).
+/// (at most 8), for alltoall and allgather, against Bruck et al.'s family. `report`'s table has
+/// the collective as its first column (JSON, CSV), its notes explain the columns; the text shows
+/// one table per collective.
 struct KportOptimality {
-  reports::TableReport report;
-  std::string text;
+  TableReport report;
+  Rank max_ranks = 0;
+  std::vector<std::pair<Collective, Table>> per_collective;
 };
 KportOptimality kport_optimality(Rank max_ranks, double timeout, std::ostream* progress);
 

@@ -44,17 +44,17 @@ Run run_hierarchical(const Cluster& cluster, bool compact) {
 
 }  // namespace
 
-reports::TableReport hierarchical_factor_steps(const std::vector<NamedCluster>& instances,
-                                               std::ostream* progress_out) {
-  reports::Table table({{"sizes", "sizes"},
-                        {"p", "p"},
-                        {"steps", "steps"},
-                        {"compact", "compact"},
-                        {"bound", "bound"},
-                        {"gap", "gap"},
-                        {"compact_gap", "compact gap"},
-                        {"inefficient", "inefficient"},
-                        {"verified", "verified"}});
+TableReport hierarchical_factor_steps(const std::vector<NamedCluster>& instances,
+                                      std::ostream* progress_out) {
+  Table table({{"sizes", "sizes"},
+               {"p", "p"},
+               {"steps", "steps"},
+               {"compact", "compact"},
+               {"bound", "bound"},
+               {"gap", "gap"},
+               {"compact_gap", "compact gap"},
+               {"inefficient", "inefficient"},
+               {"verified", "verified"}});
   bool all_verified = true;
   ProgressMeter progress(progress_out, "whatif hierarchical-factor", "clusters", instances.size());
   for (const auto& [text, sizes] : instances) {
@@ -63,7 +63,7 @@ reports::TableReport hierarchical_factor_steps(const std::vector<NamedCluster>& 
     const Run plain = run_hierarchical(cluster, false), compact = run_hierarchical(cluster, true);
     const bool verified = plain.broken.empty() && compact.broken.empty();
     all_verified &= verified;
-    const auto gap = [](const Run& r) -> reports::Cell {
+    const auto gap = [](const Run& r) -> Cell {
       if (r.steps >= r.bound) return std::uint64_t{r.steps - r.bound};
       return {};
     };
@@ -87,7 +87,7 @@ reports::TableReport hierarchical_factor_steps(const std::vector<NamedCluster>& 
 
 /// Bruck et al., Section 3.5: which radix is best for this machine? Every radix 2..n generated
 /// and verified on fully-connected(n, k); T = C1 t_s + C2 b t_w in the linear model.
-reports::TableReport bruck_radix(const BruckRadixQuestion& q, std::ostream* progress_out) {
+TableReport bruck_radix(const BruckRadixQuestion& q, std::ostream* progress_out) {
   if (q.ranks < 2 || q.ranks > kMaxRanks)
     throw InputError("whatif bruck-index: --ranks must be in [2, " + std::to_string(kMaxRanks) +
                      "]");
@@ -107,13 +107,13 @@ reports::TableReport bruck_radix(const BruckRadixQuestion& q, std::ostream* prog
     double t;
   };
   std::vector<Row> rows;
-  reports::Table table({{"radix", "radix"},
-                        {"C1", "C1"},
-                        {"C2", "C2 (blocks)"},
-                        {"paper_C1", "paper C1 <="},
-                        {"paper_C2", "paper C2 <="},
-                        {"T", "T (s)"},
-                        {"verified", "verified"}});
+  Table table({{"radix", "radix"},
+               {"C1", "C1"},
+               {"C2", "C2 (blocks)"},
+               {"paper_C1", "paper C1 <="},
+               {"paper_C2", "paper C2 <="},
+               {"T", "T (s)"},
+               {"verified", "verified"}});
   bool all_verified = true;
   ProgressMeter progress(progress_out, "whatif bruck-index", "radixes", n - 1);
   for (Rank r = 2; r <= n; ++r) {
@@ -132,7 +132,7 @@ reports::TableReport bruck_radix(const BruckRadixQuestion& q, std::ostream* prog
     // Section 3.4: C1 <= ceil((r-1)/k) w and C2 <= ceil((r-1)/k) ceil(n/r) w (blocks).
     const std::uint64_t w = schedules::radix_digits(n, r), per = (r - 1 + k - 1) / k;
     const std::uint64_t paper_c1 = per * w, paper_c2 = per * ((n + r - 1) / r) * w;
-    const auto paper = [](std::uint64_t bound, std::uint64_t value) -> reports::Cell {
+    const auto paper = [](std::uint64_t bound, std::uint64_t value) -> Cell {
       if (value > bound) return std::to_string(bound) + " (exceeded)";
       return bound;
     };
@@ -146,8 +146,8 @@ reports::TableReport bruck_radix(const BruckRadixQuestion& q, std::ostream* prog
   const bool undecided = q.ts == 0 && q.tw == 0;
   std::ostringstream heading, notes;
   heading << "bruck-index (Bruck et al., Section 3) on fully-connected(p=" << n << ", k=" << k
-          << "): t_s = " << reports::figure(q.ts) << " s, t_w = " << reports::figure(q.tw)
-          << " s per byte, block = " << reports::figure(block) << (block == 1 ? " byte" : " bytes")
+          << "): t_s = " << figure(q.ts) << " s, t_w = " << figure(q.tw)
+          << " s per byte, block = " << figure(block) << (block == 1 ? " byte" : " bytes")
           << (block_default ? " (default; --bytes)" : "");
   nlohmann::ordered_json facts;
   facts["ranks"] = n;
@@ -163,12 +163,12 @@ reports::TableReport bruck_radix(const BruckRadixQuestion& q, std::ostream* prog
     notes << "\nT = 0 for every radix: without --ts and --tw (seconds per message, seconds per "
              "byte) the model cannot choose a radix";
   else
-    notes << "\nbest radix: r = " << best.r << " (T = " << reports::figure(best.t) << " s)";
+    notes << "\nbest radix: r = " << best.r << " (T = " << figure(best.t) << " s)";
   const Row &two = rows.front(), &all = rows.back();
   if (two.c2 > all.c2 && all.c1 > two.c1 && q.tw > 0) {
     const double even = double(all.c1 - two.c1) * q.ts / (double(two.c2 - all.c2) * q.tw);
     facts["break_even_bytes"] = even;
-    notes << "; r = 2 and r = n break even at a block of " << reports::figure(even)
+    notes << "; r = 2 and r = n break even at a block of " << figure(even)
           << " bytes: smaller blocks favour r = 2, larger ones r = n (Section 3.5, Fig. 5)";
   }
   notes << "\nC1 = rounds, C2 = sum over rounds of the largest message in blocks; T = C1 t_s + C2 "
@@ -183,19 +183,18 @@ reports::TableReport bruck_radix(const BruckRadixQuestion& q, std::ostream* prog
 /// The Slim Fly paper's question: does randomizing the order lower the per-phase link load on
 /// this network? Every algorithm (each seed of the randomized ones) generated, verified for
 /// delivery, and measured.
-reports::TableReport randomized_congestion(const CongestionQuestion& q,
-                                           std::ostream* progress_out) {
+TableReport randomized_congestion(const CongestionQuestion& q, std::ostream* progress_out) {
   const Topology& model = q.model;
   const std::vector<std::uint64_t>& seeds = q.seeds;
-  reports::Table table({{"algorithm", "algorithm"},
-                        {"runs", "runs"},
-                        {"phases", "phases"},
-                        {"sum_of_max_min", "sum of max load: min"},
-                        {"sum_of_max_median", "median"},
-                        {"sum_of_max_mean", "mean"},
-                        {"sum_of_max_max", "max"},
-                        {"max_load_per_phase", "max load per phase"},
-                        {"delivered", "delivered"}});
+  Table table({{"algorithm", "algorithm"},
+               {"runs", "runs"},
+               {"phases", "phases"},
+               {"sum_of_max_min", "sum of max load: min"},
+               {"sum_of_max_median", "median"},
+               {"sum_of_max_mean", "mean"},
+               {"sum_of_max_max", "max"},
+               {"max_load_per_phase", "max load per phase"},
+               {"delivered", "delivered"}});
   bool all_delivered = true;
   for (const std::string& name : q.algorithms) {
     const auto* a = &schedules::require_algorithm(name);

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/table.hpp"
 #include "core/topology.hpp"
-#include "report/table.hpp"
 
 namespace phasecheck::experiments {
 
@@ -22,8 +22,8 @@ struct NamedCluster {
 };
 /// Plain and compact hierarchical-factor on each cluster: steps, the bound, the gaps, and the
 /// inefficient steps of Theorem 1.
-reports::TableReport hierarchical_factor_steps(const std::vector<NamedCluster>& clusters,
-                                               std::ostream* progress);
+TableReport hierarchical_factor_steps(const std::vector<NamedCluster>& clusters,
+                                      std::ostream* progress);
 
 struct BruckRadixQuestion {
   Rank ranks = 0, ports = 1;  ///< fully-connected(ranks, ports); ranks in [2, kMaxRanks]
@@ -33,7 +33,7 @@ struct BruckRadixQuestion {
 };
 /// Every radix 2..n: C1, C2, the paper's bounds, T = C1 ts + C2 bytes tw, the best radix (none
 /// when ts = tw = 0) and where r = 2 and r = n break even.
-reports::TableReport bruck_radix(const BruckRadixQuestion& question, std::ostream* progress);
+TableReport bruck_radix(const BruckRadixQuestion& question, std::ostream* progress);
 
 struct CongestionQuestion {
   Topology model = FullyConnected(1, 1);
@@ -45,7 +45,6 @@ struct CongestionQuestion {
 };
 /// Per algorithm (per seed of the randomized ones): the sum over phases of the busiest link's
 /// load, its spread over seeds, and whether every run delivered.
-reports::TableReport randomized_congestion(const CongestionQuestion& question,
-                                           std::ostream* progress);
+TableReport randomized_congestion(const CongestionQuestion& question, std::ostream* progress);
 
 }  // namespace phasecheck::experiments

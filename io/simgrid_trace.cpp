@@ -191,4 +191,19 @@ Schedule trace_schedule(const TraceImport& trace, const Topology& model, Collect
   return s;
 }
 
+TraceCoverage coverage(const TraceImport& trace) {
+  TraceCoverage c;
+  std::map<std::pair<Rank, Rank>, unsigned> pairs;
+  for (const TracedMessage& m : trace.messages) {
+    if (m.src == m.dst)
+      ++c.self;
+    else
+      ++pairs[{m.src, m.dst}];
+  }
+  c.pairs = pairs.size();
+  for (const auto& [pair, n] : pairs) c.repeated += n > 1;
+  c.all_pairs = std::uint64_t{trace.ranks} * (trace.ranks - 1);
+  return c;
+}
+
 }  // namespace phasecheck::io

@@ -36,6 +36,14 @@ struct TraceImport {
 TraceImport read_simgrid_trace(const std::string& path, const std::string& state = "PMPI_Alltoall",
                                std::uint32_t call = 0);
 
+/// Which pairs the call messaged: distinct ordered pairs of different ranks (of all_pairs =
+/// ranks (ranks - 1)), those messaged more than once, and messages a rank sent itself.
+struct TraceCoverage {
+  std::size_t pairs = 0, repeated = 0, self = 0;
+  std::uint64_t all_pairs = 0;
+};
+TraceCoverage coverage(const TraceImport& trace);
+
 /// The pattern as a phase table on `model`: phase j holds every rank's (j+1)-th message of the
 /// call, each carrying the direct block [src, dst] of `collective`. So delivery checks that every
 /// pair is messaged exactly once (true of direct algorithms; a forwarding one such as Bruck's

@@ -34,26 +34,4 @@ std::string broken_claims(const schedules::Algorithm& a, const Schedule& s, cons
   return broken;
 }
 
-std::pair<std::uint64_t, std::string> best_direct_algorithm(const Topology& model, Collective c) {
-  std::uint64_t best = 0;
-  std::string name;
-  for (const auto& a : schedules::algorithms()) {
-    Parameters params;
-    params.set("collective", std::string(to_string(c)));  // every algorithm declares it
-    try {
-      const Schedule s = schedules::generate(a, model, params);
-      if (s.header.parts != 1) continue;
-      const verify::Report r = verify::verify(s, model);
-      if (!r.counts.direct || !r.passed("delivery") || !r.passed("contention")) continue;
-      if (best == 0 || r.counts.c1 < best) {
-        best = r.counts.c1;
-        name = std::string(a.name);
-      }
-    } catch (const InputError&) {
-      // not applicable to this machine, or not an algorithm for this collective
-    }
-  }
-  return {best, name};
-}
-
 }  // namespace phasecheck::properties

@@ -20,9 +20,4 @@ namespace phasecheck::properties {
 std::string broken_claims(const schedules::Algorithm& a, const Schedule& s, const Topology& model,
                           const verify::LinearCost& cost, verify::Report* report = nullptr);
 
-/// The registered algorithm with the fewest phases (with communication) whose schedule on
-/// `model` is direct, delivers and is free of contention: {phases, name}, or {0, ""} if none.
-/// The upper end of the optimum search (verify/optimal.hpp).
-std::pair<std::uint64_t, std::string> best_direct_algorithm(const Topology& model, Collective c);
-
 }  // namespace phasecheck::properties

@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <iomanip>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -22,7 +21,6 @@
 #include "io/json.hpp"
 #include "launch/process.hpp"
 #include "parameters_gen.hpp"
-#include "report/verify_report.hpp"
 #include "verify/verifier.hpp"
 
 namespace phasecheck::properties {
@@ -136,8 +134,8 @@ std::string broken_program(const schedules::Algorithm& a, const Schedule& table,
 namespace {
 
 /// Writes the failure's files into `dir`; returns what the reports say of it.
-nlohmann::ordered_json write_failure(const Failure& f, const std::string& dir,
-                                     const std::string& replay_fuzz) {
+FuzzFailure write_failure(const Failure& f, const std::string& dir,
+                          const std::string& replay_fuzz) {
   std::filesystem::create_directories(dir);
   write_output(dir + "/topology.json",
                [&](std::ostream& os) { os << io::topology_to_pretty_json(f.topology); });
@@ -145,27 +143,13 @@ nlohmann::ordered_json write_failure(const Failure& f, const std::string& dir,
     write_output(dir + "/schedule.json",
                  [&](std::ostream& os) { os << io::schedule_to_json(*f.schedule); });
   write_output(dir + "/report.txt", [&](std::ostream& os) { os << f.report; });
-  nlohmann::ordered_json files = {dir + "/topology.json"};
+  std::vector<std::string> files = {dir + "/topology.json"};
   if (f.schedule) files.push_back(dir + "/schedule.json");
   files.push_back(dir + "/report.txt");
-  return {{"what", f.what},
-          {"machine", describe(f.topology)},
-          {"files", std::move(files)},
-          {"replay", f.schedule ? "phasecheck verify " + dir + "/schedule.json" : replay_fuzz},
-          {"again", replay_fuzz},
-          {"report", f.report}};
-}
-
-void print_failure(const nlohmann::ordered_json& j, std::ostream& out) {
-  const auto& files = j.at("files");
-  out << "\nFAIL  " << j.at("what").get<std::string>()
-      << "\n  smallest machine: " << j.at("machine").get<std::string>()
-      << "\n  written: " << files.front().get<std::string>();
-  for (std::size_t i = 1; i < files.size(); ++i)
-    out << ", " << std::filesystem::path(files[i].get<std::string>()).filename().string();
-  out << "\n  replay:  " << j.at("replay").get<std::string>()
-      << "\n  again:   " << j.at("again").get<std::string>() << "\n\n"
-      << j.at("report").get<std::string>();
+  return {
+      f.what,           describe(f.topology),
+      std::move(files), f.schedule ? "phasecheck verify " + dir + "/schedule.json" : replay_fuzz,
+      replay_fuzz,      f.report};
 }
 
 }  // namespace
@@ -181,28 +165,10 @@ void validate(const FuzzOptions& o) {
     throw InputError("fuzz: --seed must be below 2^64 - 2^32 (batches count up from it)");
 }
 
-int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
+Verdict fuzz(const FuzzOptions& o, std::ostream& progress, const CaseReportRenderer& render_case,
+             const std::function<void(const FuzzOutcome&)>& on_outcome) {
   validate(o);
-  if (o.report != "text" && o.report != "json")
-    throw InputError("fuzz: " + unknown_name("report format", o.report, {"text", "json"}));
-  // Text is printed as each algorithm finishes; JSON is one document at the end.
-  const bool json = o.report == "json";
-  nlohmann::ordered_json results = nlohmann::ordered_json::array();
   bool checked = false;  // some algorithm ran its cases without giving up
-  const auto finish = [&](std::string_view verdict) {
-    if (json) {
-      nlohmann::ordered_json j;
-      j["command"] = "fuzz";
-      j["verdict"] = verdict;
-      j["seed"] = o.seed;
-      j["cases"] = o.cases;
-      j["seconds"] = o.seconds > 0 ? nlohmann::ordered_json(o.seconds) : nullptr;
-      j["max_size"] = o.max_size;
-      j["results"] = results;
-      out << reports::json_text(j);
-    }
-    return verdict == "pass" ? 0 : 1;
-  };
   {
     // rapidcheck announces its default configuration on first use ("Using configuration: seed=");
     // every run here passes its own parameters, so that line would only mislead.
@@ -252,7 +218,7 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
           }
           verify::Report r;
           broken = broken_claims(*a, s, t, {1e-6, 1e-9, 1024}, &r);
-          report = reports::render(r, "schedule.json", reports::ReportFormat::text);
+          report = render_case(r);
           if (broken.empty()) {
             // The same algorithm's buffer program: placed right, and every check that passes
             // for the table passes for it. On a failure the program is the case written out.
@@ -263,7 +229,7 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
               broken = "buffer program: " + broken;
               if (program.header.buffers) {
                 s = std::move(program);
-                report = reports::render(pr, "schedule.json", reports::ReportFormat::text);
+                report = render_case(pr);
               } else {
                 report = broken + "\n";  // never made: the table is the case written out
               }
@@ -289,7 +255,7 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
             const verify::Report r =
                 verify::verify(s, t, known ? known->claims(s.header) : Claims{});
             broken = r.broken_claims(o.contention_free);
-            report = reports::render(r, "schedule.json", reports::ReportFormat::text);
+            report = render_case(r);
           }
         }
         if (!broken.empty()) {
@@ -315,33 +281,21 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
       if (rc::detail::FailureResult other; result.match(other) && !failed) {
         // The property itself threw (not a broken claim): never a pass.
         meter.finish();
-        results.push_back({{"name", name},
-                           {"verdict", "fail"},
-                           {"cases", total},
-                           {"failure", {{"what", other.description}}}});
-        if (!json) out << "FAIL  " << name << ": " << other.description << "\n";
-        return finish("fail");
+        on_outcome({name, Verdict::fail, total, 0, 0, other.description, std::nullopt});
+        return Verdict::fail;
       }
       if (result.template is<rc::detail::FailureResult>() && failed) {
         meter.finish();
         const std::string again =
             "phasecheck fuzz " + (a ? std::string(a->name) : "--generator '" + o.generator + "'") +
             " --seed " + std::to_string(o.seed + batch) + " --cases " + std::to_string(o.cases);
-        const nlohmann::ordered_json written = write_failure(failure, o.out, again);
-        results.push_back(
-            {{"name", name}, {"verdict", "fail"}, {"cases", total}, {"failure", written}});
-        if (!json) print_failure(written, out);
-        return finish("fail");
+        on_outcome({name, Verdict::fail, total, 0, 0, "", write_failure(failure, o.out, again)});
+        return Verdict::fail;
       }
       if (result.template is<rc::detail::GaveUpResult>()) {
         meter.finish();
-        results.push_back({{"name", name},
-                           {"verdict", "not-evaluated"},
-                           {"cases", listener.cases()},
-                           {"reason", "too many generated machines do not fit it"}});
-        if (!json)
-          out << "gave up  " << name << ": too many generated machines do not fit it ("
-              << listener.cases() << " cases ran)\n";
+        on_outcome({name, Verdict::not_evaluated, listener.cases(), 0, 0,
+                    "too many generated machines do not fit it", std::nullopt});
         gave_up = true;
         break;
       }
@@ -351,20 +305,9 @@ int fuzz(const FuzzOptions& o, std::ostream& out, std::ostream& progress) {
     checked = true;
     const double s = std::chrono::duration<double>(Clock::now() - start).count();
     meter.finish();
-    results.push_back({{"name", name},
-                       {"verdict", "pass"},
-                       {"cases", total},
-                       {"discarded", discarded},
-                       {"seconds", s}});
-    if (json) continue;
-    out << "pass  " << name << ": " << total << " cases in " << std::fixed << std::setprecision(2)
-        << s << " s (" << static_cast<std::uint64_t>(double(total) / std::max(s, 1e-9)) << "/s)";
-    if (discarded) out << "; " << discarded << " generated machines did not fit it";
-    out << "\n";
+    on_outcome({name, Verdict::pass, total, discarded, s, "", std::nullopt});
   }
-  if (!checked && !json)
-    out << "not evaluated: every algorithm gave up, nothing was checked\n";
-  return finish(checked ? "pass" : "not-evaluated");
+  return checked ? Verdict::pass : Verdict::not_evaluated;
 }
 
 }  // namespace phasecheck::properties

@@ -6,6 +6,7 @@
 /// still fails, then written out as files a person can replay.
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -32,15 +33,44 @@ struct FuzzOptions {
   double generator_timeout = 60;     ///< seconds for one run of the generator
   bool contention_free = false;      ///< external: also require contention-freedom
   bool progress = false;             ///< a progress line (for a terminal)
-  std::string report = "text";       ///< text | json
 };
 
 /// Throws InputError unless every option is in its range (cases, seconds finite, size, seed).
 void validate(const FuzzOptions& options);
 
-/// Runs the campaign (after validate); progress lines go to `progress`, the summary and any failure
-/// to `out`. Returns 0 when every case passed, 1 on a failure (files written to options.out).
-int fuzz(const FuzzOptions& options, std::ostream& out, std::ostream& progress);
+/// The smallest failing case, as written out for a person to replay.
+struct FuzzFailure {
+  std::string what;                ///< "shift: contention: ..."
+  std::string machine;             ///< describe() of the smallest machine
+  std::vector<std::string> files;  ///< topology.json, schedule.json (when made), report.txt
+  std::string replay;              ///< the command that shows the failure again
+  std::string again;               ///< the fuzz command that finds it again
+  std::string report;              ///< report.txt: the verifier's report of the case
+};
+
+/// One algorithm's (or the generator's) part of a campaign: pass when every case passed, fail
+/// with the smallest failing case, or not evaluated when too few generated machines fit it.
+struct FuzzOutcome {
+  std::string name;
+  Verdict verdict = Verdict::not_evaluated;
+  std::uint64_t cases = 0;      ///< cases that ran
+  std::uint64_t discarded = 0;  ///< generated machines that did not fit it (pass only)
+  double seconds = 0;           ///< pass only
+  std::string reason;           ///< not evaluated: why; fail without a case: what threw
+  std::optional<FuzzFailure> failure;
+};
+
+/// The verifier's report of a failing case as report.txt holds it (report/verify_report.hpp
+/// renders it; this library decides, it does not render).
+using CaseReportRenderer = std::function<std::string(const verify::Report&)>;
+
+/// Runs the campaign (after validate); the progress line goes to `progress`. Each algorithm's
+/// outcome goes to `on_outcome` as it finishes; the campaign stops at the first failure, whose
+/// files are written to options.out. Returns pass when every algorithm passed and some ran, fail
+/// on a failure, not evaluated when every algorithm gave up.
+Verdict fuzz(const FuzzOptions& options, std::ostream& progress,
+             const CaseReportRenderer& render_case,
+             const std::function<void(const FuzzOutcome&)>& on_outcome);
 
 /// What the buffer program (format 3, schedules::generate_program) of `a` for the header of
 /// `table`, its phase table, breaks on `model`: its placement, or any check that passes for the

@@ -5,8 +5,8 @@
 // up as an optimum below the bound. A timeout is classified as unknown, never counted as a proof.
 
 #include "doctest_rapidcheck.hpp"
+#include "experiments/optimum.hpp"
 #include "generators.hpp"
-#include "properties/claims_check.hpp"
 #include "verify/bounds.hpp"
 #include "verify/optimal.hpp"
 #include "verify/verifier.hpp"
@@ -25,7 +25,7 @@ TEST_CASE("optimal: the proven optimum lies between the lower bound and the best
     RC_TAG(kind(model));
 
     const auto bound = verify::best_bounds(verify::lower_bounds(model, Collective::alltoall), true);
-    const auto [best, algorithm] = properties::best_direct_algorithm(model, Collective::alltoall);
+    const auto [best, algorithm] = experiments::best_direct_algorithm(model, Collective::alltoall);
 
     verify::OptimalOptions o;
     o.upper = best;  // 0 when no algorithm applies: the solver searches up to p (p - 1)

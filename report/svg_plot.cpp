@@ -16,10 +16,6 @@ const char* const kColors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#946
 
 }  // namespace
 
-std::string size_label(std::uint64_t bytes) {
-  return bytes % 1024 == 0 ? std::to_string(bytes / 1024) + "K" : std::to_string(bytes) + "B";
-}
-
 std::string throughput_svg(const std::string& title, const std::vector<std::uint64_t>& sizes,
                            const std::vector<std::pair<std::string, std::vector<double>>>& series,
                            double peak) {

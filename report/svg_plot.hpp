@@ -9,9 +9,6 @@
 
 namespace phasecheck::reports {
 
-/// A message size as the experiment's columns and plots show it: "8K" for whole KiB, "1000B".
-std::string size_label(std::uint64_t bytes);
-
 /// One line per series (its label, a point per size; NaN leaves a gap), and `peak` (MB/s) as a
 /// dashed line; `title` above.
 std::string throughput_svg(const std::string& title, const std::vector<std::uint64_t>& sizes,

@@ -128,8 +128,8 @@ std::string text(const Report& r, std::string_view source) {
   std::size_t width = 0;
   for (const auto& c : r.checks) width = std::max(width, c.name.size());
   for (const auto& c : r.checks)
-    os << "  " << verdict_mark(c.verdict) << "  " << c.name << std::string(width - c.name.size(), ' ')
-       << "  " << c.summary << "\n";
+    os << "  " << verdict_mark(c.verdict) << "  " << c.name
+       << std::string(width - c.name.size(), ' ') << "  " << c.summary << "\n";
   os << "  " << r.counts.phases << (r.counts.phases == 1 ? " phase, " : " phases, ")
      << r.counts.transfers << " transfers, C1 = " << r.counts.c1 << ", C2 = " << r.counts.c2
      << (r.counts.direct ? " (direct)" : " (forwarding)") << "\n";
@@ -195,7 +195,17 @@ OJson counterexample_json(const Counterexample& x) {
   return j;
 }
 
-std::string json(const Report& r, std::string_view source) {
+}  // namespace
+
+nlohmann::ordered_json check_json(const verify::CheckResult& c) {
+  return {{"name", c.name},
+          {"verdict", std::string(to_string(c.verdict))},
+          {"summary", c.summary},
+          {"counterexample",
+           c.counterexample ? counterexample_json(*c.counterexample) : OJson(nullptr)}};
+}
+
+nlohmann::ordered_json report_json(const verify::Report& r, std::string_view source) {
   OJson j;
   j["verdict"] = std::string(to_string(r.verdict()));
   j["schedule"] = std::string(source);
@@ -222,17 +232,7 @@ std::string json(const Report& r, std::string_view source) {
   OJson checks = OJson::array();
   for (const auto& c : r.checks) checks.push_back(check_json(c));
   j["checks"] = checks;
-  return json_text(j);
-}
-
-}  // namespace
-
-nlohmann::ordered_json check_json(const verify::CheckResult& c) {
-  return {{"name", c.name},
-          {"verdict", std::string(to_string(c.verdict))},
-          {"summary", c.summary},
-          {"counterexample",
-           c.counterexample ? counterexample_json(*c.counterexample) : OJson(nullptr)}};
+  return j;
 }
 
 std::string json_text(const nlohmann::ordered_json& report) {
@@ -400,12 +400,13 @@ ReportFormat parse_report_format(std::string_view name) {
 std::string render(const Report& report, std::string_view source, ReportFormat format) {
   switch (format) {
     case ReportFormat::json:
-      return json(report, source);
+      return json_text(report_json(report, source));
     case ReportFormat::junit:
       return junit(report, source);
-    default:
+    case ReportFormat::text:
       return text(report, source);
   }
+  return {};  // unreachable: every format is handled above
 }
 
 std::string render_error(std::string_view format, std::string_view command, std::string_view source,

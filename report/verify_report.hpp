@@ -36,6 +36,10 @@ nlohmann::ordered_json check_json(const verify::CheckResult& check);
 /// newline. Every `--report json` goes through here.
 std::string json_text(const nlohmann::ordered_json& report);
 
+/// `verify --report json`'s document as a value (docs/formats.md), for the reports that carry a
+/// verification inside theirs (export's).
+nlohmann::ordered_json report_json(const verify::Report& report, std::string_view source);
+
 /// `source` names the schedule (a file path, or "generated").
 std::string render(const verify::Report& report, std::string_view source, ReportFormat format);
 

@@ -13,9 +13,10 @@ std::pair<int, std::size_t> route(std::size_t a, std::size_t b, std::size_t n, L
       return {+1, forward};
     case LineRouting::shortest:
       return forward <= n - forward ? std::pair{+1, forward} : std::pair{-1, n - forward};
-    default:
+    case LineRouting::linear:
       return b > a ? std::pair{+1, b - a} : std::pair{-1, a - b};
   }
+  return {+1, forward};  // unreachable: every routing is handled above
 }
 
 }  // namespace

@@ -271,6 +271,12 @@ const Algorithm& require_algorithm(std::string_view name) {
   throw InputError(unknown_name("algorithm", name, names));
 }
 
+Claims claims_for(const ScheduleHeader& header) {
+  if (header.imported) return {};
+  if (const auto* a = find_algorithm(header.algorithm)) return a->claims(header);
+  return {};
+}
+
 std::string parameter_summary(const Algorithm& algorithm) {
   std::string out;
   for (const ParameterSpec& spec : algorithm.parameter_specs)

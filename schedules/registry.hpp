@@ -43,6 +43,12 @@ const Algorithm* find_algorithm(std::string_view name);
 /// the list of known ones.
 const Algorithm& require_algorithm(std::string_view name);
 
+/// What a schedule file claims, for the verifier: the claims of the registered algorithm its
+/// header names, for that header; none for other names, and none for an imported program (MSCCL
+/// XML), which is judged on its own: an algorithm's claims and invariants are about its phase
+/// table, not a runtime program that happens to share its name.
+Claims claims_for(const ScheduleHeader& header);
+
 /// One line of help for the algorithm's parameters, in declaration order: "collective=alltoall
 /// radix=2..p (default 2) ports=1..8192 (default: the machine's k, else 1)".
 std::string parameter_summary(const Algorithm& algorithm);

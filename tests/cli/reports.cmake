@@ -82,3 +82,24 @@ add_test(NAME cli.report_algorithms_json
                  ${PC})
 cli_test(report_algorithms_csv 0 "^algorithm,parameters,summary,reference"
          ${PC} algorithms --report csv)
+
+# import and export: with -o, what was written (on standard output the data is the answer).
+report_test(import_trace import-trace 0
+  "d['verdict'] == 'not-evaluated' and d['ranks'] == 6 and d['pairs']['of'] == 30 and d['next'].startswith('phasecheck verify ')"
+  ${PC} import simgrid-trace ${CMAKE_CURRENT_SOURCE_DIR}/good/simgrid-ring-6.trace -o ${TMP}/report-trace.json --report json)
+report_test(import_msccl import-msccl 0
+  "d['verdict'] == 'pass' and d['faults'] == [] and d['output'].endswith('report-relay.json')"
+  ${PC} import msccl ${MSCCL}/relay-through-scratch-3.xml -o ${TMP}/report-relay.json --report json)
+report_test(import_msccl_faults import-msccl 1
+  "d['verdict'] == 'fail' and d['output'] is None and d['faults'][0]['kind'] == 'race' and set(d['faults'][0]['steps'][0]) == {'gpu', 'threadblock', 'step'}"
+  ${PC} import msccl ${BAD}/msccl-race.xml -o ${TMP}/report-never-written.json --report json)
+report_test(export_msccl export-msccl 0
+  "d['stage'] == 'exported' and d['schedule']['verdict'] == 'pass' and 'not-evaluated' in [c['verdict'] for c in d['read_back']['checks']] and d['gpus'] == 8"
+  ${PC} export msccl ${EX}/fully-connected-8/shift.json -o ${TMP}/report-shift.xml --report json)
+report_test(export_msccl_refused export-msccl 1
+  "d['verdict'] == 'fail' and d['stage'] == 'refused' and d['output'] is None and d['read_back'] is None and d['schedule']['verdict'] == 'fail'"
+  ${PC} export msccl ${EX}/faraj-yuan-fig1/linear.json -o ${TMP}/report-never.xml --report json)
+cli_test(import_report_json_needs_output 2 "--report json describes what was written: give -o FILE"
+         ${PC} import msccl ${MSCCL}/relay-through-scratch-3.xml --report json)
+cli_test(export_report_json_needs_output 2 "--report json describes what was written: give -o FILE"
+         ${PC} export msccl ${EX}/fully-connected-8/shift.json --report json)

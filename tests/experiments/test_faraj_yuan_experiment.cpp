@@ -54,7 +54,7 @@ TEST_CASE("faraj_yuan text: the heading, and a machine's line, table and notes")
         "checked for our schedules\n");
 
   const auto machines = experiments::read_experiment_machines({example("faraj-yuan-fig1")}, 8);
-  reports::Table table({{"algorithm", "algorithm"}, {"8K", "8K"}, {"16K", "16K"}});
+  Table table({{"algorithm", "algorithm"}, {"8K", "8K"}, {"16K", "16K"}});
   table.add({std::string("linear (LAM: post everything)"), 6.0, 11.9});
   table.add({std::string("SimGrid pair"), std::string("-"), std::string("-")});
   table.add({std::string("bound |Mu| |Mv| m / B"), 5.9, 11.8});

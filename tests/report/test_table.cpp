@@ -7,38 +7,15 @@ using namespace phasecheck;
 
 namespace {
 
-reports::Table sample() {
-  reports::Table t({{"name", "name"}, {"phases", "phases"}, {"gap_C1", "gap"}, {"mean", "mean load"}});
-  t.add({std::string("shift"), std::uint64_t{7}, std::uint64_t{3}, 0.875});
-  t.add({std::string("a, \"b\""), std::uint64_t{12}, std::monostate{}, 1.0 / 3});
-  return t;
+TableReport sample(Verdict verdict) {
+  Table t({{"name", "name"}, {"phases", "phases"}});
+  t.add({std::string("shift"), std::uint64_t{7}});
+  nlohmann::ordered_json facts;
+  facts["max_ranks"] = 5;
+  return {"whatif sample", verdict, "a heading", std::move(facts), std::move(t), "a note\n"};
 }
 
 }  // namespace
-
-TEST_CASE("table: text aligns columns, nothing is '-'") {
-  CHECK(sample().text("  ") ==
-        "  name    phases  gap  mean load\n"
-        "  shift   7       3    0.875\n"
-        "  a, \"b\"  12      -    0.3333\n");
-}
-
-TEST_CASE("table: csv quotes what needs quoting and leaves nothing empty") {
-  CHECK(sample().csv() ==
-        "name,phases,gap_C1,mean\r\n"
-        "shift,7,3,0.875\r\n"
-        "\"a, \"\"b\"\"\",12,,0.3333\r\n");
-}
-
-TEST_CASE("table: json rows keep numbers as numbers and nothing as null") {
-  const auto j = sample().json();
-  REQUIRE(j.size() == 2);
-  CHECK(j[0]["name"] == "shift");
-  CHECK(j[0]["phases"] == 7);
-  CHECK(j[0]["mean"] == 0.875);
-  CHECK(j[1]["gap_C1"].is_null());
-  CHECK(j[1].begin().key() == "name");  // column order
-}
 
 TEST_CASE("table: formats are text, json and csv") {
   CHECK(reports::parse_table_format("csv", "survey") == reports::TableFormat::csv);
@@ -46,4 +23,22 @@ TEST_CASE("table: formats are text, json and csv") {
                        "survey: unknown report format 'jsn'; did you mean 'json'? (known: text, "
                        "json, csv)",
                        InputError);
+}
+
+TEST_CASE("table report: text is heading, table, notes; csv the table alone") {
+  const TableReport r = sample(Verdict::pass);
+  CHECK(reports::render(r, reports::TableFormat::text) ==
+        "a heading\n\nname   phases\nshift  7\na note\n");
+  CHECK(reports::render(r, reports::TableFormat::csv) == "name,phases\r\nshift,7\r\n");
+}
+
+TEST_CASE("table report: json carries the command, the verdict, the facts, then the rows") {
+  const auto j = nlohmann::ordered_json::parse(
+      reports::render(sample(Verdict::not_evaluated), reports::TableFormat::json));
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : j.items()) keys.push_back(key);
+  CHECK(keys == std::vector<std::string>{"command", "verdict", "max_ranks", "rows"});
+  CHECK(j["command"] == "whatif sample");
+  CHECK(j["verdict"] == "not-evaluated");  // never "pass" for a table nothing verified
+  CHECK(j["rows"][0]["phases"] == 7);
 }
