@@ -18,6 +18,7 @@
 
 #include "ci/comparison.hpp"
 #include "cli/commands.hpp"
+#include "cli/deploy.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
@@ -137,6 +138,7 @@ struct CommandLine::Impl {
   GateArgs gat;
   ImportArgs imp;
   ExportArgs ex;
+  DeployArgs dep;
   LintArgs lnt;
   ProgramArgs prg;
   CongestionArgs con;
@@ -204,7 +206,8 @@ struct CommandLine::Impl {
         ->envname("PHASECHECK_MAX_MEMORY");
 
     auto* algorithms = app->add_subcommand("algorithms", "List the registered algorithms");
-    algorithms->add_option("--report", alg_report, "text (default), json (every parameter typed) or csv")
+    algorithms
+        ->add_option("--report", alg_report, "text (default), json (every parameter typed) or csv")
         ->check(one_of({"text", "json", "csv"}));
 
     auto* generate = app->add_subcommand("generate", "Generate a schedule as JSON");
@@ -365,6 +368,29 @@ struct CommandLine::Impl {
         exp->add_option("--min-bytes", ex.min_bytes, "Smallest call size it serves (default 0)"));
     bytes_option(exp->add_option("--max-bytes", ex.max_bytes,
                                  "Largest call size it serves (default 0: any)"));
+
+    auto* deploy = app->add_subcommand(
+        "deploy",
+        "Verify schedules and build a PMPI interposer of MPI_Alltoall and MPI_Allgather that "
+        "unmodified MPI programs run with LD_PRELOAD, or with --emit-c their C routines");
+    deploy->add_option("schedules", dep.schedules, "Schedule files (- for standard input)")
+        ->required();
+    deploy
+        ->add_option(
+            "-o,--output", dep.output,
+            "The shared library (LIB.so); with --emit-c the C file (- for standard output)")
+        ->required();
+    deploy->add_flag("--emit-c", dep.emit_c,
+                     "Write one C99 function per schedule (phasecheck_<name>_alltoall) instead");
+    deploy
+        ->add_option("--sync", dep.sync,
+                     "Phase separation (default auto: pairwise on a routed model, none on a fully "
+                     "connected one, barrier otherwise)")
+        ->check(one_of({"auto", "none", "barrier", "pairwise"}));
+    deploy->add_option("--mpicc", dep.mpicc, "The MPI C compiler (default mpicc)");
+    deploy->add_option("--timeout", dep.timeout, "Seconds before mpicc is stopped (default 300)");
+    deploy->add_option("--report", dep.report, "What was verified and written: text or json")
+        ->check(one_of({"text", "json"}));
 
     auto* lint = app->add_subcommand(
         "lint",
@@ -598,11 +624,14 @@ struct CommandLine::Impl {
     reports_[whatif] = {&what.report, nullptr, [this] { return what.question; }};
     reports_[import] = {&imp.report, nullptr, [this] { return imp.file; }};
     reports_[exp] = {&ex.report, nullptr, [this] { return ex.schedule; }};
+    reports_[deploy] = {
+        &dep.report, nullptr,
+        [this] { return dep.schedules.empty() ? std::string("deploy") : dep.schedules.front(); }};
     reports_[algorithms] = {&alg_report, nullptr, [] { return std::string("algorithms"); }};
 
-    commands_.push_back(
-        {algorithms,
-         [this](std::ostream& out, std::ostream&) { return cli::list_algorithms(alg_report, out); }});
+    commands_.push_back({algorithms, [this](std::ostream& out, std::ostream&) {
+                           return cli::list_algorithms(alg_report, out);
+                         }});
     commands_.push_back(
         {generate, [this](std::ostream& out, std::ostream&) { return cli::generate(gen, out); }});
     commands_.push_back(
@@ -634,6 +663,8 @@ struct CommandLine::Impl {
                          }});
     commands_.push_back(
         {exp, [this](std::ostream& out, std::ostream&) { return cli::export_msccl(ex, out); }});
+    commands_.push_back(
+        {deploy, [this](std::ostream& out, std::ostream&) { return cli::deploy(dep, out); }});
     commands_.push_back(
         {lint, [this](std::ostream& out, std::ostream&) { return cli::lint_msccl(lnt, out); }});
     commands_.push_back(
@@ -684,7 +715,8 @@ void CommandLine::Impl::report_error(const std::string& message, std::ostream& o
   for (const auto& [command, target] : reports_) {
     if (!*command || *target.format == "text" || *target.format == "csv") continue;
     const std::string source = input_name(target.source());
-    const std::string text = reports::render_error(*target.format, command->get_name(), source, message);
+    const std::string text =
+        reports::render_error(*target.format, command->get_name(), source, message);
     if (!target.output || target.output->empty() || *target.output == "-") {
       out << text;
       return;

@@ -18,6 +18,36 @@ std::string_view to_string(Verdict v) {
   return "unknown";  // not a Verdict: unreachable
 }
 
+std::string tally(const std::vector<CheckResult>& checks) {
+  std::size_t pass = 0, fail = 0, unknown = 0, skipped = 0;
+  for (const CheckResult& c : checks) switch (c.verdict) {
+      case Verdict::pass:
+        ++pass;
+        break;
+      case Verdict::fail:
+        ++fail;
+        break;
+      case Verdict::unknown:
+        ++unknown;
+        break;
+      case Verdict::not_evaluated:
+        ++skipped;
+        break;
+    }
+  const auto plural = [](std::size_t k) { return k == 1 ? " check" : " checks"; };
+  std::string out;
+  if (fail > 0)
+    out = std::to_string(fail) + " of " + std::to_string(checks.size()) + plural(checks.size()) +
+          " failed";
+  else if (unknown == 0 && skipped == 0)
+    out = "all " + std::to_string(pass) + plural(pass) + " pass";
+  else
+    out = std::to_string(pass) + plural(pass) + " pass";
+  if (unknown > 0) out += ", " + std::to_string(unknown) + " undecided";
+  if (skipped > 0) out += ", " + std::to_string(skipped) + " not evaluated";
+  return out;
+}
+
 std::ostream& operator<<(std::ostream& os, Verdict v) { return os << to_string(v); }
 
 std::ostream& operator<<(std::ostream& os, const Counterexample& c) {

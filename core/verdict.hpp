@@ -65,6 +65,11 @@ struct CheckResult {
   friend bool operator==(const CheckResult&, const CheckResult&) = default;
 };
 
+/// The checks counted by verdict, as every summary line says it: "all 5 checks pass", "2 of 5
+/// checks failed", "4 checks pass, 1 not evaluated", "3 checks pass, 1 undecided". A check that
+/// did not run is never counted as passed.
+std::string tally(const std::vector<CheckResult>& checks);
+
 std::ostream& operator<<(std::ostream& os, Verdict v);
 std::ostream& operator<<(std::ostream& os, const Counterexample& c);
 std::ostream& operator<<(std::ostream& os, const CheckResult& r);

@@ -9,18 +9,6 @@ namespace {
 
 using OJson = nlohmann::ordered_json;
 
-/// "4 checks pass" or "4 checks pass, 1 not evaluated": a check that did not run is not counted
-/// as passed.
-std::string checks_passed(const verify::Report& report) {
-  std::size_t pass = 0, not_evaluated = 0;
-  for (const auto& c : report.checks) {
-    pass += c.verdict == Verdict::pass;
-    not_evaluated += c.verdict == Verdict::not_evaluated;
-  }
-  return std::to_string(pass) + (pass == 1 ? " check passes" : " checks pass") +
-         (not_evaluated ? ", " + std::to_string(not_evaluated) + " not evaluated" : "");
-}
-
 /// JSON and JUnit are for checks; these reports are text or JSON.
 void text_or_json(ReportFormat format, const char* command) {
   if (format == ReportFormat::junit)
@@ -144,7 +132,7 @@ std::string render_msccl_export(const MscclExportRun& r, ReportFormat format) {
       out << "exported " << r.source << " (verified) -> " << r.output << ": " << x.steps
           << " steps on " << x.gpus << " gpus, " << x.channels
           << (x.channels == 1u ? " channel" : " channels")
-          << "; read back and verified: " << checks_passed(x.read_back) << "\n";
+          << "; read back and verified: " << tally(x.read_back.checks) << "\n";
       break;
   }
   return out.str();

@@ -48,25 +48,6 @@ std::string_view verdict_mark(Verdict v) {
 
 namespace {
 
-/// "all 5 checks pass", "2 of 5 checks failed", "4 checks pass, 1 not evaluated", ...
-std::string tally(const std::vector<CheckResult>& checks) {
-  std::size_t n[4] = {0, 0, 0, 0};
-  for (const CheckResult& c : checks) ++n[static_cast<int>(c.verdict)];
-  const std::size_t pass = n[0], fail = n[1], unknown = n[2], skipped = n[3];
-  const auto plural = [](std::size_t k) { return k == 1 ? " check" : " checks"; };
-  std::string out;
-  if (fail > 0)
-    out = std::to_string(fail) + " of " + std::to_string(checks.size()) + plural(checks.size()) +
-          " failed";
-  else if (unknown == 0 && skipped == 0)
-    out = "all " + std::to_string(pass) + plural(pass) + " pass";
-  else
-    out = std::to_string(pass) + plural(pass) + " pass";
-  if (unknown > 0) out += ", " + std::to_string(unknown) + " undecided";
-  if (skipped > 0) out += ", " + std::to_string(skipped) + " not evaluated";
-  return out;
-}
-
 std::string blocks_text(const verify::OffendingTransfer& t, Collective c) {
   if (t.blocks.size() == 1 && t.blocks[0] == direct_block(c, t.src, t.dst)) return "";
   std::string s = "  carries";

@@ -36,6 +36,7 @@ SHAPES = {
                      "ranks", "messages", "phases", "pairs", "self_messages", "topology", "next"],
     "import-msccl": ["command", "format", "verdict", "source", "output", "summary", "phases",
                      "faults"],
+    "deploy": ["command", "verdict", "output", "emit_c", "schedules"],
     "export-msccl": ["command", "format", "verdict", "stage", "source", "output", "steps", "gpus",
                      "channels", "schedule", "read_back"],
     "whatif-hierarchical-factor": ["command", "verdict", "rows"],

@@ -103,3 +103,13 @@ cli_test(import_report_json_needs_output 2 "--report json describes what was wri
          ${PC} import msccl ${MSCCL}/relay-through-scratch-3.xml --report json)
 cli_test(export_report_json_needs_output 2 "--report json describes what was written: give -o FILE"
          ${PC} export msccl ${EX}/fully-connected-8/shift.json --report json)
+
+# deploy: every schedule with its verdict; a refused one with its report, nothing written.
+report_test(deploy_emit_c deploy 0
+  "d['verdict'] == 'pass' and d['emit_c'] and d['schedules'][0]['function'] == 'phasecheck_shift_alltoall' and d['schedules'][0]['report']['verdict'] == 'pass' and d['schedules'][0]['replay']['verdict'] == 'pass'"
+  ${PC} deploy --emit-c ${EX}/fully-connected-8/shift.json -o ${TMP}/report-shift.c --report json)
+report_test(deploy_refused deploy 1
+  "d['verdict'] == 'fail' and d['output'] is None and d['schedules'][0]['refusal'].startswith('it does not verify') and d['schedules'][0]['report']['verdict'] == 'fail'"
+  ${PC} deploy ${CMAKE_CURRENT_SOURCE_DIR}/bad/fig1-contention.json -o ${TMP}/report-never.so --report json)
+cli_test(deploy_report_json_needs_file 2 "with --emit-c give -o FILE.c"
+         ${PC} deploy --emit-c ${EX}/fully-connected-8/shift.json -o - --report json)

@@ -1,0 +1,99 @@
+/* The PMPI interposer (deploy/interposer.c): MPI_Alltoall and MPI_Allgather, built by
+ * `phasecheck deploy` after deploy/runtime.c and the tables of the deployed schedules, which
+ * define pc_deployed[] and pc_deployed_count. A call whose communicator has as many ranks as a
+ * deployed schedule of its collective runs that schedule (ranks map by communicator rank);
+ * every other call goes to the library's own PMPI_ routine. With PHASECHECK_LOG=1 in the
+ * environment, rank 0 of the communicator says, once per collective, size and outcome, which
+ * schedule ran or why the call fell back. docs/run.md, "Deploy". */
+
+static const char *const pc_collective_names[] = {"MPI_Alltoall", "MPI_Allgather"};
+
+/* (collective, ranks, reason) already logged; a reason is a string constant, so compared by
+ * address. Beyond the table's size nothing more is logged. */
+enum { PC_LOGGED = 256 };
+static struct {
+  int collective, ranks;
+  const char *reason;
+} pc_logged[PC_LOGGED];
+static int pc_logged_count = 0;
+
+static void pc_log(MPI_Comm comm, int collective, int ranks, const pc_schedule *s,
+                   const char *reason) {
+  const char *env = getenv("PHASECHECK_LOG");
+  int rank = 0, i, fresh = 1;
+  if (!env || strcmp(env, "0") == 0 || env[0] == '\0') return;
+  PMPI_Comm_rank(comm, &rank);
+  if (rank != 0) return;
+  pthread_mutex_lock(&pc_lock);
+  for (i = 0; i < pc_logged_count; ++i)
+    if (pc_logged[i].collective == collective && pc_logged[i].ranks == ranks &&
+        pc_logged[i].reason == reason)
+      fresh = 0;
+  if (fresh && pc_logged_count < PC_LOGGED) {
+    pc_logged[pc_logged_count].collective = collective;
+    pc_logged[pc_logged_count].ranks = ranks;
+    pc_logged[pc_logged_count].reason = reason;
+    ++pc_logged_count;
+  } else {
+    fresh = 0;
+  }
+  pthread_mutex_unlock(&pc_lock);
+  if (!fresh) return;
+  if (reason)
+    fprintf(stderr, "phasecheck: %s on %d ranks: falling back, %s\n",
+            pc_collective_names[collective], ranks, reason);
+  else
+    fprintf(stderr, "phasecheck: %s on %d ranks: %s (verified)\n", pc_collective_names[collective],
+            ranks, s->name);
+  fflush(stderr);
+}
+
+static const pc_schedule *pc_find(int collective, int ranks) {
+  int i;
+  for (i = 0; i < pc_deployed_count; ++i)
+    if (pc_deployed[i]->collective == collective && pc_deployed[i]->ranks == ranks)
+      return pc_deployed[i];
+  return NULL;
+}
+
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  int size = 0, err;
+  const char *why = NULL;
+  const pc_schedule *s;
+  if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &size) != MPI_SUCCESS)
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  s = pc_find(PC_ALLTOALL, size);
+  if (!s) {
+    pc_log(comm, PC_ALLTOALL, size, NULL, "no schedule");
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  err = pc_alltoall(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &why);
+  if (err != PC_FALLBACK) {
+    pc_log(comm, PC_ALLTOALL, size, s, NULL);
+    return err;
+  }
+  pc_log(comm, PC_ALLTOALL, size, s, why);
+  return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  int size = 0, err;
+  const char *why = NULL;
+  const pc_schedule *s;
+  if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &size) != MPI_SUCCESS)
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  s = pc_find(PC_ALLGATHER, size);
+  if (!s) {
+    pc_log(comm, PC_ALLGATHER, size, NULL, "no schedule");
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  err = pc_allgather(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &why);
+  if (err != PC_FALLBACK) {
+    pc_log(comm, PC_ALLGATHER, size, s, NULL);
+    return err;
+  }
+  pc_log(comm, PC_ALLGATHER, size, s, why);
+  return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}

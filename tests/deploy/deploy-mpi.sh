@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# deploy-mpi.sh PHASECHECK DIR CASE: `phasecheck deploy` end to end under Open MPI. Each case
+# generates its schedules, deploys them, builds an unmodified program with mpicc and runs it; it
+# prints what it saw and exits non-zero on the first thing that is not as it must be.
+#   c4        the interposer on 4 ranks: tests/deploy/collectives.c (counts, datatypes, in place,
+#             split and duplicated communicators) against the library's own; halves fall back
+#   c8        the same on 8 ranks; the halves (4 ranks) run the 4-rank schedules
+#   v3        a buffer program (format 3, bruck-index --buffers) deployed, on 8 ranks
+#   fallback  a library without a schedule for the size: every call falls back, results right;
+#             without PHASECHECK_LOG nothing is printed
+#   mpi4py    tests/deploy/collectives.py under the interposer, 4 ranks
+#   routine   --emit-c: compiles with -Wall -Wextra -Werror, runs against PMPI_Alltoall on 8
+#             ranks (and on 4: another size, handed to PMPI_Alltoall); same input, same bytes
+#   refused   a schedule that fails verification: exit 1, the counterexample, nothing written
+set -u
+pc=$1 dir=$2 case=$3
+here=$(cd "$(dirname "$0")" && pwd)
+ex=$(cd "$here/../../examples" && pwd)
+mpirun=(mpirun --allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,vader)
+rm -rf "$dir/$case" && mkdir -p "$dir/$case" && cd "$dir/$case" || exit 2
+
+fail() { echo "FAIL  $*"; exit 1; }
+run() { echo "+ $*"; "$@" || fail "exit $? from: $*"; }
+# expect_log FILE TEXT: a line of the interposer's log
+expect_log() { grep -qF "$2" "$1" || { cat "$1"; fail "no line '$2' in the log"; }; }
+
+schedules() {  # the schedules every case draws from
+  run "$pc" topology hypercube --dimension 2 -o h2.json >/dev/null
+  run "$pc" topology fully-connected --ranks 4 --ports 3 -o fc4.json >/dev/null
+  run "$pc" topology ring --ranks 8 -o ring8.json >/dev/null
+  run "$pc" generate hypercube-exchange --topology h2.json -o hx4.json
+  cp "$ex/hypercube-3/hypercube-exchange.json" hx8.json
+  run "$pc" generate bruck-concat --topology fc4.json --set collective=allgather -o bc4.json
+  run "$pc" generate ring --topology ring8.json --set collective=allgather -o ring8-allgather.json
+  run "$pc" generate bruck-index --topology "$ex/fully-connected-8/topology.json" --buffers -o bi8.json
+}
+
+collectives() {  # NP LIB: collectives.c under the interposer, with the log
+  run mpicc -std=c99 -O1 -Wall -Werror -o collectives "$here/collectives.c"
+  "${mpirun[@]}" -np "$1" -x LD_PRELOAD="$PWD/$2" -x PHASECHECK_LOG=1 ./collectives >out.txt 2>log.txt ||
+    { cat out.txt log.txt; fail "collectives on $1 ranks"; }
+  cat out.txt log.txt
+  grep -q "collectives: [0-9]* calls on $1 ranks, 0 failures" out.txt || fail "collectives on $1 ranks"
+}
+
+case $case in
+  c4)
+    schedules
+    run "$pc" deploy hx4.json bc4.json -o lib.so
+    collectives 4 lib.so
+    expect_log log.txt "phasecheck: MPI_Alltoall on 4 ranks: hypercube-exchange (verified)"
+    expect_log log.txt "phasecheck: MPI_Allgather on 4 ranks: bruck-concat (verified)"
+    expect_log log.txt "phasecheck: MPI_Alltoall on 2 ranks: falling back, no schedule"
+    expect_log log.txt "phasecheck: MPI_Allgather on 2 ranks: falling back, no schedule"
+    expect_log log.txt "phasecheck: MPI_Alltoall on 4 ranks: falling back, the send and receive type signatures differ"
+    ;;
+  c8)
+    schedules
+    run "$pc" deploy hx8.json hx4.json ring8-allgather.json bc4.json -o lib.so
+    collectives 8 lib.so
+    expect_log log.txt "phasecheck: MPI_Alltoall on 8 ranks: hypercube-exchange (verified)"
+    expect_log log.txt "phasecheck: MPI_Alltoall on 4 ranks: hypercube-exchange (verified)"
+    expect_log log.txt "phasecheck: MPI_Allgather on 8 ranks: ring (verified)"
+    expect_log log.txt "phasecheck: MPI_Allgather on 4 ranks: bruck-concat (verified)"
+    ;;
+  v3)
+    schedules
+    run "$pc" deploy bi8.json --sync none -o lib.so
+    collectives 8 lib.so
+    expect_log log.txt "phasecheck: MPI_Alltoall on 8 ranks: bruck-index (verified)"
+    ;;
+  fallback)
+    schedules
+    run "$pc" deploy hx8.json -o lib.so
+    collectives 4 lib.so
+    expect_log log.txt "phasecheck: MPI_Alltoall on 4 ranks: falling back, no schedule"
+    expect_log log.txt "phasecheck: MPI_Allgather on 4 ranks: falling back, no schedule"
+    grep -q "(verified)" log.txt && fail "a schedule ran on a size it was not deployed for"
+    "${mpirun[@]}" -np 4 -x LD_PRELOAD="$PWD/lib.so" ./collectives >out.txt 2>log.txt ||
+      fail "collectives without PHASECHECK_LOG"
+    grep -q "phasecheck" log.txt && { cat log.txt; fail "output without PHASECHECK_LOG"; }
+    echo "no output without PHASECHECK_LOG"
+    ;;
+  mpi4py)
+    schedules
+    run "$pc" deploy hx4.json bc4.json -o lib.so
+    "${mpirun[@]}" -np 4 -x LD_PRELOAD="$PWD/lib.so" -x PHASECHECK_LOG=1 /usr/bin/python3 \
+      "$here/collectives.py" >out.txt 2>log.txt || { cat out.txt log.txt; fail "mpi4py"; }
+    cat out.txt log.txt
+    grep -q "mpi4py: [0-9]* checks on 4 ranks, 0 failures" out.txt || fail "mpi4py"
+    expect_log log.txt "phasecheck: MPI_Alltoall on 4 ranks: hypercube-exchange (verified)"
+    expect_log log.txt "phasecheck: MPI_Allgather on 4 ranks: bruck-concat (verified)"
+    ;;
+  routine)
+    schedules
+    run "$pc" deploy --emit-c hx8.json -o routine.c
+    run "$pc" deploy --emit-c hx8.json -o again.c
+    cmp routine.c again.c || fail "two runs wrote different C"
+    grep -q "^int phasecheck_hypercube_exchange_alltoall(" routine.c || fail "no function"
+    grep -qF '/* rank 0, phase 0 "step 1 (dimension 0)" */' routine.c || fail "phases not named"
+    run mpicc -std=c99 -Wall -Wextra -Werror -c routine.c -o routine.o
+    run mpicc -std=c99 -Wall -Werror -DROUTINE=phasecheck_hypercube_exchange_alltoall \
+      -o driver "$here/routine-driver.c" routine.o
+    for np in 8 4; do
+      "${mpirun[@]}" -np $np ./driver >out.txt 2>&1 || { cat out.txt; fail "routine on $np ranks"; }
+      cat out.txt
+      grep -q "routine: [0-9]* calls, 0 failures" out.txt || fail "routine on $np ranks"
+    done
+    ;;
+  refused)
+    bad=$here/../cli/bad/fig1-contention.json
+    "$pc" deploy "$bad" -o lib.so >out.txt 2>&1
+    code=$?
+    cat out.txt
+    [ $code -eq 1 ] || fail "exit $code, expected 1"
+    grep -q "deploy refused: .*fig1-contention.json: it does not verify (contention: fail" out.txt ||
+      fail "no refusal naming the check"
+    grep -q "shared: link" out.txt || fail "no counterexample"
+    [ -e lib.so ] && fail "a library was written"
+    "$pc" deploy --emit-c "$bad" -o routine.c >/dev/null 2>&1
+    [ $? -eq 1 ] && [ ! -e routine.c ] || fail "--emit-c wrote a refused schedule"
+    ;;
+  *)
+    echo "unknown case $case"; exit 2 ;;
+esac
+echo "pass  $case"
