@@ -130,6 +130,7 @@ struct CommandLine::Impl {
   std::string alg_report = "text";  // algorithms --report
   GenerateArgs gen;
   VerifyArgs ver;
+  CheckArgs chk;
   CostArgs cst;
   SyncArgs syn;
   RunArgs rn;
@@ -216,6 +217,10 @@ struct CommandLine::Impl {
     generate->add_option("--topology", gen.topology, "Topology JSON file")->required();
     generate->add_option("--set", gen.set, "Algorithm parameter key=value (repeatable)");
     generate->add_option("-o,--output", gen.output, "Output file (default: standard output)");
+    generate
+        ->add_option("--format", gen.format,
+                     "json (default) or binary: the compact stream (docs/formats.md), phase tables")
+        ->check(one_of({"json", "binary"}));
     generate->add_flag("--buffers", gen.buffers,
                        "Write the buffer program (format 3: where every chunk lands)");
 
@@ -228,6 +233,18 @@ struct CommandLine::Impl {
     verify->add_option("--report", ver.report, "Report format")
         ->check(one_of({"text", "json", "junit"}));
     verify->add_option("-o,--output", ver.output, "Write the report to this file");
+
+    auto* check = app->add_subcommand(
+        "check",
+        "Generate and verify a registered algorithm in one pass, the schedule never in memory: "
+        "the report `generate | verify` gives");
+    check->add_option("algorithm", chk.algorithm, "Algorithm name (see `algorithms`)")->required();
+    check->add_option("--topology", chk.topology, "Topology JSON file (- for standard input)")
+        ->required();
+    check->add_option("--set", chk.set, "Algorithm parameter key=value (repeatable)");
+    check->add_option("--report", chk.report, "Report format")
+        ->check(one_of({"text", "json", "junit"}));
+    check->add_option("-o,--output", chk.output, "Write the report to this file");
 
     auto* cost = app->add_subcommand(
         "cost",
@@ -602,6 +619,7 @@ struct CommandLine::Impl {
                      ->delimiter(','));
 
     reports_[verify] = {&ver.report, &ver.output, [this] { return ver.schedule; }};
+    reports_[check] = {&chk.report, &chk.output, [this] { return chk.topology; }};
     reports_[cost] = {&cst.report, &cst.output, [this] { return cst.schedule; }};
     reports_[diff] = {&dif.report, nullptr, [this] { return dif.after; }};
     reports_[bounds] = {&bnd.report, nullptr, [this] { return bnd.topology; }};
@@ -636,6 +654,8 @@ struct CommandLine::Impl {
         {generate, [this](std::ostream& out, std::ostream&) { return cli::generate(gen, out); }});
     commands_.push_back(
         {verify, [this](std::ostream& out, std::ostream&) { return cli::verify(ver, out); }});
+    commands_.push_back(
+        {check, [this](std::ostream& out, std::ostream&) { return cli::check(chk, out); }});
     commands_.push_back({fuzz, [this](std::ostream& out, std::ostream& err) {
                            fz.progress = isatty(fileno(stderr));
                            return cli::fuzz(fz, fuzz_report, out, err);

@@ -12,10 +12,12 @@
 #include "core/files.hpp"
 #include "core/networks.hpp"
 #include "core/suggest.hpp"
+#include "experiments/check.hpp"
 #include "experiments/machine_bounds.hpp"
 #include "experiments/survey.hpp"
 #include "io/json.hpp"
 #include "io/programs_json.hpp"
+#include "io/schedule_binary.hpp"
 #include "mutate.hpp"
 #include "programs/checked_plan.hpp"
 #include "programs/checked_programs.hpp"
@@ -47,10 +49,23 @@ int list_algorithms(const std::string& report, std::ostream& out) {
 
 int generate(const GenerateArgs& args, std::ostream& out) {
   const auto& algorithm = schedules::require_algorithm(args.algorithm);
+  if (args.format != "json" && args.format != "binary")
+    throw InputError("generate: " + unknown_name("format", args.format, {"json", "binary"}));
+  const bool binary = args.format == "binary";
+  if (binary && args.buffers)
+    throw InputError(
+        "generate: --buffers writes JSON (format 3); --format binary carries phase "
+        "tables only");
   if (!args.output.empty()) check_output(args.output, {args.topology});
   const ScheduleHeader header = schedules::make_header(
       algorithm, io::read_topology_file(args.topology), Parameters::parse(args.set));
   const auto emit = [&](std::ostream& os) {
+    if (binary) {
+      io::BinaryScheduleWriter writer(os, header);
+      algorithm.generate(header, writer.sink());
+      writer.finish();
+      return;
+    }
     if (args.buffers) {
       const Schedule program = schedules::generate_program(algorithm, header);
       io::ScheduleWriter writer(os, program.header);
@@ -122,6 +137,17 @@ int verify(const VerifyArgs& args, std::ostream& out) {
   emit(reports::render(v.report, v.source, format), args.output, out,
        {args.schedule, args.topology});
   return v.report.verdict() == Verdict::pass ? 0 : 1;
+}
+
+int check(const CheckArgs& args, std::ostream& out) {
+  const reports::ReportFormat format = reports::parse_report_format(args.report);
+  const auto& algorithm = schedules::require_algorithm(args.algorithm);
+  if (!args.output.empty()) check_output(args.output, {args.topology});
+  const verify::Report report = experiments::check_algorithm(
+      algorithm, io::read_topology_file(args.topology), Parameters::parse(args.set));
+  emit(reports::render(report, args.algorithm + " on " + input_name(args.topology), format),
+       args.output, out, {args.topology});
+  return report.verdict() == Verdict::pass ? 0 : 1;
 }
 
 int sync(const SyncArgs& args, std::ostream& out) {

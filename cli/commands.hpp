@@ -26,6 +26,7 @@ struct GenerateArgs {
   std::vector<std::string> set;  ///< key=value parameters
   std::string output;            ///< file; empty or "-" for standard output
   bool buffers = false;          ///< format 3: the buffer program
+  std::string format = "json";   ///< json | binary (io/schedule_binary.hpp; phase tables)
 };
 int generate(const GenerateArgs& args, std::ostream& out);
 
@@ -36,6 +37,17 @@ struct VerifyArgs {
   std::string output;           ///< report file; empty for standard output
 };
 int verify(const VerifyArgs& args, std::ostream& out);
+
+struct CheckArgs {
+  std::string algorithm;
+  std::string topology;          ///< topology file, or "-" for standard input
+  std::vector<std::string> set;  ///< key=value parameters
+  std::string report = "text";   ///< text | json | junit
+  std::string output;            ///< report file; empty for standard output
+};
+/// `generate | verify` in one pass (experiments/check.hpp): the same report, the schedule never
+/// held. Exit 0 when every check that applies passes, 1 otherwise.
+int check(const CheckArgs& args, std::ostream& out);
 
 struct CostArgs {
   std::string schedule;         ///< schedule file, or "-" for standard input

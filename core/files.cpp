@@ -288,6 +288,17 @@ Destination resolve_output(const std::string& path, const std::vector<std::strin
   d.exists = lstat(path.c_str(), &d.st) == 0;
   if (!d.exists && errno != ENOENT)
     throw InputError(path + ": cannot write the file (" + error_text() + ")");
+  if (!d.exists) {
+    // Checked before the work, which may be long: the file can be made only in a directory.
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    struct stat dir{};
+    if (!parent.empty() && stat(parent.c_str(), &dir) != 0)
+      throw InputError(path + ": cannot write the file (" + parent.string() + ": " + error_text() +
+                       ")");
+    if (!parent.empty() && !S_ISDIR(dir.st_mode))
+      throw InputError(path + ": cannot write the file (" + parent.string() +
+                       " is not a directory)");
+  }
   if (d.exists && S_ISLNK(d.st.st_mode)) {
     char resolved[PATH_MAX + 1];
     if (!realpath(path.c_str(), resolved))
@@ -329,8 +340,8 @@ void write_output(const std::string& path, const std::function<void(std::ostream
     // reader an error instead of a hang; a reader started next to this program (`cat fifo &`)
     // gets kFifoReaderWait to open its end.
     int fd = ::open(d.target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    for (auto waited = std::chrono::milliseconds(0); fd < 0 && errno == ENXIO &&
-                                                     waited < kFifoReaderWait;
+    for (auto waited = std::chrono::milliseconds(0);
+         fd < 0 && errno == ENXIO && waited < kFifoReaderWait;
          waited += std::chrono::milliseconds(10)) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
       fd = ::open(d.target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);

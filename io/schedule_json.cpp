@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "io/json.hpp"
+#include "io/schedule_binary.hpp"
 #include "io/msccl_xml.hpp"
 #include "core/msccl.hpp"
 #include "io/json_common.hpp"
@@ -746,6 +747,10 @@ bool xml_ahead(std::istream& in) {
 void read_schedule(std::istream& in, std::string_view source,
                    const std::function<void(const ScheduleHeader&)>& on_header,
                    const PhaseSink& on_phase, Tables tables) {
+  if (binary_ahead(in)) {  // the binary stream (io/schedule_binary.hpp): phase tables only
+    read_binary_schedule(in, source, on_header, on_phase);
+    return;
+  }
   if (xml_ahead(in)) {
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     if (in.bad()) throw InputError(std::string(source) + ": read error");

@@ -17,6 +17,10 @@ pc=$1 dir=$2 case=$3
 here=$(cd "$(dirname "$0")" && pwd)
 ex=$(cd "$here/../../examples" && pwd)
 mpirun=(mpirun --allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,vader)
+# The sanitize preset hands ASAN_OPTIONS to sanitized MPI processes through mca_base_env_list,
+# which Open MPI refuses next to -x. The programs here are not sanitized (mpicc builds them):
+# they need -x LD_PRELOAD, not the list.
+unset OMPI_MCA_mca_base_env_list
 rm -rf "$dir/$case" && mkdir -p "$dir/$case" && cd "$dir/$case" || exit 2
 
 fail() { echo "FAIL  $*"; exit 1; }
@@ -40,7 +44,7 @@ collectives() {  # NP LIB: collectives.c under the interposer, with the log
   "${mpirun[@]}" -np "$1" -x LD_PRELOAD="$PWD/$2" -x PHASECHECK_LOG=1 ./collectives >out.txt 2>log.txt ||
     { cat out.txt log.txt; fail "collectives on $1 ranks"; }
   cat out.txt log.txt
-  grep -q "collectives: [0-9]* calls on $1 ranks, 0 failures" out.txt || fail "collectives on $1 ranks"
+  grep -q "collectives: [1-9][0-9]* calls on $1 ranks, 0 failures" out.txt || fail "collectives on $1 ranks"
 }
 
 case $case in
@@ -87,7 +91,7 @@ case $case in
     "${mpirun[@]}" -np 4 -x LD_PRELOAD="$PWD/lib.so" -x PHASECHECK_LOG=1 /usr/bin/python3 \
       "$here/collectives.py" >out.txt 2>log.txt || { cat out.txt log.txt; fail "mpi4py"; }
     cat out.txt log.txt
-    grep -q "mpi4py: [0-9]* checks on 4 ranks, 0 failures" out.txt || fail "mpi4py"
+    grep -q "mpi4py: [1-9][0-9]* checks on 4 ranks, 0 failures" out.txt || fail "mpi4py"
     expect_log log.txt "phasecheck: MPI_Alltoall on 4 ranks: hypercube-exchange (verified)"
     expect_log log.txt "phasecheck: MPI_Allgather on 4 ranks: bruck-concat (verified)"
     ;;
@@ -104,7 +108,7 @@ case $case in
     for np in 8 4; do
       "${mpirun[@]}" -np $np ./driver >out.txt 2>&1 || { cat out.txt; fail "routine on $np ranks"; }
       cat out.txt
-      grep -q "routine: [0-9]* calls, 0 failures" out.txt || fail "routine on $np ranks"
+      grep -q "routine: [1-9][0-9]* calls, 0 failures" out.txt || fail "routine on $np ranks"
     done
     ;;
   refused)
