@@ -56,44 +56,43 @@ static const pc_schedule *pc_find(int collective, int ranks) {
   return NULL;
 }
 
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+/* A scheduled collective of the runtime (pc_alltoall, pc_allgather) and the library's own. */
+typedef int (*pc_scheduled)(const pc_schedule *, const void *, int, MPI_Datatype, void *, int,
+                            MPI_Datatype, MPI_Comm, const char **);
+typedef int (*pc_library)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+
+/* The call by the deployed schedule of `collective` for the communicator's size, or by `library`
+ * when there is none or the schedule cannot serve it; logged as PHASECHECK_LOG asks. */
+static int pc_interpose(int collective, pc_scheduled scheduled, pc_library library,
+                        const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   int size = 0, err;
   const char *why = NULL;
   const pc_schedule *s;
   if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &size) != MPI_SUCCESS)
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  s = pc_find(PC_ALLTOALL, size);
+    return library(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  s = pc_find(collective, size);
   if (!s) {
-    pc_log(comm, PC_ALLTOALL, size, NULL, "no schedule");
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    pc_log(comm, collective, size, NULL, "no schedule");
+    return library(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
-  err = pc_alltoall(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &why);
+  err = scheduled(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &why);
   if (err != PC_FALLBACK) {
-    pc_log(comm, PC_ALLTOALL, size, s, NULL);
+    pc_log(comm, collective, size, s, NULL);
     return err;
   }
-  pc_log(comm, PC_ALLTOALL, size, s, why);
-  return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  pc_log(comm, collective, size, s, why);
+  return library(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return pc_interpose(PC_ALLTOALL, pc_alltoall, PMPI_Alltoall, sendbuf, sendcount, sendtype,
+                      recvbuf, recvcount, recvtype, comm);
 }
 
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  int size = 0, err;
-  const char *why = NULL;
-  const pc_schedule *s;
-  if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &size) != MPI_SUCCESS)
-    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  s = pc_find(PC_ALLGATHER, size);
-  if (!s) {
-    pc_log(comm, PC_ALLGATHER, size, NULL, "no schedule");
-    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  }
-  err = pc_allgather(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &why);
-  if (err != PC_FALLBACK) {
-    pc_log(comm, PC_ALLGATHER, size, s, NULL);
-    return err;
-  }
-  pc_log(comm, PC_ALLGATHER, size, s, why);
-  return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return pc_interpose(PC_ALLGATHER, pc_allgather, PMPI_Allgather, sendbuf, sendcount, sendtype,
+                      recvbuf, recvcount, recvtype, comm);
 }

@@ -471,28 +471,59 @@ static int pc_execute(const pc_schedule *s, int rank, MPI_Comm comm, const pc_bu
 
 /* ---- the collectives ---------------------------------------------------------------------- */
 
-/* Checks shared by both collectives: the per-message size B (the same on every rank of a
- * correct program, so every rank decides alike), chunks, and the signatures. */
-static int pc_sizes(const pc_schedule *s, MPI_Count send_bytes, MPI_Count bytes, MPI_Comm comm,
-                    const char **why) {
+/* What both collectives settle before they run, from the call's arguments (after MPI_IN_PLACE
+ * has made the send type and count the receive ones): the per-message size B, the types'
+ * layouts, the rank, the communicator's cache and the sizes of scratch and staging. */
+typedef struct {
+  MPI_Count bytes; /* B: per message (alltoall) or contribution (allgather) */
+  pc_type st, rt;
+  int rank;
+  pc_comm *c;
+  size_t chunk, scratch_bytes, staging_bytes;
+} pc_call;
+
+/* MPI_SUCCESS with *call filled in (call->bytes == 0: nothing to move, nothing else set), or
+ * PC_FALLBACK with *why. Every reason to fall back depends only on what is equal on every rank
+ * of a correct program (the communicator, B, each rank's own send against its own receive
+ * signature), so all ranks take the same path. */
+static int pc_prepare(const pc_schedule *s, int sendcount, MPI_Datatype sendtype, int recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm, pc_call *call, const char **why) {
+  MPI_Count send_size, recv_size;
   int inter = 0;
+  PMPI_Type_size_x(sendtype, &send_size);
+  PMPI_Type_size_x(recvtype, &recv_size);
+  call->bytes = recv_size * recvcount;
   PMPI_Comm_test_inter(comm, &inter);
   if (inter) {
     *why = "an intercommunicator";
     return PC_FALLBACK;
   }
-  if (send_bytes != bytes) {
+  if (send_size * sendcount != call->bytes) {
     *why = "the send and receive sizes differ";
     return PC_FALLBACK;
   }
-  if (bytes % s->chunks != 0) {
+  if (call->bytes % s->chunks != 0) {
     *why = "the message size is not a multiple of the schedule's chunks";
     return PC_FALLBACK;
   }
-  if (bytes * s->ranks > INT_MAX || (bytes / s->chunks) * s->max_message > INT_MAX) {
+  if (call->bytes * s->ranks > INT_MAX ||
+      (call->bytes / s->chunks) * s->max_message > INT_MAX) {
     *why = "more than 2^31 - 1 bytes in a buffer";
     return PC_FALLBACK;
   }
+  if (call->bytes == 0) return MPI_SUCCESS;
+  pc_analyse(sendtype, &call->st);
+  pc_analyse(recvtype, &call->rt);
+  if (call->st.dense && call->rt.dense &&
+      pc_same_signature(&call->st, sendcount, &call->rt, recvcount) == 0) {
+    *why = "the send and receive type signatures differ";
+    return PC_FALLBACK;
+  }
+  PMPI_Comm_rank(comm, &call->rank);
+  call->c = pc_cache(comm);
+  call->chunk = (size_t)call->bytes / s->chunks;
+  call->scratch_bytes = (size_t)s->scratch * call->chunk;
+  call->staging_bytes = (size_t)s->staging[call->rank] * call->chunk;
   return MPI_SUCCESS;
 }
 
@@ -502,57 +533,43 @@ static int pc_alltoall(const pc_schedule *s, const void *sendbuf, int sendcount,
                        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                        MPI_Comm comm, const char **why) {
   const int p = s->ranks, in_place = sendbuf == MPI_IN_PLACE;
-  MPI_Count send_size, recv_size, bytes;
-  pc_type st, rt;
-  pc_comm *c;
+  pc_call call;
   pc_buffers b;
-  size_t total, chunk, scratch_bytes, staging_bytes, input_copy, output_copy;
-  int rank, err, position;
+  size_t input_copy, output_copy, total;
+  int err, position;
+  char *memory;
   if (in_place) {
     sendcount = recvcount;
     sendtype = recvtype;
   }
-  PMPI_Type_size_x(sendtype, &send_size);
-  PMPI_Type_size_x(recvtype, &recv_size);
-  bytes = recv_size * recvcount;
-  err = pc_sizes(s, send_size * sendcount, bytes, comm, why);
-  if (err != MPI_SUCCESS) return err;
-  if (bytes == 0) return MPI_SUCCESS;
-  pc_analyse(sendtype, &st);
-  pc_analyse(recvtype, &rt);
-  if (st.dense && rt.dense && pc_same_signature(&st, sendcount, &rt, recvcount) == 0) {
-    *why = "the send and receive type signatures differ";
-    return PC_FALLBACK;
-  }
-  PMPI_Comm_rank(comm, &rank);
-  c = pc_cache(comm);
-  chunk = (size_t)bytes / s->chunks;
-  scratch_bytes = (size_t)s->scratch * chunk;
-  staging_bytes = (size_t)s->staging[rank] * chunk;
-  input_copy = (in_place || !st.dense) ? (size_t)bytes * p : 0;
-  output_copy = rt.dense ? 0 : (size_t)bytes * p;
-  total = scratch_bytes + staging_bytes + input_copy + output_copy;
-  pc_reserve(c, total ? total : 1, s->requests[rank] ? s->requests[rank] : 1);
-  b.chunk = chunk;
-  b.scratch = c->memory;
-  b.staging = c->memory + scratch_bytes;
+  err = pc_prepare(s, sendcount, sendtype, recvcount, recvtype, comm, &call, why);
+  if (err != MPI_SUCCESS || call.bytes == 0) return err;
+  input_copy = (in_place || !call.st.dense) ? (size_t)call.bytes * p : 0;
+  output_copy = call.rt.dense ? 0 : (size_t)call.bytes * p;
+  total = call.scratch_bytes + call.staging_bytes + input_copy + output_copy;
+  pc_reserve(call.c, total ? total : 1, s->requests[call.rank] ? s->requests[call.rank] : 1);
+  memory = call.c->memory;
+  b.chunk = call.chunk;
+  b.scratch = memory;
+  b.staging = memory + call.scratch_bytes;
   b.input = (const char *)sendbuf;
-  b.output = rt.dense ? (char *)recvbuf : c->memory + scratch_bytes + staging_bytes + input_copy;
+  b.output = call.rt.dense ? (char *)recvbuf
+                           : memory + call.scratch_bytes + call.staging_bytes + input_copy;
   if (input_copy) {
-    char *copy = c->memory + scratch_bytes + staging_bytes;
+    char *copy = memory + call.scratch_bytes + call.staging_bytes;
     position = 0;
-    if (in_place && rt.dense)
+    if (in_place && call.rt.dense)
       memcpy(copy, recvbuf, input_copy);
     else
       PMPI_Pack(in_place ? recvbuf : sendbuf, sendcount * p, sendtype, copy, (int)input_copy,
-                &position, c->dup);
+                &position, call.c->dup);
     b.input = copy;
   }
-  err = pc_execute(s, rank, c->dup, &b, c->requests);
+  err = pc_execute(s, call.rank, call.c->dup, &b, call.c->requests);
   if (err == MPI_SUCCESS && output_copy) {
     position = 0;
     err = PMPI_Unpack(b.output, (int)output_copy, &position, recvbuf, recvcount * p, recvtype,
-                      c->dup);
+                      call.c->dup);
   }
   return err;
 }
@@ -565,66 +582,48 @@ static int pc_allgather(const pc_schedule *s, const void *sendbuf, int sendcount
                         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                         MPI_Comm comm, const char **why) {
   const int p = s->ranks, in_place = sendbuf == MPI_IN_PLACE;
-  MPI_Count send_size, recv_size, bytes;
-  pc_type st, rt;
-  pc_comm *c;
+  pc_call call;
   pc_buffers b;
-  size_t total, chunk, scratch_bytes, staging_bytes, output_copy;
-  int rank, err, position;
+  size_t bytes, output_copy;
+  int err, position;
   char *own;
-  PMPI_Type_size_x(recvtype, &recv_size);
-  bytes = recv_size * recvcount;
   if (in_place) {
-    send_size = recv_size;
     sendcount = recvcount;
     sendtype = recvtype;
-  } else {
-    PMPI_Type_size_x(sendtype, &send_size);
   }
-  err = pc_sizes(s, send_size * sendcount, bytes, comm, why);
-  if (err != MPI_SUCCESS) return err;
-  if (bytes == 0) return MPI_SUCCESS;
-  pc_analyse(sendtype, &st);
-  pc_analyse(recvtype, &rt);
-  if (st.dense && rt.dense && pc_same_signature(&st, sendcount, &rt, recvcount) == 0) {
-    *why = "the send and receive type signatures differ";
-    return PC_FALLBACK;
-  }
-  PMPI_Comm_rank(comm, &rank);
-  c = pc_cache(comm);
-  chunk = (size_t)bytes / s->chunks;
-  scratch_bytes = (size_t)s->scratch * chunk;
-  staging_bytes = (size_t)s->staging[rank] * chunk;
-  output_copy = rt.dense ? 0 : (size_t)bytes * p;
+  err = pc_prepare(s, sendcount, sendtype, recvcount, recvtype, comm, &call, why);
+  if (err != MPI_SUCCESS || call.bytes == 0) return err;
+  bytes = (size_t)call.bytes;
+  output_copy = call.rt.dense ? 0 : bytes * p;
   /* The rank's own contribution is always copied (B bytes): in place it sits in the output,
    * which the program may write before it reads it. */
-  total = scratch_bytes + staging_bytes + (size_t)bytes + output_copy;
-  pc_reserve(c, total, s->requests[rank] ? s->requests[rank] : 1);
-  b.chunk = chunk;
-  b.scratch = c->memory;
-  b.staging = c->memory + scratch_bytes;
-  own = c->memory + scratch_bytes + staging_bytes;
-  b.output = rt.dense ? (char *)recvbuf : own + bytes;
-  if (!rt.dense) { /* the whole receive buffer, packed: in place, the own block is in it */
+  pc_reserve(call.c, call.scratch_bytes + call.staging_bytes + bytes + output_copy,
+             s->requests[call.rank] ? s->requests[call.rank] : 1);
+  b.chunk = call.chunk;
+  b.scratch = call.c->memory;
+  b.staging = call.c->memory + call.scratch_bytes;
+  own = call.c->memory + call.scratch_bytes + call.staging_bytes;
+  b.output = call.rt.dense ? (char *)recvbuf : own + bytes;
+  if (!call.rt.dense && in_place) { /* the whole receive buffer, packed: the own block is in it */
     position = 0;
-    if (in_place)
-      PMPI_Pack(recvbuf, recvcount * p, recvtype, b.output, (int)output_copy, &position, c->dup);
+    PMPI_Pack(recvbuf, recvcount * p, recvtype, b.output, (int)output_copy, &position,
+              call.c->dup);
   }
   if (in_place) {
-    memcpy(own, b.output + (size_t)bytes * rank, (size_t)bytes);
-  } else if (st.dense) {
-    memcpy(own, sendbuf, (size_t)bytes);
+    memcpy(own, b.output + bytes * call.rank, bytes);
+  } else if (call.st.dense) {
+    memcpy(own, sendbuf, bytes);
   } else {
     position = 0;
-    PMPI_Pack(sendbuf, sendcount, sendtype, own, (int)bytes, &position, c->dup);
+    PMPI_Pack(sendbuf, sendcount, sendtype, own, (int)bytes, &position, call.c->dup);
   }
   b.input = own;
-  if (s->inplace) memcpy(b.output + (size_t)bytes * rank, own, (size_t)bytes);
-  err = pc_execute(s, rank, c->dup, &b, c->requests);
+  if (s->inplace) memcpy(b.output + bytes * call.rank, own, bytes);
+  err = pc_execute(s, call.rank, call.c->dup, &b, call.c->requests);
   if (err == MPI_SUCCESS && output_copy) {
     position = 0;
     err = PMPI_Unpack(b.output, (int)output_copy, &position, recvbuf, recvcount * p, recvtype,
-                      c->dup);
+                      call.c->dup);
   }
   return err;
 }

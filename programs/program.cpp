@@ -23,9 +23,10 @@ const char* to_string(Separation s) {
       return "none";
     case Separation::barrier:
       return "barrier";
-    default:
-      return "pairwise";
+    case Separation::pairwise:
+      break;
   }
+  return "pairwise";
 }
 
 const char* to_string(Op::Kind k) {
