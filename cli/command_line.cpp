@@ -23,6 +23,7 @@
 #include "core/files.hpp"
 #include "core/limits.hpp"
 #include "core/suggest.hpp"
+#include "distributed/processes.hpp"
 #include "fuzz.hpp"
 #include "report/verify_report.hpp"
 
@@ -202,7 +203,7 @@ struct CommandLine::Impl {
         ->envname("PHASECHECK_MAX_INPUT_SIZE");
     app->add_option("--max-memory", limits.max_memory_bytes,
                     "Most memory the state sized by an input may take, in bytes (suffixes k, m, "
-                    "g; default half of physical memory)")
+                    "g; default a quarter of physical memory)")
         ->transform(CLI::AsSizeValue(false))
         ->envname("PHASECHECK_MAX_MEMORY");
 
@@ -233,6 +234,10 @@ struct CommandLine::Impl {
     verify->add_option("--report", ver.report, "Report format")
         ->check(one_of({"text", "json", "junit"}));
     verify->add_option("-o,--output", ver.output, "Write the report to this file");
+    verify
+        ->add_option("--threads", ver.threads,
+                     "Checking threads (default: the machine's cores; 1 checks as it reads)")
+        ->check(natural);
 
     auto* check = app->add_subcommand(
         "check",
@@ -245,6 +250,10 @@ struct CommandLine::Impl {
     check->add_option("--report", chk.report, "Report format")
         ->check(one_of({"text", "json", "junit"}));
     check->add_option("-o,--output", chk.output, "Write the report to this file");
+    check
+        ->add_option("--threads", chk.threads,
+                     "Checking threads (default: the machine's cores; 1 checks as it generates)")
+        ->check(natural);
 
     auto* cost = app->add_subcommand(
         "cost",
@@ -751,19 +760,32 @@ void CommandLine::Impl::report_error(const std::string& message, std::ostream& o
   }
 }
 
+namespace {
+
+/// An error ends this process with `code`; under mpirun it ends the others too, which may be
+/// waiting for this one's findings (distributed/processes.hpp).
+int stop(int code, std::ostream& out, std::ostream& err) {
+  out.flush();
+  err.flush();
+  distributed::abort_if_spread(code);
+  return code;
+}
+
+}  // namespace
+
 int CommandLine::run(std::ostream& out, std::ostream& err) {
   try {
     for (const auto& [command, function] : impl_->commands_)
       if (*command) return function(out, err);
   } catch (const InputError& e) {
     impl_->report_error(e.what(), out, err);
-    return 2;
+    return stop(2, out, err);
   } catch (const std::bad_alloc&) {
     impl_->report_error("not enough memory for this input", out, err);
-    return 2;
+    return stop(2, out, err);
   } catch (const std::exception& e) {
     err << "phasecheck: internal error: " << e.what() << "\n";
-    return 3;
+    return stop(3, out, err);
   }
   return 2;
 }

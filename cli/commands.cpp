@@ -11,7 +11,9 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/networks.hpp"
+#include "core/progress.hpp"
 #include "core/suggest.hpp"
+#include "distributed/processes.hpp"
 #include "experiments/check.hpp"
 #include "experiments/machine_bounds.hpp"
 #include "experiments/survey.hpp"
@@ -33,6 +35,7 @@
 #include "schedules/registry.hpp"
 #include "verify/congestion_check.hpp"
 #include "verify/cost.hpp"
+#include "verify/parallel.hpp"
 #include "verify/verifier.hpp"
 
 namespace phasecheck::cli {
@@ -88,35 +91,20 @@ namespace {
 
 using verify::Verdict;
 
-struct Verified {
-  std::string source;  ///< the file, or "<stdin>"
-  ScheduleHeader header;
-  Claims claims;
-  verify::Report report;
-};
-
-/// Streams the schedule `path` (or standard input for "-") through the verifier, on its own
-/// topology or on the what-if model in `topology_path` when that is not empty.
-Verified read_and_verify(const std::string& path, const std::string& topology_path) {
-  require_stdin_once({path, topology_path});
-  std::optional<Topology> what_if;
-  if (!topology_path.empty()) what_if = io::read_topology_file(topology_path);
-  Verified v;
-  v.source = input_name(path);
-  std::optional<verify::Verifier> verifier;
-  const auto on_header = [&](const ScheduleHeader& h) {
-    v.header = h;
-    v.claims = schedules::claims_for(v.header);
-    try {
-      verifier.emplace(v.header, what_if ? *what_if : v.header.topology, v.claims);
-    } catch (const InputError& e) {
-      throw InputError(v.source + ": " + e.what());
-    }
-  };
-  const auto on_phase = [&](const Phase& p) { verifier->consume(p); };
-  io::read_schedule_file(path, on_header, on_phase, io::Tables::ops_only);
-  v.report = verifier->finish();
-  return v;
+/// How `verify` and `check` spread their work: over this process's threads and, under mpirun,
+/// over the MPI processes (distributed/processes.hpp; there one thread each unless --threads
+/// says otherwise: the processes are the spread). The progress line is process 0's.
+experiments::Spread spread(unsigned threads) {
+  const distributed::Processes& processes = distributed::Processes::get();
+  experiments::Spread s;
+  s.threads = threads != 0 ? threads : processes.spread() ? 1 : verify::default_threads();
+  s.share = processes.share();
+  if (processes.spread())
+    s.gather = [&processes](const verify::Verifier::Partial& mine) {
+      return processes.gather(mine);
+    };
+  s.progress = processes.rank() == 0 ? terminal_stderr() : nullptr;
+  return s;
 }
 
 /// The text on `out`, or in the file `output` (which must not be one of `inputs`).
@@ -133,21 +121,38 @@ void emit(const std::string& text, const std::string& output, std::ostream& out,
 int verify(const VerifyArgs& args, std::ostream& out) {
   const reports::ReportFormat format = reports::parse_report_format(args.report);
   if (!args.output.empty()) check_output(args.output, {args.schedule, args.topology});
-  const Verified v = read_and_verify(args.schedule, args.topology);
-  emit(reports::render(v.report, v.source, format), args.output, out,
-       {args.schedule, args.topology});
-  return v.report.verdict() == Verdict::pass ? 0 : 1;
+  require_stdin_once({args.schedule, args.topology});
+  const distributed::Processes& processes = distributed::Processes::get();
+  if (processes.spread() && (args.schedule == "-" || args.topology == "-"))
+    throw InputError("verify under mpirun reads its files in every process: give a file, not -");
+  const experiments::Verified v =
+      experiments::verify_file(args.schedule, args.topology, spread(args.threads));
+  int code = 0;
+  if (v.report) {  // process 0
+    emit(reports::render(*v.report, v.source, format), args.output, out,
+         {args.schedule, args.topology});
+    code = v.report->verdict() == Verdict::pass ? 0 : 1;
+  }
+  return processes.agree(code);
 }
 
 int check(const CheckArgs& args, std::ostream& out) {
   const reports::ReportFormat format = reports::parse_report_format(args.report);
   const auto& algorithm = schedules::require_algorithm(args.algorithm);
   if (!args.output.empty()) check_output(args.output, {args.topology});
-  const verify::Report report = experiments::check_algorithm(
-      algorithm, io::read_topology_file(args.topology), Parameters::parse(args.set));
-  emit(reports::render(report, args.algorithm + " on " + input_name(args.topology), format),
-       args.output, out, {args.topology});
-  return report.verdict() == Verdict::pass ? 0 : 1;
+  const distributed::Processes& processes = distributed::Processes::get();
+  if (processes.spread() && args.topology == "-")
+    throw InputError("check under mpirun reads the topology in every process: give a file, not -");
+  const auto report =
+      experiments::check_algorithm(algorithm, io::read_topology_file(args.topology),
+                                   Parameters::parse(args.set), spread(args.threads));
+  int code = 0;
+  if (report) {  // process 0
+    emit(reports::render(*report, args.algorithm + " on " + input_name(args.topology), format),
+         args.output, out, {args.topology});
+    code = report->verdict() == Verdict::pass ? 0 : 1;
+  }
+  return processes.agree(code);
 }
 
 int sync(const SyncArgs& args, std::ostream& out) {
@@ -261,11 +266,13 @@ int cost(const CostArgs& args, std::ostream& out) {
   const reports::ReportFormat format = reports::parse_report_format(args.report);
   if (format == reports::ReportFormat::junit) throw InputError("cost reports are text or json");
   if (!args.output.empty()) check_output(args.output, {args.schedule, args.topology});
-  const Verified v = read_and_verify(args.schedule, args.topology);
-  const verify::CostReport c = verify::cost(v.report, v.claims, model);
-  emit(reports::render_cost(c, v.report, v.source, format), args.output, out,
+  require_stdin_once({args.schedule, args.topology});
+  const experiments::Verified v = experiments::verify_file(args.schedule, args.topology);
+  const verify::Report& report = *v.report;  // one process, so the report is here
+  const verify::CostReport c = verify::cost(report, v.claims, model);
+  emit(reports::render_cost(c, report, v.source, format), args.output, out,
        {args.schedule, args.topology});
-  return v.report.verdict() == Verdict::pass && c.consistent() ? 0 : 1;
+  return report.verdict() == Verdict::pass && c.consistent() ? 0 : 1;
 }
 
 int bounds(const BoundsArgs& args, std::ostream& out) {

@@ -35,6 +35,7 @@ struct VerifyArgs {
   std::string topology;         ///< optional what-if model
   std::string report = "text";  ///< text | json | junit
   std::string output;           ///< report file; empty for standard output
+  unsigned threads = 0;         ///< 0: the machine's cores
 };
 int verify(const VerifyArgs& args, std::ostream& out);
 
@@ -44,6 +45,7 @@ struct CheckArgs {
   std::vector<std::string> set;  ///< key=value parameters
   std::string report = "text";   ///< text | json | junit
   std::string output;            ///< report file; empty for standard output
+  unsigned threads = 0;          ///< 0: the machine's cores
 };
 /// `generate | verify` in one pass (experiments/check.hpp): the same report, the schedule never
 /// held. Exit 0 when every check that applies passes, 1 otherwise.

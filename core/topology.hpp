@@ -25,9 +25,11 @@ using Rank = std::uint32_t;
 using LinkId = std::uint32_t;
 using NodeId = std::uint32_t;
 
-/// The largest rank count any model accepts. An alltoall over p ranks has p^2 blocks, and the
-/// delivery checker keeps 4 bytes per block: 8192 ranks -> 256 MiB.
-inline constexpr Rank kMaxRanks = 8192;
+/// The largest rank count any model accepts (2^20). What a command may do with that many ranks is
+/// bounded by memory, checked before the work (core/limits.hpp): the streaming checkers keep
+/// state per rank and link, not per pair (docs/performance.md, "What each checker keeps"); the
+/// commands that do keep per-pair state (buffer programs, Z3, simulations) refuse earlier.
+inline constexpr Rank kMaxRanks = Rank{1} << 20;
 /// Switches in a tree, and any other count a file may give, are capped to keep hostile files from
 /// allocating without bound.
 inline constexpr std::uint32_t kMaxSwitches = 1u << 20;

@@ -1,15 +1,91 @@
 #include "experiments/check.hpp"
 
-#include "verify/verifier.hpp"
+#include <memory>
+
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "core/progress.hpp"
+#include "io/json.hpp"
+#include "verify/parallel.hpp"
 
 namespace phasecheck::experiments {
+namespace {
 
-verify::Report check_algorithm(const schedules::Algorithm& algorithm, const Topology& model,
-                               Parameters parameters) {
+/// The verifier of one spread check and its progress line, phase by phase.
+class SpreadCheck {
+ public:
+  SpreadCheck(const ScheduleHeader& header, const Topology& model, Claims claims,
+              const Spread& spread, std::uint64_t total_phases)
+      : spread_(spread),
+        verifier_(header, model, std::move(claims), spread.threads, spread.share),
+        meter_(spread.progress, "check", "phases", total_phases) {}
+
+  void consume(const Phase& phase) {
+    verifier_.consume(phase);
+    // The meter reads the clock; every 1024 phases is often enough for a line redrawn 4 times a
+    // second and rare enough to cost nothing.
+    if (++unmetered_ == 1024) {
+      meter_.advance(unmetered_);
+      unmetered_ = 0;
+    }
+  }
+
+  std::optional<verify::Report> finish() {
+    meter_.finish();
+    if (!spread_.gather) return verifier_.finish();
+    if (!spread_.share.stateful) {
+      spread_.gather(verifier_.partial());
+      return std::nullopt;
+    }
+    const auto others = spread_.gather(verify::Verifier::Partial{});
+    return verifier_.finish(others);
+  }
+
+ private:
+  const Spread& spread_;
+  verify::ParallelVerifier verifier_;
+  ProgressMeter meter_;
+  std::uint64_t unmetered_ = 0;
+};
+
+}  // namespace
+
+std::optional<verify::Report> check_algorithm(const schedules::Algorithm& algorithm,
+                                              const Topology& model, Parameters parameters,
+                                              const Spread& spread) {
   const ScheduleHeader header = schedules::make_header(algorithm, model, std::move(parameters));
-  verify::Verifier verifier(header, header.topology, schedules::claims_for(header));
-  algorithm.generate(header, verifier.sink());
-  return verifier.finish();
+  Claims claims = schedules::claims_for(header);
+  // The claimed phase count, when exact, is the meter's total (a guess about a schedule that may
+  // be wrong is fine for an ETA: the check itself judges the claim).
+  const std::uint64_t total = claims.phases && claims.phases->at_least == claims.phases->at_most
+                                  ? claims.phases->at_most
+                                  : 0;
+  SpreadCheck check(header, header.topology, std::move(claims), spread, total);
+  algorithm.generate(header, [&check](const Phase& p) { check.consume(p); });
+  return check.finish();
+}
+
+Verified verify_file(const std::string& path, const std::string& topology_path,
+                     const Spread& spread) {
+  std::optional<Topology> what_if;
+  if (!topology_path.empty()) what_if = io::read_topology_file(topology_path);
+  Verified v;
+  v.source = input_name(path);
+  std::unique_ptr<SpreadCheck> check;
+  const auto on_header = [&](const ScheduleHeader& h) {
+    v.header = h;
+    v.claims = schedules::claims_for(v.header);
+    try {
+      check = std::make_unique<SpreadCheck>(v.header, what_if ? *what_if : v.header.topology,
+                                            v.claims, spread, 0);
+    } catch (const InputError& e) {
+      throw InputError(v.source + ": " + e.what());
+    }
+  };
+  io::read_schedule_file(
+      path, on_header, [&check](const Phase& p) { check->consume(p); }, io::Tables::ops_only);
+  v.report = check->finish();
+  return v;
 }
 
 }  // namespace phasecheck::experiments

@@ -1,20 +1,59 @@
 #pragma once
-/// `phasecheck check ALG --topology T`: a registered algorithm generated and verified in one
-/// pass. Its phases go from the generator straight into the streaming verifier and are dropped,
-/// so what stays in memory is the checkers' state, never the schedule: the same report as
-/// `generate | verify`, without the p^2 messages on disk or in a document (issue 23's first
-/// step; tests/experiments/test_check.cpp compares the two on every algorithm and example).
+/// The streaming checks. `phasecheck check ALG --topology T`: a registered algorithm generated
+/// and verified in one pass; `phasecheck verify FILE`: a schedule file (JSON or binary stream,
+/// file or pipe) verified as it is read. Either way the phases go straight into the verifier and
+/// are dropped, so what stays in memory is the checkers' state, never the schedule (tests:
+/// tests/experiments/test_check.cpp compares `check` with `generate | verify` on every algorithm
+/// and example).
+///
+/// Both may be spread (Spread): over threads (verify/parallel.hpp) and over processes, each of
+/// which reads or generates every phase and checks its share (verify/verifier.hpp, Share); the
+/// process holding the stateful checks merges the others' findings and makes the one report.
 
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/claims.hpp"
 #include "core/parameters.hpp"
 #include "core/topology.hpp"
 #include "schedules/registry.hpp"
 #include "verify/report.hpp"
+#include "verify/verifier.hpp"
 
 namespace phasecheck::experiments {
 
+struct Spread {
+  unsigned threads = 1;  ///< checking threads of this process (verify/parallel.hpp)
+  verify::Share share;   ///< this process's part of the work
+  /// Several processes: hands this process's findings to the stateful one and returns everyone
+  /// else's there (empty elsewhere). Unset when this process is the only one.
+  std::function<std::vector<verify::Verifier::Partial>(const verify::Verifier::Partial&)> gather;
+  /// A progress line for a person (phases done, rate, ETA), or null for none.
+  std::ostream* progress = nullptr;
+};
+
 /// Throws InputError when the parameters or the machine do not fit the algorithm (naming the
-/// parameter and its range, as `generate` does), before any phase is made.
-verify::Report check_algorithm(const schedules::Algorithm& algorithm, const Topology& model,
-                               Parameters parameters);
+/// parameter and its range, as `generate` does), before any phase is made. The report on the
+/// process with the stateful share; empty on the others.
+std::optional<verify::Report> check_algorithm(const schedules::Algorithm& algorithm,
+                                              const Topology& model, Parameters parameters,
+                                              const Spread& spread = {});
+
+struct Verified {
+  std::string source;  ///< the file, or "<stdin>"
+  ScheduleHeader header;
+  Claims claims;
+  std::optional<verify::Report> report;  ///< empty on a process without the stateful share
+};
+
+/// Streams the schedule `path` (or standard input for "-") through the verifier, on its own
+/// topology or on the what-if model in `topology_path` when that is not empty. InputError
+/// messages start with the source.
+Verified verify_file(const std::string& path, const std::string& topology_path,
+                     const Spread& spread = {});
 
 }  // namespace phasecheck::experiments

@@ -11,7 +11,6 @@
 #include <memory>
 #include <numeric>
 #include <queue>
-#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -94,7 +93,8 @@ u64 mod(std::int64_t a, u64 m) {
 
 /// Walks every subtree's outgoing groups t_i -> t_j in ring order (j = i+1, ..., k-1, 0, ...,
 /// i-1), whose start phases increase (Lemma 2). At each phase, active() holds the subtrees that
-/// send a global message in it. O(k) memory, O(log k) per group.
+/// send a global message in it. O(k) memory, O(log k) per group, nothing per phase but the walk
+/// over the active groups.
 class GroupWalk {
  public:
   explicit GroupWalk(const FarajYuanPlan& plan) : plan_(plan), k_(plan.t.size()) {
@@ -106,7 +106,9 @@ class GroupWalk {
   /// Moves to phase p (consecutive from 0): groups starting at p become active.
   void enter(u64 p) {
     while (!waiting_.empty() && waiting_.top().first == p) {
-      active_.insert(waiting_.top().second);
+      const std::size_t i = waiting_.top().second;
+      active_.insert(std::upper_bound(active_.begin(), active_.end(), i), i);
+      ends_.push({start_[i] + plan_.size(i) * plan_.size(to(i)), i});
       waiting_.pop();
     }
     if (!waiting_.empty() && waiting_.top().first < p)
@@ -115,15 +117,19 @@ class GroupWalk {
   /// Leaves phase p: groups ending with it are done; their subtree waits for its next group.
   void leave(u64 p) {
     ended_.clear();
-    for (std::size_t i : active_)
-      if (start_[i] + plan_.size(i) * plan_.size(to(i)) == p + 1) ended_.push_back(i);
+    while (!ends_.empty() && ends_.top().first == p + 1) {
+      ended_.push_back(ends_.top().second);
+      ends_.pop();
+    }
+    std::sort(ended_.begin(), ended_.end());  // in subtree order, as the invariant reports them
     for (std::size_t i : ended_) {
-      active_.erase(i);
+      active_.erase(std::lower_bound(active_.begin(), active_.end(), i));
       ++cursor_[i];
       schedule(i);
     }
   }
-  const std::set<std::size_t>& active() const { return active_; }
+  /// The subtrees sending in this phase, in increasing order.
+  const std::vector<std::size_t>& active() const { return active_; }
   /// The groups that ended with the last leave(): (i, j) for each i listed.
   const std::vector<std::size_t>& ended() const { return ended_; }
   /// The receiving subtree of i's current group, and the group's first phase.
@@ -145,10 +151,11 @@ class GroupWalk {
   std::size_t k_;
   std::vector<std::size_t> cursor_;
   std::vector<u64> start_;
-  std::priority_queue<std::pair<u64, std::size_t>, std::vector<std::pair<u64, std::size_t>>,
-                      std::greater<>>
-      waiting_;
-  std::set<std::size_t> active_;
+  using Queue = std::priority_queue<std::pair<u64, std::size_t>,
+                                    std::vector<std::pair<u64, std::size_t>>, std::greater<>>;
+  Queue waiting_;                    // (first phase, i) of each subtree's next group
+  Queue ends_;                       // (phase after the last, i) of each active group
+  std::vector<std::size_t> active_;  // sorted: few changes, one pass per phase
   std::vector<std::size_t> ended_;
 };
 

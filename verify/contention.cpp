@@ -1,5 +1,7 @@
 #include "verify/contention.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -54,6 +56,8 @@ class LinkRule {
                              : check<true>(net, phase, stamp, found);
   }
   std::uint64_t hops() const { return hops_; }
+  /// Forgets every stamp (the phase stamps wrapped around).
+  void restart() { std::fill(slots_.begin(), slots_.end(), Slot{}); }
 
  private:
   template <bool kCounted, class Net>
@@ -119,6 +123,7 @@ class NodeRule {
     return conflicts;
   }
   std::uint64_t work() const { return work_; }
+  void restart() { std::fill(used_.begin(), used_.end(), Use{}); }
 
  private:
   struct Use {
@@ -157,6 +162,7 @@ class PortRule {
     return conflicts;
   }
   std::uint64_t work() const { return work_; }
+  void restart() { std::fill(used_.begin(), used_.end(), Use{}); }
 
  private:
   struct Use {
@@ -172,8 +178,8 @@ class PortRule {
 struct ContentionChecker::Impl {
   const Topology& model;
   std::variant<LinkRule, NodeRule, PortRule> rule;  // make_rule's choice for `model`
-  std::size_t phases = 0, bad_phases = 0;
-  std::uint64_t conflicts = 0;
+  std::uint64_t phases = 0, bad_phases = 0, conflicts = 0;
+  std::uint64_t epoch = 0;  // index / kStamps of the last phase seen
   std::optional<Counterexample> first;
 
   using Rule = std::variant<LinkRule, NodeRule, PortRule>;
@@ -246,14 +252,21 @@ struct ContentionChecker::Impl {
 };
 
 ContentionChecker::ContentionChecker(const Topology& model)
-    : impl_(new Impl{model, Impl::make_rule(model), 0, 0, 0, std::nullopt}) {}
+    : impl_(new Impl{model, Impl::make_rule(model), 0, 0, 0, 0, std::nullopt}) {}
 ContentionChecker::~ContentionChecker() = default;
 ContentionChecker::ContentionChecker(ContentionChecker&&) noexcept = default;
 ContentionChecker& ContentionChecker::operator=(ContentionChecker&&) noexcept = default;
 
 void ContentionChecker::consume(std::size_t index, const Phase& phase) {
   Impl& m = *impl_;
-  const auto stamp = static_cast<std::uint32_t>(index + 1);
+  // Stamps 1 .. 2^32 - 1, one per phase; when they come round again every slot is cleared, so
+  // that a slot stamped 2^32 - 1 phases ago cannot pass for this phase's.
+  constexpr std::uint64_t kStamps = std::numeric_limits<std::uint32_t>::max();
+  const auto stamp = static_cast<std::uint32_t>(index % kStamps + 1);
+  if (index / kStamps != m.epoch) {
+    m.epoch = index / kStamps;
+    std::visit([](auto& rule) { rule.restart(); }, m.rule);
+  }
   std::optional<Conflict> found;
   bool sending = true;
   std::uint64_t conflicts = 0;
@@ -277,17 +290,31 @@ void ContentionChecker::consume(std::size_t index, const Phase& phase) {
   if (m.bad_phases++ == 0) m.first = m.describe(index, phase, *found, sending);
 }
 
-CheckResult ContentionChecker::finish() const {
+ContentionChecker::Tally ContentionChecker::tally() const {
   const Impl& m = *impl_;
-  CheckResult r{"contention", Verdict::pass, {}, m.first};
-  const std::string model = describe(m.model);
-  if (m.bad_phases == 0) {
-    r.summary = "every phase is contention-free on " + model;
+  return {m.phases, m.bad_phases, m.conflicts, work(), m.first};
+}
+
+void ContentionChecker::Tally::merge(const Tally& other) {
+  phases += other.phases;
+  bad_phases += other.bad_phases;
+  conflicts += other.conflicts;
+  work += other.work;
+  if (other.first && (!first || *other.first->phase < *first->phase)) first = other.first;
+}
+
+CheckResult ContentionChecker::finish() const { return judge(impl_->model, tally()); }
+
+CheckResult ContentionChecker::judge(const Topology& model, const Tally& t) {
+  CheckResult r{"contention", Verdict::pass, {}, t.first};
+  const std::string name = describe(model);
+  if (t.bad_phases == 0) {
+    r.summary = "every phase is contention-free on " + name;
   } else {
     r.verdict = Verdict::fail;
-    r.summary = "contention in " + std::to_string(m.bad_phases) + " of " +
-                std::to_string(m.phases) + " phases on " + model + " (" +
-                std::to_string(m.conflicts) + " conflicts)";
+    r.summary = "contention in " + std::to_string(t.bad_phases) + " of " +
+                std::to_string(t.phases) + " phases on " + name + " (" +
+                std::to_string(t.conflicts) + " conflicts)";
   }
   return r;
 }

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "core/schedule.hpp"
 #include "verify/report.hpp"
@@ -28,9 +29,23 @@ class ContentionChecker {
   ContentionChecker(ContentionChecker&&) noexcept;
   ContentionChecker& operator=(ContentionChecker&&) noexcept;
 
-  /// Checks phase number `index` (0-based, consecutive). Transfers must be well-formed.
+  /// Checks phase number `index` (0-based, increasing; a checker may see only some phases when
+  /// the work is spread, see Tally). Transfers must be well-formed.
   void consume(std::size_t index, const Phase& phase);
   CheckResult finish() const;
+
+  /// What the checker found, in a form that adds up: checkers given disjoint sets of phases
+  /// (threads, MPI processes) merge their tallies and judge once, as one checker would have.
+  struct Tally {
+    std::uint64_t phases = 0, bad_phases = 0, conflicts = 0, work = 0;
+    std::optional<Counterexample> first;  // the conflict of the earliest bad phase
+    /// Adds `other`'s phases; the earlier first conflict wins.
+    void merge(const Tally& other);
+    friend bool operator==(const Tally&, const Tally&) = default;
+  };
+  Tally tally() const;
+  /// The verdict on `model` from a (merged) tally.
+  static CheckResult judge(const Topology& model, const Tally& tally);
 
   /// Transfer-hops routed so far (routed models) or transfers examined (port models).
   std::uint64_t work() const;

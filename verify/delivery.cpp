@@ -16,21 +16,15 @@ std::string phase_name(std::size_t index) { return "phase " + std::to_string(ind
 
 }  // namespace
 
-std::optional<std::uint64_t> DeliveryChecker::memory_bytes(Rank ranks, std::uint32_t parts) {
-  const auto blocks = checked_mul(checked_mul(ranks, ranks), parts);
-  // arrival_ and, once a block is forwarded, RelayCopies' latest holder: 4 bytes each per block;
-  // complete_: 4 bytes per pair.
-  return checked_add(checked_mul(blocks, 8), checked_mul(checked_mul(ranks, ranks), 4));
+std::uint64_t DeliveryChecker::memory_bytes(Rank ranks) {
+  return detail::Arrivals::base_bytes(ranks) + std::uint64_t{ranks} * sizeof(Rank);
 }
 
 namespace {
 
-/// The number of blocks, after the memory they need was found within the limit.
-std::size_t block_slots(Rank ranks, std::uint32_t parts) {
-  check_memory(DeliveryChecker::memory_bytes(ranks, parts),
-               "checking delivery on " + std::to_string(ranks) + " ranks" +
-                   (parts > 1 ? " x " + std::to_string(parts) + " parts" : std::string()));
-  return std::size_t{ranks} * ranks * parts;
+std::string work_name(Rank ranks, std::uint32_t parts) {
+  return "checking delivery on " + std::to_string(ranks) + " ranks" +
+         (parts > 1 ? " x " + std::to_string(parts) + " parts" : std::string());
 }
 
 }  // namespace
@@ -39,23 +33,14 @@ DeliveryChecker::DeliveryChecker(Collective collective, Rank ranks, std::uint32_
     : collective_(collective),
       ranks_(ranks),
       parts_(parts),
-      arrival_(block_slots(ranks, parts), 0),
-      relay_(ranks, std::uint64_t{ranks} * ranks * parts),
-      received_(ranks, 0),
-      complete_(parts > 1 ? std::size_t{ranks} * ranks : 0, 0) {}
+      arrivals_(ranks, ranks * parts, work_name(ranks, parts)),
+      relay_(ranks, std::uint64_t{ranks} * ranks * parts, work_name(ranks, parts)),
+      received_(ranks, 0) {}
 
-bool DeliveryChecker::held_before(Rank r, Block b, std::uint32_t now) const {
+bool DeliveryChecker::held(Rank r, Block b) const {
   if (r == b.origin) return true;
-  if (collective_ == Collective::allgather) {
-    const std::uint32_t a = arrival_[key(b.origin, r, b.part)];
-    return a != 0 && a < now;
-  }
-  if (r == b.dest) {
-    const std::uint32_t a = arrival_[key(b.origin, b.dest, b.part)];
-    return a != 0 && a < now;
-  }
-  // Copies of the phase being applied are still pending: the set holds earlier phases only.
-  (void)now;
+  // Alltoall: a copy at its destination, or at an intermediate rank.
+  if (collective_ == Collective::allgather || r == b.dest) return arrivals_.contains(r, item(b));
   return relay_.contains(key(b.origin, b.dest, b.part), r);
 }
 
@@ -65,14 +50,14 @@ bool DeliveryChecker::holds(Rank r, Block b) const {
   const bool dest_ok =
       b.dest < ranks_ || (collective_ == Collective::allgather && b.dest == kEveryRank);
   if (r >= ranks_ || b.origin >= ranks_ || !dest_ok || b.part >= parts_) return false;
-  return held_before(r, b, now_ + 1);
+  return held(r, b);
 }
 
 bool DeliveryChecker::delivered(Rank origin, Rank dest) const {
   if (origin >= ranks_ || dest >= ranks_) return false;
   if (origin == dest) return true;
-  return parts_ == 1 ? arrival_[key(origin, dest)] != 0
-                     : complete_[std::size_t{origin} * ranks_ + dest] == parts_;
+  return parts_ == 1 ? arrivals_.contains(dest, origin)
+                     : arrivals_.contains_all(dest, origin * parts_, (origin + 1) * parts_);
 }
 
 Rank DeliveryChecker::delivered_count(Rank dest) const {
@@ -84,12 +69,11 @@ void DeliveryChecker::fail(Counterexample c) {
 }
 
 void DeliveryChecker::consume(std::size_t index, const Phase& phase) {
-  now_ = static_cast<std::uint32_t>(index + 1);
   const auto transfers = phase.transfers();
   for (std::size_t i = 0; i < transfers.size(); ++i) {
     const Transfer& t = transfers[i];
     for (const Block& b : phase.blocks(t)) {
-      if (!held_before(t.src, b, now_)) {
+      if (!held(t.src, b)) {
         if (violations_ > 0) {  // only the first violation is drawn
           ++violations_;
           continue;
@@ -109,71 +93,85 @@ void DeliveryChecker::consume(std::size_t index, const Phase& phase) {
       }
       if (t.local()) continue;  // a free local copy: moves nothing between ranks
 
-      // Where does this arrival count? At a destination it must be the first; elsewhere it is
-      // a relay copy (the earliest one is kept).
+      // Where does this arrival count? At a destination it must be the first (arrive() judges
+      // that after the phase); elsewhere it is a relay copy.
       const bool at_destination = collective_ == Collective::allgather || t.dst == b.dest;
       if (!at_destination) {
         if (t.dst != b.origin) pending_.emplace_back(key(b.origin, b.dest, b.part), t.dst);
         continue;
       }
-      const std::uint64_t k = key(b.origin, t.dst, b.part);
-      const std::uint32_t before = t.dst == b.origin ? 1 : arrival_[k];
-      if (before == 0) {
-        arrival_[k] = now_;
-        if (parts_ == 1 || ++complete_[std::size_t{b.origin} * ranks_ + t.dst] == parts_)
-          ++received_[t.dst];
+      if (t.dst != b.origin) {
+        arriving_.push_back({t.dst, item(b), static_cast<std::uint32_t>(i), b});
         continue;
       }
-      // Duplicate: name both arrivals when both are in this phase.
-      Counterexample c{index, phase.label(), phase.size(), {}, "rank " + std::to_string(t.dst), {}};
-      if (t.dst == b.origin) {
-        c.explanation = "block " + to_string(b) + " is sent back to rank " + std::to_string(t.dst) +
-                        ", which has held it from the start";
-      } else if (before == now_) {
-        for (std::size_t j = 0; j < i; ++j) {
-          const Transfer& u = transfers[j];
-          if (u.dst != t.dst || u.local()) continue;
-          for (const Block& ub : phase.blocks(u))
-            if (ub == b) {
-              c.transfers.push_back(offending(phase, u));
-              break;
-            }
-          if (!c.transfers.empty()) break;
-        }
-        c.explanation = "block " + to_string(b) + " arrives at rank " + std::to_string(t.dst) +
-                        " twice in " + phase_name(index);
-      } else {
-        c.explanation = "block " + to_string(b) + " arrives at rank " + std::to_string(t.dst) +
-                        " again in " + phase_name(index) + " (it first arrived in " +
-                        phase_name(before - 1) + ")";
-      }
-      c.transfers.push_back(offending(phase, t));
-      fail(std::move(c));
+      if (violations_++ > 0) continue;
+      first_ = Counterexample{index,
+                              phase.label(),
+                              phase.size(),
+                              {offending(phase, t)},
+                              "rank " + std::to_string(t.dst),
+                              "block " + to_string(b) + " is sent back to rank " +
+                                  std::to_string(t.dst) + ", which has held it from the start"};
     }
   }
+  arrive(index, phase);
   for (const auto& [block, r] : pending_) relay_.add(block, r);
   pending_.clear();
 }
 
+void DeliveryChecker::arrive(std::size_t index, const Phase& phase) {
+  for (std::size_t n = 0; n < arriving_.size(); ++n) {
+    const Arrival& a = arriving_[n];
+    if (arrivals_.insert(a.at, a.item)) {
+      const Rank origin = a.item / parts_;
+      if (parts_ == 1 || arrivals_.contains_all(a.at, origin * parts_, (origin + 1) * parts_))
+        ++received_[a.at];
+      continue;
+    }
+    // A duplicate. When the first arrival is in this phase too, name both transfers.
+    if (violations_++ > 0) continue;
+    Counterexample c{index, phase.label(), phase.size(), {}, "rank " + std::to_string(a.at), {}};
+    for (std::size_t m = 0; m < n && c.transfers.empty(); ++m)
+      if (arriving_[m].at == a.at && arriving_[m].item == a.item)
+        c.transfers.push_back(offending(phase, phase[arriving_[m].transfer]));
+    const bool twice = !c.transfers.empty();
+    c.transfers.push_back(offending(phase, phase[a.transfer]));
+    c.explanation =
+        "block " + to_string(a.block) + " arrives at rank " + std::to_string(a.at) +
+        (twice ? " twice in " + phase_name(index)
+               : " again in " + phase_name(index) + " (it arrived there in an earlier phase)");
+    first_ = std::move(c);
+  }
+  arriving_.clear();
+}
+
 bool DeliveryChecker::arrives_in_this_phase(Rank r, Block b) const {
-  if (holds(r, b)) return true;  // at a destination: arrival_ already has this phase
+  for (const Arrival& a : arriving_)
+    if (a.at == r && a.item == item(b)) return true;
   for (const auto& [block, at] : pending_)
     if (at == r && block == key(b.origin, b.dest, b.part)) return true;
   return false;
 }
 
 CheckResult DeliveryChecker::finish() const {
+  // Every rank needs an item from every other origin and none from itself (those are never
+  // stored). The first missing delivery in (origin, destination, part) order, as a reader lists
+  // them.
   std::uint64_t missing = 0;
-  Rank missing_origin = 0, missing_dest = 0;  // the first delivery that never happens
-  std::uint32_t missing_part = 0;
-  for (Rank o = 0; o < ranks_; ++o)
-    for (Rank d = 0; d < ranks_; ++d)
-      for (std::uint32_t part = 0; part < parts_; ++part)
-        if (o != d && arrival_[key(o, d, part)] == 0 && missing++ == 0) {
-          missing_origin = o;
-          missing_dest = d;
-          missing_part = part;
-        }
+  std::uint32_t first = ranks_ * parts_;  // item of the first missing delivery
+  Rank missing_dest = 0;
+  for (Rank d = 0; d < ranks_; ++d) {
+    const std::uint32_t own = std::uint32_t{ranks_ - 1} * parts_;
+    if (arrivals_.size(d) == own) continue;
+    missing += own - arrivals_.size(d);
+    const std::uint32_t m = arrivals_.first_missing(d, d * parts_, (d + 1) * parts_);
+    if (m / parts_ < first / parts_) {  // ties go to the smaller destination, seen first
+      first = m;
+      missing_dest = d;
+    }
+  }
+  const Rank missing_origin = first / parts_;
+  const std::uint32_t missing_part = first % parts_;
 
   const std::uint64_t required = std::uint64_t{ranks_} * (ranks_ - 1) * parts_;
   CheckResult r{"delivery", Verdict::pass, {}, {}};

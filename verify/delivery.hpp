@@ -4,8 +4,12 @@
 /// arrivals take effect at the end of the phase. Postcondition: every block is at every rank that
 /// needs it (alltoall: [o,d] at d; allgather: [o] everywhere), having arrived there exactly once.
 ///
-/// State: one 32-bit arrival phase per (origin, destination) pair, plus the copies left at
-/// intermediate ranks of forwarding schedules (relay_map.hpp). Cost O(blocks moved).
+/// State: per receiving rank, the set of blocks that have arrived there, kept as runs of
+/// consecutive origins and turned into a bitset only when a rank's arrivals are too scattered
+/// for runs (arrivals.hpp): orderly schedules take O(ranks) memory, none more than one bit per
+/// block. Forwarding schedules also keep the copies left at intermediate ranks (relay_map.hpp),
+/// allocated at the first forwarded copy. A phase's arrivals take effect after the phase. Cost
+/// O(blocks moved x log runs).
 
 #include <cstdint>
 #include <memory>
@@ -14,6 +18,7 @@
 
 #include "core/invariant.hpp"
 #include "core/schedule.hpp"
+#include "verify/arrivals.hpp"
 #include "verify/relay_map.hpp"
 #include "verify/report.hpp"
 
@@ -22,12 +27,12 @@ namespace phasecheck::verify {
 class DeliveryChecker final : public DataView {
  public:
   /// `parts`: segments per message (alltoall); a message is delivered when all have arrived.
-  /// Throws InputError, before allocating, when its state (memory_bytes) exceeds the memory
-  /// limit (core/limits.hpp).
+  /// Throws InputError, before allocating, when its initial state (memory_bytes) exceeds the
+  /// memory limit (core/limits.hpp); later growth is charged as it happens (consume throws
+  /// InputError at the arrival or the forwarded copy that would pass the limit).
   DeliveryChecker(Collective collective, Rank ranks, std::uint32_t parts = 1);
-  /// The most memory its state takes: 8 bytes per block (ranks^2 x parts) and 4 per pair; empty
-  /// when that overflows.
-  static std::optional<std::uint64_t> memory_bytes(Rank ranks, std::uint32_t parts);
+  /// The memory of its initial state, which grows with ranks (not ranks^2).
+  static std::uint64_t memory_bytes(Rank ranks);
 
   /// Applies phase number `index` (0-based, consecutive). Transfers must be well-formed.
   void consume(std::size_t index, const Phase& phase);
@@ -42,21 +47,32 @@ class DeliveryChecker final : public DataView {
   std::uint64_t key(Rank origin, Rank dest, std::uint32_t part = 0) const {
     return (std::uint64_t{origin} * ranks_ + dest) * parts_ + part;
   }
-  /// Phase + 1 in which the block became available at `r` (0: never); own blocks count as 0+.
-  bool held_before(Rank r, Block b, std::uint32_t now) const;
+  /// A block's item in the arrival set of the rank it reaches.
+  std::uint32_t item(Block b) const { return b.origin * parts_ + b.part; }
+  /// `r` holds `b` from a phase before the one being applied (or from the start).
+  bool held(Rank r, Block b) const;
   void fail(Counterexample c);
   /// For the first counterexample only: `b` reaches `r` in the phase being applied (linear).
   bool arrives_in_this_phase(Rank r, Block b) const;
+  /// Applies the phase's arrivals at destinations; a second arrival of one block is a duplicate.
+  void arrive(std::size_t index, const Phase& phase);
+
+  /// An arrival at a destination in the phase being applied.
+  struct Arrival {
+    Rank at;
+    std::uint32_t item;
+    std::uint32_t transfer;  // its index in the phase
+    Block block;
+  };
 
   Collective collective_;
   Rank ranks_;
   std::uint32_t parts_;
-  std::uint32_t now_ = 0;               // phase index + 1 of the phase being applied
-  std::vector<std::uint32_t> arrival_;  // by key(origin, dest): phase + 1, 0 = not yet
-  detail::RelayCopies relay_;           // alltoall copies at intermediate ranks, earlier phases
+  detail::Arrivals arrivals_;  // per rank, the items that arrived there in earlier phases
+  detail::RelayCopies relay_;  // alltoall copies at intermediate ranks, earlier phases
   std::vector<std::pair<std::uint64_t, Rank>> pending_;  // this phase's copies: (block, rank)
-  std::vector<Rank> received_;           // per destination: distinct deliveries so far
-  std::vector<std::uint32_t> complete_;  // parts > 1: per (origin, dest), parts arrived
+  std::vector<Arrival> arriving_;                        // this phase's arrivals
+  std::vector<Rank> received_;  // per destination: distinct complete messages so far
   std::uint64_t violations_ = 0;
   std::optional<Counterexample> first_;
 };

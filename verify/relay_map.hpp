@@ -10,18 +10,27 @@
 //    schedule forwarding from an old copy, or a check about to fail). Well-behaved store-and-
 //    forward schedules never ask, and pay for sequential appends only.
 // Copies are only ever added; the checker adds a phase's copies after the phase, so membership
-// alone says "arrived in an earlier phase".
+// alone says "arrived in an earlier phase". Every allocation is charged against the memory limit
+// before it is made (core/limits.hpp): 4 bytes a block is 16 GiB at 65,536 ranks, so a forwarding
+// schedule that large is refused at its first forwarded copy, naming the limit.
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <utility>
 #include <vector>
+
+#include "core/limits.hpp"
 
 namespace phasecheck::verify::detail {
 
 class RelayCopies {
  public:
   /// `blocks`: the number of block ids (origin * p + dest, times the parts per message).
-  RelayCopies(std::uint32_t ranks, std::uint64_t blocks) : ranks_(ranks), blocks_(blocks) {}
+  /// `what` names the work in a refusal ("checking delivery on 65536 ranks").
+  RelayCopies(std::uint32_t ranks, std::uint64_t blocks, std::string what)
+      : ranks_(ranks), blocks_(blocks), what_(std::move(what)) {}
 
   /// Rank `r` holds a copy of block number `block` (origin * p + dest).
   bool contains(std::uint64_t block, std::uint32_t r) const {
@@ -33,11 +42,16 @@ class RelayCopies {
   }
   /// Records a copy of `block` at `r` (a no-op if it is already there).
   void add(std::uint64_t block, std::uint32_t r) {
-    if (latest_.empty()) latest_.assign(blocks_, kNone);
+    if (latest_.empty()) {
+      check_memory(checked_mul(blocks_, sizeof(std::uint32_t)),
+                   what_ + ": the latest copy of every block at an intermediate rank");
+      latest_.assign(blocks_, kNone);
+    }
     std::uint32_t& latest = latest_[block];
     if (latest == r) return;
     if (latest != kNone) {
       if (!indexed_) {
+        if (log_.size() == log_.capacity()) charge_log();
         log_.push_back(block * ranks_ + latest);  // duplicates are dropped when indexing
       } else {
         if (older_contains(block * ranks_ + r)) return;
@@ -82,9 +96,21 @@ class RelayCopies {
       }
     }
   }
+  /// The memory held with `more` bytes added, checked against the limit.
+  void charge(std::uint64_t more) const {
+    const std::uint64_t held = (latest_.capacity() * sizeof(std::uint32_t)) +
+                               (log_.capacity() + keys_.capacity()) * sizeof(std::uint64_t);
+    check_memory(held + more, what_ + ": the copies at intermediate ranks");
+  }
+  void charge_log() {
+    const std::size_t capacity = std::max<std::size_t>(1024, 2 * log_.capacity());
+    charge((capacity - log_.capacity()) * sizeof(std::uint64_t));
+    log_.reserve(capacity);
+  }
   void grow() const {
+    const std::size_t capacity = keys_.empty() ? 1024 : keys_.size() * 2;
+    charge(capacity * sizeof(std::uint64_t));
     std::vector<std::uint64_t> keys = std::move(keys_);
-    const std::size_t capacity = keys.empty() ? 1024 : keys.size() * 2;
     keys_.assign(capacity, kEmpty);
     mask_ = capacity - 1;
     size_ = 0;
@@ -94,6 +120,7 @@ class RelayCopies {
 
   std::uint32_t ranks_;
   std::uint64_t blocks_;
+  std::string what_;
   std::vector<std::uint32_t> latest_;  // by block: the latest intermediate holder, or kNone
   // The older copies, as a log or as a set: the same answers either way, so the switch from one
   // to the other may happen in a const query.

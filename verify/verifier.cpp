@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <stdexcept>
 
 #include "core/error.hpp"
 #include "verify/bounds.hpp"
@@ -50,10 +51,11 @@ void name_sources(Report& r, const Imported& imported) {
 
 }  // namespace
 
-Verifier::Verifier(const ScheduleHeader& header, const Topology& model, Claims claims)
+Verifier::Verifier(const ScheduleHeader& header, const Topology& model, Claims claims, Share share)
     : header_(header),
       model_(model),
       claims_(std::move(claims)),
+      share_(share),
       delivery_(header.collective, header.ranks(), header.parts),
       contention_(model) {
   if (header.buffers) {
@@ -61,6 +63,8 @@ Verifier::Verifier(const ScheduleHeader& header, const Topology& model, Claims c
       throw InputError("a format-3 schedule has as many parts as chunks (parts " +
                        std::to_string(header.parts) + ", chunks " +
                        std::to_string(header.buffers->chunks) + ")");
+    if (!share.stateful || share.slices != 1)
+      throw InputError("a format-3 schedule is checked by one verifier, not spread");
     placement_.emplace(header.collective, header.ranks(), *header.buffers);
   } else if (header.parts < 1 || header.parts > kMaxParts ||
              (header.parts > 1 && header.collective != Collective::alltoall)) {
@@ -73,53 +77,66 @@ Verifier::Verifier(const ScheduleHeader& header, const Topology& model, Claims c
 }
 
 void Verifier::count_requests(std::size_t index, const Phase& phase) {
-  requests_.assign(header_.ranks(), 0);
-  for (const Transfer& t : phase.transfers()) {
-    ++requests_[t.src];  // the Isend
-    ++requests_[t.dst];  // the Irecv (a local copy posts both)
-  }
+  if (requests_.empty()) requests_.assign(header_.ranks(), 0);
+  touched_.clear();
+  for (const Transfer& t : phase.transfers())
+    for (const Rank r : {t.src, t.dst})  // the Isend and the Irecv (a local copy posts both)
+      if (requests_[r]++ == 0) touched_.push_back(r);
+  // In rank order: the first counterexample is the smallest rank over the limit.
+  std::sort(touched_.begin(), touched_.end());
   const std::uint32_t limit = claims_.max_requests->at_most;
-  for (Rank r = 0; r < header_.ranks(); ++r) {
+  for (const Rank r : touched_) {
     most_requests_ = std::max(most_requests_, requests_[r]);
-    if (requests_[r] <= limit || request_failures_++ > 0) continue;
-    request_first_ = Counterexample{
-        index,
-        phase.label(),
-        phase.size(),
-        {},
-        "the request queue of rank " + std::to_string(r),
-        "rank " + std::to_string(r) + " has " + std::to_string(requests_[r]) +
-            " requests outstanding in phase " + std::to_string(index) + ", more than " +
-            std::to_string(limit) + " (" + claims_.max_requests->source + ")"};
+    if (requests_[r] > limit && request_failures_++ == 0)
+      request_first_ = Counterexample{
+          index,
+          phase.label(),
+          phase.size(),
+          {},
+          "the request queue of rank " + std::to_string(r),
+          "rank " + std::to_string(r) + " has " + std::to_string(requests_[r]) +
+              " requests outstanding in phase " + std::to_string(index) + ", more than " +
+              std::to_string(limit) + " (" + claims_.max_requests->source + ")"};
   }
+  for (const Rank r : touched_) requests_[r] = 0;
 }
 
-void Verifier::validate(const Phase& phase) const {
+void Verifier::validate(std::size_t index, const Phase& phase) const {
+  if (placement_) {
+    const auto ops = phase.ops();
+    for (std::size_t i = 0; i < ops.size(); ++i)
+      if (const auto problem = op_problem(ops[i], header_.ranks()))
+        throw InputError("phase " + std::to_string(index) + ", op " + std::to_string(i) + ": " +
+                         *problem);
+    return;
+  }
   for (std::size_t i = 0; i < phase.size(); ++i)
     if (const auto problem =
             transfer_problem(phase, phase[i], header_.collective, header_.ranks(), header_.parts))
-      throw InputError("phase " + std::to_string(counts_.phases) + ", transfer " +
-                       std::to_string(i) + ": " + *problem);
+      throw InputError("phase " + std::to_string(index) + ", transfer " + std::to_string(i) + ": " +
+                       *problem);
 }
 
 void Verifier::consume(const Phase& phase) {
-  if (!placement_) {
-    validate(phase);
-    consume_table(phase, counts_.phases);
-    return;
-  }
-  const auto ops = phase.ops();
-  for (std::size_t i = 0; i < ops.size(); ++i)
-    if (const auto problem = op_problem(ops[i], header_.ranks()))
-      throw InputError("phase " + std::to_string(counts_.phases) + ", op " + std::to_string(i) +
-                       ": " + *problem);
-  consume_table(placement_->consume(counts_.phases, phase), counts_.phases);
+  validate(next_, phase);
+  consume_valid(phase);
+}
+
+void Verifier::consume_valid(const Phase& phase) {
+  const std::size_t index = next_++;
+  if (placement_)
+    consume_table(placement_->consume(index, phase), index);
+  else
+    consume_table(phase, index);
 }
 
 void Verifier::consume_table(const Phase& phase, std::size_t index) {
+  if (share_.local(index)) {
+    contention_.consume(index, phase);
+    if (claims_.max_requests) count_requests(index, phase);
+  }
+  if (!share_.stateful) return;
   delivery_.consume(index, phase);
-  contention_.consume(index, phase);
-  if (claims_.max_requests) count_requests(index, phase);
 
   std::uint32_t largest = 0;
   for (const Transfer& t : phase.transfers()) {
@@ -204,7 +221,24 @@ CheckResult Verifier::invariants_check() const {
   return c;
 }
 
-Report Verifier::finish() const {
+Verifier::Partial Verifier::partial() const {
+  return {contention_.tally(), most_requests_, request_failures_, request_first_};
+}
+
+void Verifier::Partial::merge(const Partial& other) {
+  contention.merge(other.contention);
+  most_requests = std::max(most_requests, other.most_requests);
+  request_failures += other.request_failures;
+  if (other.request_first &&
+      (!request_first || *other.request_first->phase < *request_first->phase))
+    request_first = other.request_first;
+}
+
+Report Verifier::finish(std::span<const Partial> others) const {
+  if (!share_.stateful)
+    throw std::logic_error("Verifier::finish: only the stateful share makes the report");
+  Partial local = partial();
+  for (const Partial& p : others) local.merge(p);
   Report r;
   r.algorithm = header_.algorithm;
   r.collective = header_.collective;
@@ -225,7 +259,7 @@ Report Verifier::finish() const {
   if (header_.imported) r.checks.push_back(execution_check(*header_.imported));
   if (placement_) r.checks.push_back(placement_->finish());
   r.checks.push_back(delivery_.finish());
-  r.checks.push_back(contention_.finish());
+  r.checks.push_back(ContentionChecker::judge(model_, local.contention));
   r.checks.push_back(invariants_check());
   if (claims_.phases || claims_.c2) {
     CheckResult c{"claims", Verdict::pass, {}, {}};
@@ -248,14 +282,14 @@ Report Verifier::finish() const {
     r.checks.push_back(std::move(c));
   }
   if (claims_.max_requests) {
-    CheckResult q{"requests", Verdict::pass, {}, request_first_};
-    q.summary = "at most " + std::to_string(most_requests_) +
+    CheckResult q{"requests", Verdict::pass, {}, local.request_first};
+    q.summary = "at most " + std::to_string(local.most_requests) +
                 " requests outstanding per rank and phase; the algorithm allows " +
                 std::to_string(claims_.max_requests->at_most) + " (" +
                 claims_.max_requests->source + ")";
-    if (request_failures_ > 0) {
+    if (local.request_failures > 0) {
       q.verdict = Verdict::fail;
-      q.summary += "; exceeded " + std::to_string(request_failures_) + " times";
+      q.summary += "; exceeded " + std::to_string(local.request_failures) + " times";
     }
     r.checks.push_back(std::move(q));
   }

@@ -7,6 +7,7 @@
 /// delivery state, one slot per link or rank, and the phase being checked; never the whole table.
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,27 +20,62 @@
 
 namespace phasecheck::verify {
 
+/// Which part of one verification a verifier does, when the work is spread over threads or
+/// processes that all see every phase. The stateful checks (delivery, placement, invariants,
+/// counts, claims, bounds) need every phase in order, so exactly one verifier holds them; the
+/// phase-local checks (contention, requests) judge each phase alone, so they are dealt out by
+/// phase number: phase i to the verifier with slice == i % slices. The default does everything.
+struct Share {
+  bool stateful = true;
+  std::uint32_t slice = 0;
+  std::uint32_t slices = 1;  ///< 0: no phase-local checks here
+  bool local(std::size_t index) const { return slices != 0 && index % slices == slice; }
+  /// Deals this share's phases out again: part k of n.
+  Share split(std::uint32_t k, std::uint32_t n) const {
+    return {false, slice + slices * k, slices * n};
+  }
+};
+
 class Verifier {
  public:
   /// Judges a schedule described by `header` on `model` (by default header.topology; another
   /// model is a what-if). Throws InputError when the model's rank count differs. `model` must
-  /// outlive the verifier.
-  Verifier(const ScheduleHeader& header, const Topology& model, Claims claims = {});
+  /// outlive the verifier. A format-3 schedule is judged by one verifier with the default share
+  /// (its phase-local checks judge the table placement derives): any other share is refused.
+  Verifier(const ScheduleHeader& header, const Topology& model, Claims claims = {},
+           Share share = {});
 
   /// Checks the next phase. Throws InputError if a transfer names a rank or block that does not
   /// exist, or carries no block, or (format 3) an op is malformed (op_problem).
   void consume(const Phase& phase);
+  /// The validation consume() begins with, for a caller that hands phases on to other threads.
+  void validate(std::size_t index, const Phase& phase) const;
+  /// consume() of phase `index` (the next one) that validate() has passed.
+  void consume_valid(const Phase& phase);
   /// A sink that forwards to consume(); valid while the verifier lives.
   PhaseSink sink() {
     return [this](const Phase& p) { consume(p); };
   }
 
-  Report finish() const;
+  /// The phase-local checks' findings so far, to merge with other shares'.
+  struct Partial {
+    ContentionChecker::Tally contention;
+    std::uint32_t most_requests = 0;
+    std::uint64_t request_failures = 0;
+    std::optional<Counterexample> request_first;
+    /// Adds `other`'s phases; the earlier counterexample wins.
+    void merge(const Partial& other);
+    friend bool operator==(const Partial&, const Partial&) = default;
+  };
+  Partial partial() const;
+
+  /// The report, from the stateful share with every other share's partial (the default share
+  /// needs none).
+  Report finish(std::span<const Partial> others = {}) const;
   /// Transfer-hops routed by the contention check (for benchmarks).
   std::uint64_t contention_work() const { return contention_.work(); }
 
  private:
-  void validate(const Phase& phase) const;
   /// The "invariants" check: fail on a violation; not evaluated when the algorithm declares none
   /// or none applied at any boundary; pass when one applied somewhere and none was broken.
   CheckResult invariants_check() const;
@@ -49,6 +85,8 @@ class Verifier {
   const ScheduleHeader& header_;
   const Topology& model_;
   Claims claims_;
+  Share share_;
+  std::size_t next_ = 0;                       // the index of the next phase
   std::optional<PlacementChecker> placement_;  // format 3
   DeliveryChecker delivery_;
   ContentionChecker contention_;
@@ -58,7 +96,8 @@ class Verifier {
   std::vector<std::uint64_t> invariant_evaluated_;  // per invariant: boundaries where it applied
   // The request bound: per rank, sends + receives in the current phase.
   void count_requests(std::size_t index, const Phase& phase);
-  std::vector<std::uint32_t> requests_;
+  std::vector<std::uint32_t> requests_;  // per rank, zero between phases
+  std::vector<Rank> touched_;            // the ranks with requests in this phase
   std::uint32_t most_requests_ = 0;
   std::uint64_t request_failures_ = 0;
   std::optional<Counterexample> request_first_;

@@ -67,9 +67,9 @@ TEST_CASE("tree_network: refuses bad fanouts before building") {
   refuses({}, "tree: --fanout needs at least one number");
   refuses({0}, "tree: --fanout element 1 is 0; every switch has at least 1 node below it");
   refuses({8, 4, 0}, "tree: --fanout element 3 is 0; every switch has at least 1 node below it");
-  refuses({100, 100}, "tree: --fanout gives 10000 machines; at most 8192 are supported");
-  refuses({8193}, "tree: --fanout gives 8193 machines; at most 8192 are supported");
-  refuses({2, kHuge}, "tree: --fanout gives more than 8192 machines; at most 8192 are supported");
+  refuses({1000, 1100}, "tree: --fanout gives 1100000 machines; at most 1048576 are supported");
+  refuses({1048577}, "tree: --fanout gives 1048577 machines; at most 1048576 are supported");
+  refuses({2, kHuge}, "tree: --fanout gives more than 1048576 machines; at most 1048576 are supported");
   refuses(std::vector<std::uint64_t>(1025, 1),
           "tree: --fanout has 1025 levels; at most 1024 are supported");
   std::vector<std::uint64_t> wide_then_deep(1000, 1);
@@ -118,12 +118,12 @@ TEST_CASE("fat_tree_network: refuses odd, small and too large k") {
         ("fat-tree: --k " + std::to_string(k) + "; expected an even number, at least 2").c_str(),
         InputError);
   CHECK(fat_tree_network(32).ranks() == 8192);
-  CHECK_THROWS_WITH_AS(fat_tree_network(34),
-                       "fat-tree: --k 34 gives 9826 hosts (k^3/4); at most 8192 are supported",
+  CHECK_THROWS_WITH_AS(fat_tree_network(162),
+                       "fat-tree: --k 162 gives 1062882 hosts (k^3/4); at most 1048576 are supported",
                        InputError);
   CHECK_THROWS_WITH_AS(fat_tree_network(kHuge - 1),
-                       "fat-tree: --k 18446744073709551614 gives more than 8192 hosts (k^3/4); "
-                       "at most 8192 are supported",
+                       "fat-tree: --k 18446744073709551614 gives more than 1048576 hosts (k^3/4); "
+                       "at most 1048576 are supported",
                        InputError);
 }
 
@@ -135,41 +135,41 @@ TEST_CASE("cluster_network: node sizes, checked as the model checks them") {
                        "cluster: --sizes needs at least one node size", InputError);
   CHECK_THROWS_WITH_AS(cluster_network(std::vector<std::uint64_t>{8, 0}),
                        "cluster: --sizes element 2 is 0; a node has at least 1 rank", InputError);
-  CHECK_THROWS_WITH_AS(cluster_network(std::vector<std::uint64_t>{8192, 1}),
-                       "cluster: --sizes adds up to more than 8192 ranks", InputError);
+  CHECK_THROWS_WITH_AS(cluster_network(std::vector<std::uint64_t>{1048576, 1}),
+                       "cluster: --sizes adds up to more than 1048576 ranks", InputError);
   CHECK_THROWS_WITH_AS(cluster_network(std::vector<std::uint64_t>{1, kHuge}),
-                       "cluster: --sizes adds up to more than 8192 ranks", InputError);
+                       "cluster: --sizes adds up to more than 1048576 ranks", InputError);
 }
 
 TEST_CASE("fully_connected, hypercube, mesh and ring networks: the models, options named") {
   CHECK(fully_connected_network(5, 2) == FullyConnected(5, 2));
   CHECK(fully_connected_network(1, 8192) == FullyConnected(1, 8192));
   CHECK_THROWS_WITH_AS(fully_connected_network(0, 1),
-                       "fully-connected: --ranks 0; expected 1 to 8192", InputError);
+                       "fully-connected: --ranks 0; expected 1 to 1048576", InputError);
   CHECK_THROWS_WITH_AS(fully_connected_network(4, 0),
-                       "fully-connected: --ports 0; expected 1 to 8192", InputError);
-  CHECK_THROWS_WITH_AS(fully_connected_network(4, 8193),
-                       "fully-connected: --ports 8193; expected 1 to 8192", InputError);
+                       "fully-connected: --ports 0; expected 1 to 1048576", InputError);
+  CHECK_THROWS_WITH_AS(fully_connected_network(4, 1048577),
+                       "fully-connected: --ports 1048577; expected 1 to 1048576", InputError);
 
   CHECK(hypercube_network(0).ranks() == 1);
   CHECK(hypercube_network(3) == Hypercube(3));
   CHECK(hypercube_network(13).ranks() == 8192);
-  CHECK_THROWS_WITH_AS(hypercube_network(14), "hypercube: --dimension 14; expected 0 to 13",
+  CHECK_THROWS_WITH_AS(hypercube_network(21), "hypercube: --dimension 21; expected 0 to 20",
                        InputError);
   CHECK_THROWS_AS(hypercube_network(kHuge), InputError);
 
   CHECK(mesh_network(3, 4, false) == Mesh(3, 4, false));
   CHECK(mesh_network(1, 1, true) == Mesh(1, 1, true));
   CHECK(mesh_network(1, 8192, false).ranks() == 8192);
-  CHECK_THROWS_WITH_AS(mesh_network(0, 4, false), "mesh: --rows 0; expected 1 to 8192", InputError);
+  CHECK_THROWS_WITH_AS(mesh_network(0, 4, false), "mesh: --rows 0; expected 1 to 1048576", InputError);
   CHECK_THROWS_WITH_AS(mesh_network(4, kHuge, false),
-                       "mesh: --cols 18446744073709551615; expected 1 to 8192", InputError);
-  CHECK_THROWS_WITH_AS(mesh_network(100, 100, true),
-                       "mesh: --rows 100 --cols 100 gives 10000 ranks; at most 8192 are supported",
+                       "mesh: --cols 18446744073709551615; expected 1 to 1048576", InputError);
+  CHECK_THROWS_WITH_AS(mesh_network(1000, 1100, true),
+                       "mesh: --rows 1000 --cols 1100 gives 1100000 ranks; at most 1048576 are supported",
                        InputError);
 
   CHECK(ring_network(1) == Ring(1));
   CHECK(ring_network(7) == Ring(7));
-  CHECK_THROWS_WITH_AS(ring_network(0), "ring: --ranks 0; expected 1 to 8192", InputError);
-  CHECK_THROWS_WITH_AS(ring_network(8193), "ring: --ranks 8193; expected 1 to 8192", InputError);
+  CHECK_THROWS_WITH_AS(ring_network(0), "ring: --ranks 0; expected 1 to 1048576", InputError);
+  CHECK_THROWS_WITH_AS(ring_network(1048577), "ring: --ranks 1048577; expected 1 to 1048576", InputError);
 }

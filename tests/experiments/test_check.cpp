@@ -4,8 +4,11 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/limits.hpp"
+#include "distributed/partial_json.hpp"
 #include "experiments/check.hpp"
 #include "io/json.hpp"
+#include "verify/delivery.hpp"
 #include "verify/verifier.hpp"
 
 using namespace phasecheck;
@@ -34,7 +37,7 @@ TEST_CASE("check: the same report as generate | verify, for every algorithm on e
     const Topology model = io::read_topology_file(file.string());
     if (ranks(model) > 64) continue;  // the larger examples add time, not cases
     for (const schedules::Algorithm& a : schedules::algorithms()) {
-      verify::Report streamed;
+      std::optional<verify::Report> streamed;
       try {
         streamed = experiments::check_algorithm(a, model, {});
       } catch (const InputError&) {
@@ -42,7 +45,14 @@ TEST_CASE("check: the same report as generate | verify, for every algorithm on e
         continue;
       }
       INFO(a.name << " on " << file.string());
-      CHECK(streamed == generate_then_verify(a, model));
+      REQUIRE(streamed);
+      CHECK(*streamed == generate_then_verify(a, model));
+      // Spread over threads: the same report, to the byte of every counterexample.
+      for (const unsigned threads : {2u, 3u}) {
+        experiments::Spread spread;
+        spread.threads = threads;
+        CHECK(experiments::check_algorithm(a, model, {}, spread) == streamed);
+      }
       ++compared;
     }
   }
@@ -53,7 +63,7 @@ TEST_CASE("check: a contended schedule is found contended, with its counterexamp
   const Topology tree = io::read_topology_file(std::string(PHASECHECK_SOURCE_DIR) +
                                                "/examples/faraj-yuan-fig1/topology.json");
   const verify::Report r =
-      experiments::check_algorithm(*schedules::find_algorithm("linear"), tree, {});
+      *experiments::check_algorithm(*schedules::find_algorithm("linear"), tree, {});
   CHECK(r.verdict() == Verdict::fail);
   REQUIRE_FALSE(r.passed("contention"));
   bool drawn = false;
@@ -68,4 +78,49 @@ TEST_CASE("check: bad parameters are refused before any phase is made") {
   p.set("radix", std::string("99"));
   CHECK_THROWS_AS(experiments::check_algorithm(*schedules::find_algorithm("bruck-index"), model, p),
                   InputError);
+}
+
+TEST_CASE("check: spread over processes, the findings merged on the stateful one, same report") {
+  // What `mpirun -np N` does, in one process: N checks of the same phases, each with its share;
+  // the phase-local findings cross as the wire text MPI carries (distributed/partial_json.hpp).
+  const Topology tree = io::read_topology_file(std::string(PHASECHECK_SOURCE_DIR) +
+                                               "/examples/faraj-yuan-fig1/topology.json");
+  for (const char* name : {"linear", "faraj-yuan", "shift"}) {
+    const schedules::Algorithm& a = *schedules::find_algorithm(name);
+    const auto whole = experiments::check_algorithm(a, tree, {});
+    REQUIRE(whole);
+    for (const std::uint32_t processes : {2u, 3u, 4u}) {
+      INFO(name << " on " << processes << " processes");
+      std::vector<verify::Verifier::Partial> partials;
+      for (std::uint32_t rank = 1; rank < processes; ++rank) {
+        experiments::Spread spread;
+        spread.share = {false, rank - 1, processes - 1};
+        spread.gather = [&](const verify::Verifier::Partial& mine) {
+          partials.push_back(distributed::from_wire(distributed::to_wire(mine)));
+          return std::vector<verify::Verifier::Partial>{};
+        };
+        CHECK_FALSE(experiments::check_algorithm(a, tree, {}, spread));  // no report there
+      }
+      experiments::Spread root;
+      root.share = {true, 0, 0};
+      root.threads = 2;
+      root.gather = [&](const verify::Verifier::Partial&) { return partials; };
+      CHECK(experiments::check_algorithm(a, tree, {}, root) == whole);
+    }
+  }
+}
+
+TEST_CASE("check: an error in a checking thread reaches the caller") {
+  // The memory limit refuses the delivery state's growth in the stateful worker thread; the
+  // check throws it as InputError, as one thread would.
+  const Limits saved = limits();
+  Limits l = saved;
+  l.max_memory_bytes = verify::DeliveryChecker::memory_bytes(64) + 256;
+  set_limits(l);
+  experiments::Spread spread;
+  spread.threads = 2;
+  CHECK_THROWS_AS(experiments::check_algorithm(*schedules::find_algorithm("shift"),
+                                               FullyConnected(64, 1), {}, spread),
+                  InputError);
+  set_limits(saved);
 }

@@ -47,14 +47,14 @@ TEST_CASE("topology JSON: bad input names the file and the problem") {
   CHECK(error_of(R"({"kind": "ring", "ranks": 1e40})") ==
         "t.json: ranks: expected a non-negative integer, got a non-integer or out-of-range number");
   CHECK(error_of(R"({"kind": "ring", "ranks": 99999999999})") ==
-        "t.json: ranks: 99999999999 is too large (at most 8192)");
+        "t.json: ranks: 99999999999 is too large (at most 1048576)");
   CHECK(error_of(R"({"kind": "ring", "ranks": 0})") ==
-        "t.json: ring: ranks must be in [1, 8192], not 0");
+        "t.json: ring: ranks must be in [1, 1048576], not 0");
   CHECK(error_of(R"({"kind": "ring", "rank": 6})") == "t.json: unknown key \"rank\"");
   CHECK(error_of(R"({"kind": "cluster", "node_sizes": [2, 0]})") ==
         "t.json: cluster: node 1 has size 0");
   CHECK(error_of(R"({"kind": "hypercube", "dimension": 40})") ==
-        "t.json: hypercube: dimension 40 is too large (at most 13)");
+        "t.json: hypercube: dimension 40 is too large (at most 20)");
   CHECK(error_of(R"({"kind": "tree", "machines": ["a", "b"], "links": [["a", "b", "c"]]})") ==
         "t.json: links[0]: expected a pair [name, name]");
   CHECK(

@@ -42,7 +42,7 @@ TEST_CASE("delivery: a message sent twice is caught at its second arrival") {
   REQUIRE(r.counterexample);
   CHECK(r.counterexample->phase == 1);
   CHECK(r.counterexample->explanation ==
-        "block [0,1] arrives at rank 1 again in phase 1 (it first arrived in phase 0)");
+        "block [0,1] arrives at rank 1 again in phase 1 (it arrived there in an earlier phase)");
   REQUIRE(r.counterexample->transfers.size() == 1);
   CHECK(r.counterexample->transfers[0] == OffendingTransfer{0, 1, {{0, 1}}, {}});
 }

@@ -140,5 +140,5 @@ TEST_CASE("placement: a chunk arriving twice by network at a rank that needs it 
   CHECK(check(r, "placement").verdict == Verdict::pass);  // the right chunk, rewritten
   CHECK(check(r, "delivery").verdict == Verdict::fail);
   CHECK(check(r, "delivery").counterexample->explanation ==
-        "block [0,1] arrives at rank 1 again in phase 2 (it first arrived in phase 0)");
+        "block [0,1] arrives at rank 1 again in phase 2 (it arrived there in an earlier phase)");
 }

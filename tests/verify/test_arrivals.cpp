@@ -1,0 +1,70 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/limits.hpp"
+#include "verify/arrivals.hpp"
+
+using namespace phasecheck;
+using phasecheck::verify::detail::Arrivals;
+
+TEST_CASE("arrivals: runs merge from either side and answer membership and ranges") {
+  Arrivals a(2, 10, "test");
+  for (std::uint32_t x : {3u, 5u, 4u, 9u, 0u}) CHECK(a.insert(1, x));
+  CHECK_FALSE(a.insert(1, 4));  // a duplicate
+  CHECK(a.size(1) == 5);
+  CHECK(a.size(0) == 0);
+  CHECK(a.contains(1, 3));
+  CHECK(a.contains(1, 5));
+  CHECK_FALSE(a.contains(1, 6));
+  CHECK_FALSE(a.contains(0, 3));
+  CHECK(a.contains_all(1, 3, 6));
+  CHECK_FALSE(a.contains_all(1, 2, 6));
+  CHECK_FALSE(a.contains_all(1, 3, 7));
+  CHECK(a.first_missing(1, 0, 0) == 1);
+  CHECK(a.first_missing(1, 1, 3) == 6);  // 1 and 2 skipped, 3-5 there
+  CHECK(a.first_missing(0, 0, 1) == 1);
+  for (std::uint32_t x = 0; x < 10; ++x) a.insert(0, x);
+  CHECK(a.first_missing(0, 0, 0) == 10);  // none missing: `items`
+}
+
+TEST_CASE("arrivals: a scattered order becomes a bitset with the same answers") {
+  // 200 items: a bitset is 4 words, so a fifth run turns the set into bits. Random insertions
+  // against std::set as the reference, in both representations.
+  std::mt19937 rng(7);
+  Arrivals a(1, 200, "test");
+  std::set<std::uint32_t> reference;
+  std::uniform_int_distribution<std::uint32_t> item(0, 199);
+  for (int i = 0; i < 400; ++i) {
+    const std::uint32_t x = item(rng);
+    CHECK(a.insert(0, x) == reference.insert(x).second);
+    const std::uint32_t y = item(rng);
+    CHECK(a.contains(0, y) == reference.contains(y));
+  }
+  CHECK(a.size(0) == reference.size());
+  std::uint32_t expected = 200;
+  for (std::uint32_t x = 0; x < 200; ++x)
+    if (!reference.contains(x) && (x < 50 || x >= 60)) {
+      expected = x;
+      break;
+    }
+  CHECK(a.first_missing(0, 50, 60) == expected);
+  CHECK(a.bytes() <= Arrivals::base_bytes(1) + 4 * 8);  // one bitset of 4 words, runs freed
+}
+
+TEST_CASE("arrivals: growth past the memory limit is refused before the allocation") {
+  const Limits saved = limits();
+  Limits l = saved;
+  l.max_memory_bytes = Arrivals::base_bytes(1) + 64;  // room for 8 runs of 8 bytes
+  set_limits(l);
+  Arrivals a(1, 1u << 20, "checking delivery on 1048576 ranks");
+  for (std::uint32_t x = 0; x < 16; x += 2) CHECK(a.insert(0, x));  // 8 runs fit
+  CHECK_THROWS_WITH_AS(a.insert(0, 100), doctest::Contains("checking delivery on 1048576 ranks"),
+                       InputError);
+  set_limits(saved);
+}

@@ -1,0 +1,69 @@
+#pragma once
+// Internal to the delivery checker: for every receiving rank, the set of items that have arrived
+// there (item = origin x parts + part). Memory follows the order in which a schedule delivers,
+// not ranks^2:
+//  - a rank's set starts as a sorted list of runs [lo, hi) of consecutive items, 8 bytes a run.
+//    Schedules deliver in orderly sweeps (shift: origins d-1, d-2, ... at d; Faraj-Yuan: a
+//    subtree's machines one after another), so a rank's runs stay few and the whole state is a
+//    few bytes per rank: 65,536 ranks of Faraj-Yuan take megabytes where a bit per pair takes
+//    512 MiB;
+//  - once a rank's runs would take more memory than one bit per item, they become that bitset,
+//    so no order costs more than ranks^2 x parts bits in all.
+// Growth is charged against the memory limit (core/limits.hpp) as it happens: a schedule whose
+// order needs more state than the limit allows is refused (InputError) at the arrival that would
+// exceed it, before the allocation.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace phasecheck::verify::detail {
+
+class Arrivals {
+ public:
+  /// `ranks` sets of items in [0, items); `what` names the work in a refusal ("checking delivery
+  /// on 65536 ranks").
+  Arrivals(std::uint32_t ranks, std::uint32_t items, std::string what);
+
+  /// The memory of the empty state: what a checker on `ranks` ranks needs at least.
+  static std::uint64_t base_bytes(std::uint32_t ranks);
+
+  bool contains(std::uint32_t r, std::uint32_t item) const;
+  /// Every item of [lo, hi) has arrived at `r`.
+  bool contains_all(std::uint32_t r, std::uint32_t lo, std::uint32_t hi) const;
+  /// Adds `item` to the set of `r`; false when it was there already.
+  bool insert(std::uint32_t r, std::uint32_t item);
+  /// Items that have arrived at `r`.
+  std::uint32_t size(std::uint32_t r) const { return sets_[r].count; }
+  /// The smallest item in [0, items) outside [skip_lo, skip_hi) that has not arrived at `r`;
+  /// `items` when there is none.
+  std::uint32_t first_missing(std::uint32_t r, std::uint32_t skip_lo, std::uint32_t skip_hi) const;
+  /// Memory held now, in bytes.
+  std::uint64_t bytes() const { return bytes_; }
+
+ private:
+  struct Set {
+    // Runs mode: sorted disjoint runs, each (lo << 32 | hi), no two adjacent. Bits mode: one bit
+    // per item.
+    std::vector<std::uint64_t> data;
+    std::uint32_t count = 0;
+    bool bits = false;
+  };
+  static std::uint32_t lo(std::uint64_t run) { return static_cast<std::uint32_t>(run >> 32); }
+  static std::uint32_t hi(std::uint64_t run) { return static_cast<std::uint32_t>(run); }
+  static std::uint64_t run(std::uint64_t lo, std::uint64_t hi) { return lo << 32 | hi; }
+  /// The run containing `item`, or the first run after it.
+  static std::vector<std::uint64_t>::const_iterator find(const Set& s, std::uint32_t item);
+  bool insert_run(Set& s, std::uint32_t item);
+  void to_bits(Set& s);
+  /// Charges a change of `s.data`'s capacity from `before` elements; throws past the limit.
+  void charge(std::size_t before, std::size_t after);
+
+  std::vector<Set> sets_;
+  std::uint32_t items_;
+  std::uint32_t words_;  // a bitset's 64-bit words
+  std::uint64_t bytes_;
+  std::string what_;
+};
+
+}  // namespace phasecheck::verify::detail

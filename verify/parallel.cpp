@@ -1,0 +1,227 @@
+#include "verify/parallel.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace phasecheck::verify {
+namespace {
+
+/// Consecutive phases, copied once and read by every worker.
+struct Batch {
+  std::size_t size = 0;  // phases in use (the vector keeps earlier capacity)
+  std::uint64_t transfers = 0;
+  std::vector<Phase> phases;
+};
+
+// A batch is handed on once it holds this many transfers or phases: large enough that the queue
+// costs nothing next to the checks, small enough that a few in flight stay a few MiB.
+constexpr std::uint64_t kBatchTransfers = 1 << 15;
+constexpr std::size_t kBatchPhases = 1024;
+constexpr std::size_t kQueueDepth = 8;  // batches waiting per worker
+
+/// A bounded queue of batches between the reading thread and one worker.
+class Queue {
+ public:
+  /// Blocks while full. False once the queue was closed.
+  void push(std::shared_ptr<const Batch> b) {
+    std::unique_lock lock(mutex_);
+    space_.wait(lock, [&] { return items_.size() < kQueueDepth || closed_; });
+    if (closed_) return;
+    items_.push_back(std::move(b));
+    ready_.notify_one();
+  }
+  /// Blocks while empty; null once closed and drained.
+  std::shared_ptr<const Batch> pop() {
+    std::unique_lock lock(mutex_);
+    ready_.wait(lock, [&] { return !items_.empty() || closed_; });
+    if (items_.empty()) return nullptr;
+    auto b = std::move(items_.front());
+    items_.pop_front();
+    space_.notify_one();
+    return b;
+  }
+  /// No more batches: the worker drains what is queued and stops. `drop` discards it instead.
+  void close(bool drop) {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    if (drop) items_.clear();
+    ready_.notify_all();
+    space_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable ready_, space_;
+  std::deque<std::shared_ptr<const Batch>> items_;
+  bool closed_ = false;
+};
+
+}  // namespace
+
+struct ParallelVerifier::Impl {
+  struct Worker {
+    Worker(const ScheduleHeader& h, const Topology& model, const Claims& claims, Share share)
+        : verifier(h, model, claims, share) {}
+    Verifier verifier;
+    Queue queue;
+    std::thread thread;
+  };
+
+  const ScheduleHeader& header;
+  std::optional<Verifier> inline_verifier;  // threads == 1
+  std::optional<Verifier> caller;           // the reading thread's part of the phase-local checks
+  std::vector<std::unique_ptr<Worker>> workers;
+  bool stateful_worker = false;  // workers[0] holds the stateful checks
+
+  std::mutex pool_mutex;
+  std::vector<std::unique_ptr<Batch>> pool;  // batches every worker is done with
+  std::size_t next = 0;                      // index of the next phase
+  std::shared_ptr<Batch> batch;              // being filled; returns to the pool
+
+  std::atomic<bool> failed{false};
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  bool joined = false;
+
+  explicit Impl(const ScheduleHeader& h) : header(h) {}
+
+  void run(Worker& w) {
+    while (auto b = w.queue.pop()) {
+      if (failed.load(std::memory_order_relaxed)) continue;
+      try {
+        for (std::size_t i = 0; i < b->size; ++i) w.verifier.consume_valid(b->phases[i]);
+      } catch (...) {
+        std::lock_guard lock(error_mutex);
+        if (!error) error = std::current_exception();
+        failed = true;
+      }
+    }
+  }
+
+  std::shared_ptr<Batch> fresh_batch() {
+    std::unique_ptr<Batch> b;
+    {
+      std::lock_guard lock(pool_mutex);
+      if (!pool.empty()) {
+        b = std::move(pool.back());
+        pool.pop_back();
+      }
+    }
+    if (!b) b = std::make_unique<Batch>();
+    b->size = 0;
+    b->transfers = 0;
+    // Back to the pool when the last worker lets go of it.
+    return {b.release(), [this](Batch* done) {
+              std::lock_guard lock(pool_mutex);
+              pool.emplace_back(done);
+            }};
+  }
+
+  void rethrow() {
+    std::lock_guard lock(error_mutex);
+    if (error) std::rethrow_exception(error);
+  }
+
+  void publish() {
+    if (!batch || batch->size == 0) return;
+    std::shared_ptr<const Batch> b = std::move(batch);
+    for (auto& w : workers) w->queue.push(b);
+  }
+
+  void join(bool drop) {
+    if (joined) return;
+    joined = true;
+    if (!drop) publish();
+    batch.reset();
+    for (auto& w : workers) w->queue.close(drop);
+    for (auto& w : workers) w->thread.join();
+  }
+};
+
+ParallelVerifier::ParallelVerifier(const ScheduleHeader& header, const Topology& model,
+                                   Claims claims, unsigned threads, Share share)
+    : impl_(std::make_unique<Impl>(header)) {
+  Impl& m = *impl_;
+  if (threads <= 1 || header.buffers) {
+    m.inline_verifier.emplace(header, model, std::move(claims), share);
+    return;
+  }
+  // The stateful checks in one worker; the phase-local ones dealt out among the reading thread
+  // (which needs no copy of the phase for them) and the other workers: with two threads, the
+  // reading thread reads and judges contention while the worker follows the delivery.
+  m.stateful_worker = share.stateful;
+  const unsigned locals = share.slices == 0 ? 0 : std::max(1u, threads - (share.stateful ? 1 : 0));
+  if (locals > 0) m.caller.emplace(header, model, claims, share.split(0, locals));
+  if (share.stateful)
+    m.workers.push_back(std::make_unique<Impl::Worker>(header, model, claims, Share{true, 0, 0}));
+  for (unsigned k = 1; k < locals; ++k)
+    m.workers.push_back(
+        std::make_unique<Impl::Worker>(header, model, claims, share.split(k, locals)));
+  for (auto& w : m.workers) w->thread = std::thread([&m, w = w.get()] { m.run(*w); });
+}
+
+ParallelVerifier::~ParallelVerifier() {
+  if (!impl_->inline_verifier) impl_->join(true);
+}
+
+unsigned ParallelVerifier::threads() const {
+  return impl_->inline_verifier
+             ? 1
+             : static_cast<unsigned>(impl_->workers.size()) + (impl_->caller ? 1 : 0);
+}
+
+void ParallelVerifier::consume(const Phase& phase) {
+  Impl& m = *impl_;
+  if (m.inline_verifier) {
+    m.inline_verifier->consume(phase);
+    return;
+  }
+  if (m.failed.load(std::memory_order_relaxed)) m.rethrow();
+  const Verifier& validator = m.caller ? *m.caller : m.workers.front()->verifier;
+  validator.validate(m.next++, phase);
+  if (m.caller) m.caller->consume_valid(phase);
+  if (m.workers.empty()) return;
+  if (!m.batch) m.batch = m.fresh_batch();
+  Batch& b = *m.batch;
+  if (b.size == b.phases.size()) b.phases.emplace_back();
+  b.phases[b.size++] = phase;
+  b.transfers += phase.size();
+  if (b.transfers >= kBatchTransfers || b.size >= kBatchPhases) m.publish();
+}
+
+Verifier::Partial ParallelVerifier::partial() {
+  Impl& m = *impl_;
+  if (m.inline_verifier) return m.inline_verifier->partial();
+  m.join(false);
+  m.rethrow();
+  Verifier::Partial all;
+  if (m.caller) all = m.caller->partial();
+  for (auto& w : m.workers) all.merge(w->verifier.partial());
+  return all;
+}
+
+Report ParallelVerifier::finish(std::span<const Verifier::Partial> others) {
+  Impl& m = *impl_;
+  if (m.inline_verifier) return m.inline_verifier->finish(others);
+  m.join(false);
+  m.rethrow();
+  std::vector<Verifier::Partial> partials(others.begin(), others.end());
+  if (m.caller) partials.push_back(m.caller->partial());
+  for (std::size_t i = m.stateful_worker ? 1 : 0; i < m.workers.size(); ++i)
+    partials.push_back(m.workers[i]->verifier.partial());
+  if (!m.stateful_worker)
+    throw std::logic_error("ParallelVerifier::finish: not the stateful share");
+  return m.workers.front()->verifier.finish(partials);
+}
+
+unsigned default_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+}  // namespace phasecheck::verify

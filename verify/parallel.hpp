@@ -1,0 +1,54 @@
+#pragma once
+/// One verification spread over threads: the thread that reads or generates the phases validates
+/// each one and copies it into a batch for the workers; one worker thread holds the stateful
+/// checks (delivery, placement, invariants, counts); the phase-local checks (contention,
+/// requests) are dealt out by phase number (Share, verifier.hpp) between the reading thread and
+/// the `threads - 2` other workers. Every worker sees every batch, in order, through a bounded
+/// queue, so memory is the checkers' state plus a few batches. The report is the one a single
+/// Verifier gives: the phase-local tallies merge exactly (tests compare them).
+///
+/// threads == 1 checks in the calling thread, with no copies. A format-3 schedule is always
+/// checked that way (its phase-local checks judge the table placement derives, phase by phase).
+/// Inside an MPI process the same holds for the process's share (`share`): its phase-local part is
+/// dealt out again among its threads.
+
+#include <memory>
+
+#include "core/claims.hpp"
+#include "core/schedule.hpp"
+#include "verify/verifier.hpp"
+
+namespace phasecheck::verify {
+
+class ParallelVerifier {
+ public:
+  /// `threads` >= 1. Throws what Verifier's constructor throws.
+  ParallelVerifier(const ScheduleHeader& header, const Topology& model, Claims claims,
+                   unsigned threads, Share share = {});
+  ~ParallelVerifier();
+  ParallelVerifier(const ParallelVerifier&) = delete;
+  ParallelVerifier& operator=(const ParallelVerifier&) = delete;
+
+  /// Validates the phase here (InputError names the phase and transfer) and hands it on. An
+  /// error a worker met (the memory limit, say) is thrown from the next call after it.
+  void consume(const Phase& phase);
+  PhaseSink sink() {
+    return [this](const Phase& p) { consume(p); };
+  }
+  /// Waits for the workers. The findings of the phase-local checks of this share.
+  Verifier::Partial partial();
+  /// Waits for the workers; the report (share.stateful only), merging `others` (other
+  /// processes' partials) in.
+  Report finish(std::span<const Verifier::Partial> others = {});
+  /// The threads that actually check (1 when the schedule or the share keeps it to one).
+  unsigned threads() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The machine's cores (at least 1): the default of --threads.
+unsigned default_threads();
+
+}  // namespace phasecheck::verify
