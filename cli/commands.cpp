@@ -62,6 +62,13 @@ int generate(const GenerateArgs& args, std::ostream& out) {
   if (!args.output.empty()) check_output(args.output, {args.topology});
   const ScheduleHeader header = schedules::make_header(
       algorithm, io::read_topology_file(args.topology), Parameters::parse(args.set));
+  // A buffer program is made from the whole table (where each relayed block waits depends on its
+  // last use), so both are held: refused before generating when they cannot fit.
+  if (args.buffers)
+    check_memory(checked_mul(held_table_bytes(header), 2),
+                 "generate --buffers on " + std::to_string(header.ranks()) +
+                     " ranks (the whole table and its program are held; without --buffers the "
+                     "table is streamed)");
   const auto emit = [&](std::ostream& os) {
     if (binary) {
       io::BinaryScheduleWriter writer(os, header);
@@ -182,12 +189,18 @@ int program(const ProgramArgs& args, std::ostream& out) {
                   "--sync barrier works on any size");
   });
   const std::string source = input_name(args.schedule);
-  const programs::CheckedPrograms checked =
-      programs::check_programs(table, separation, schedules::claims_for(table.header), args.ranks);
+  const programs::CheckedPrograms checked = [&] {
+    try {
+      return programs::check_programs(table, separation, schedules::claims_for(table.header),
+                                      args.ranks);
+    } catch (const InputError& e) {
+      throw InputError(source + ": " + e.what());
+    }
+  }();
   if (!args.output.empty())
     write_output(args.output,
                  [&](std::ostream& os) {
-                   os << io::programs_to_json(checked.programs, table, source, separation);
+                   io::write_programs_json(os, checked.programs, table, source, separation);
                  },
                  {args.schedule});
   if (args.report == "json")

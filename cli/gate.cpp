@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/limits.hpp"
 #include "core/progress.hpp"
 #include "fuzz.hpp"
 #include "io/gate_manifest.hpp"
@@ -44,9 +45,18 @@ int gate(const GateArgs& args, std::ostream& out) {
   const std::string dir = std::filesystem::absolute(args.manifest).parent_path().string();
   const ci::CaseSource source{
       [&](const io::GateCase& g, const Topology& model) -> Schedule {
-        if (!g.algorithm.empty())
-          return schedules::generate(schedules::require_algorithm(g.algorithm), model,
-                                     g.parameters);
+        if (!g.algorithm.empty()) {
+          // The case's table is held whole (diffed, and written by --update): refused before
+          // generating when it cannot fit.
+          const auto& algorithm = schedules::require_algorithm(g.algorithm);
+          const ScheduleHeader header = schedules::make_header(algorithm, model, g.parameters);
+          check_memory(held_table_bytes(header),
+                       g.algorithm + " on " + std::to_string(header.ranks()) +
+                           " ranks (gate holds the whole table; `phasecheck check` streams it)");
+          Schedule s{header, {}};
+          algorithm.generate(s.header, collect_into(s.phases));
+          return s;
+        }
         if (!g.generator.empty()) {
           std::string problem;
           auto got = properties::run_generator({g.generator, dir, args.timeout}, model,

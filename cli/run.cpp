@@ -16,6 +16,7 @@
 #include "experiments/mpi_run.hpp"
 #include "io/json.hpp"
 #include "io/simgrid_trace.hpp"
+#include "programs/synchronization.hpp"
 #include "report/run_report.hpp"
 #include "report/svg_plot.hpp"
 #include "report/table.hpp"
@@ -69,6 +70,15 @@ void check_latency(const std::string& s) {
   quantity(s, "--latency", {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}});
 }
 
+/// Pair-wise synchronization is computed for at most kMaxSyncRanks ranks: refused from the
+/// header, before the table is read and verified.
+void check_pairwise(const ScheduleHeader& h, const std::string& sync, const std::string& command) {
+  if (sync == "pairwise")
+    check_ranks(h.ranks(), programs::kMaxSyncRanks, command + " --sync pairwise",
+                "--sync barrier or none works up to " +
+                    std::to_string(experiments::kMaxRunRanks) + " ranks");
+}
+
 }  // namespace
 
 int run(const RunArgs& args, std::ostream& out) {
@@ -82,6 +92,7 @@ int run(const RunArgs& args, std::ostream& out) {
     if (ranks < 2 || ranks > experiments::kMaxRunRanks)
       throw InputError("run: 2 to " + std::to_string(experiments::kMaxRunRanks) +
                        " ranks on this machine");
+    check_pairwise(h, args.sync, "run");
     experiments::check_run_volume(ranks, args.bytes);
   };
   const Schedule schedule = experiments::read_runnable(args.schedule, args.bytes, check_size);
@@ -102,12 +113,23 @@ int simulate(const SimulateArgs& args, std::ostream& out) {
   Topology model = io::read_topology_file(args.topology);
   const auto* tree = std::get_if<Tree>(&model);
   if (!tree) throw InputError(input_name(args.topology) + ": simulate needs a tree topology");
+  try {
+    experiments::check_simulated_tree(*tree, "simulate");
+  } catch (const InputError& e) {
+    throw InputError(input_name(args.topology) + ": " + e.what());
+  }
   const double bytes_per_second = bandwidth_of(args.bandwidth);
   check_latency(args.latency);
   experiments::check_run_volume(tree->ranks(), args.bytes);
   const double peak = tree->peak_throughput_factor() * bytes_per_second;
+  // The schedule's size from its header, before its phases are read.
   const Schedule schedule =
-      experiments::read_runnable(args.schedule, args.bytes, [](const ScheduleHeader&) {});
+      experiments::read_runnable(args.schedule, args.bytes, [&](const ScheduleHeader& h) {
+        if (h.ranks() != tree->ranks())
+          throw InputError("the schedule has " + std::to_string(h.ranks()) + " ranks but " +
+                           describe(model) + " has " + std::to_string(tree->ranks()));
+        check_pairwise(h, args.sync, "simulate");
+      });
   const experiments::RunOutcome o = experiments::simulate_on_simgrid(
       schedule, {.model = std::move(model),
                  .source = args.schedule,

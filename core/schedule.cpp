@@ -1,10 +1,12 @@
 #include "core/schedule.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <ostream>
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/limits.hpp"
 
 namespace phasecheck {
 
@@ -19,10 +21,43 @@ Collective parse_collective(std::string_view name) {
                    "' (expected alltoall or allgather)");
 }
 
+namespace {
+
+/// A vector's capacity once it holds `needed` elements: as it is, or grown at least twofold (as
+/// the standard library grows it on an append).
+std::uint64_t capacity_for(std::uint64_t capacity, std::uint64_t needed) {
+  return needed <= capacity ? capacity : std::max(needed, 2 * capacity);
+}
+
+}  // namespace
+
+void Phase::charge(std::uint64_t transfers, std::uint64_t blocks, std::uint64_t ops) const {
+  if (blocks > std::numeric_limits<std::uint32_t>::max())
+    throw InputError("one phase carries at most 2^32 - 1 blocks; this one " +
+                     std::to_string(blocks));
+  check_memory(
+      checked_add(
+          checked_add(checked_mul(transfers, sizeof(Transfer)), checked_mul(blocks, sizeof(Block))),
+          checked_mul(ops, sizeof(BufferOp))),
+      "one phase of " + std::to_string(std::max(transfers, ops)) +
+          (ops > transfers ? " ops" : " transfers") + " (" + std::to_string(blocks) + " blocks)");
+}
+
 void Phase::add(Rank src, Rank dst, std::span<const Block> blocks) {
+  const std::uint64_t block_end = std::uint64_t{blocks_.size()} + blocks.size();
+  if (transfers_.size() == transfers_.capacity() || block_end > blocks_.capacity())
+    charge(capacity_for(transfers_.capacity(), transfers_.size() + 1),
+           capacity_for(blocks_.capacity(), block_end), ops_.capacity());
   transfers_.push_back({src, dst, static_cast<std::uint32_t>(blocks_.size()),
                         static_cast<std::uint32_t>(blocks.size())});
   blocks_.insert(blocks_.end(), blocks.begin(), blocks.end());
+}
+
+void Phase::add(const BufferOp& op) {
+  if (ops_.size() == ops_.capacity())
+    charge(transfers_.capacity(), blocks_.capacity(),
+           capacity_for(ops_.capacity(), ops_.size() + 1));
+  ops_.push_back(op);
 }
 
 void Phase::clear() {
@@ -38,6 +73,8 @@ void Phase::clear_transfers() {
 }
 
 void Phase::reserve(std::size_t transfers, std::size_t blocks) {
+  charge(std::max<std::uint64_t>(transfers, transfers_.capacity()),
+         std::max<std::uint64_t>(blocks, blocks_.capacity()), ops_.capacity());
   transfers_.reserve(transfers);
   blocks_.reserve(blocks);
 }
@@ -67,6 +104,12 @@ std::optional<std::string> transfer_problem(const Phase& phase, const Transfer& 
 
 PhaseSink collect_into(std::vector<Phase>& phases) {
   return [&phases](const Phase& p) { phases.push_back(p); };
+}
+
+std::optional<std::uint64_t> held_table_bytes(const ScheduleHeader& header) {
+  const std::uint64_t p = header.ranks();
+  return checked_mul(checked_mul(p * (p == 0 ? 0 : p - 1), header.parts),
+                     sizeof(Transfer) + sizeof(Block));
 }
 
 std::ostream& operator<<(std::ostream& os, Collective c) { return os << to_string(c); }

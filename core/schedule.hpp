@@ -70,7 +70,10 @@ class Phase {
   const std::string& label() const { return label_; }
   void set_label(std::string label) { label_ = std::move(label); }
 
-  /// Appends a transfer src -> dst carrying `blocks` (in that order).
+  /// Appends a transfer src -> dst carrying `blocks` (in that order). Growing the phase is charged
+  /// against the memory limit (core/limits.hpp) before it allocates, and a phase carries at most
+  /// 2^32 - 1 blocks: InputError otherwise (one phase of a million ranks' linear alltoall holds
+  /// 2^40 transfers).
   void add(Rank src, Rank dst, std::span<const Block> blocks);
   void add(Rank src, Rank dst, Block block) { add(src, dst, std::span<const Block>(&block, 1)); }
 
@@ -84,13 +87,15 @@ class Phase {
 
   /// Format 3: the phase's buffer program (core/buffers.hpp). Its transfers are then the table
   /// its sends form (BufferState::apply derives them).
-  void add(const BufferOp& op) { ops_.push_back(op); }
+  /// Charged against the memory limit as add() above.
+  void add(const BufferOp& op);
   std::span<const BufferOp> ops() const { return ops_; }
   /// Removes the transfers and keeps the ops and the label.
   void clear_transfers();
 
   /// Keeps the capacity, so a generator can reuse one Phase for every phase it emits.
   void clear();
+  /// Charged against the memory limit as add() above.
   void reserve(std::size_t transfers, std::size_t blocks);
 
   friend bool operator==(const Phase&, const Phase&) = default;
@@ -100,6 +105,10 @@ class Phase {
   std::vector<Transfer> transfers_;
   std::vector<Block> blocks_;
   std::vector<BufferOp> ops_;
+
+  /// Before the vectors grow to these capacities: InputError when the phase would pass the
+  /// memory limit or 2^32 - 1 blocks.
+  void charge(std::uint64_t transfers, std::uint64_t blocks, std::uint64_t ops) const;
 };
 
 /// Everything about a schedule except its phases.
@@ -139,6 +148,13 @@ using PhaseSink = std::function<void(const Phase&)>;
 
 /// A sink that appends to `phases`.
 PhaseSink collect_into(std::vector<Phase>& phases);
+
+/// The memory a whole table of `header` takes at least when a command holds it rather than
+/// streams it (gate's generated cases, generate --buffers): every block of the collective travels
+/// at least once, each as a transfer and a block of a phase, so p (p - 1) x parts x
+/// (sizeof(Transfer) + sizeof(Block)) bytes. Empty when that overflows 64 bits. For
+/// check_memory (core/limits.hpp) before generating.
+std::optional<std::uint64_t> held_table_bytes(const ScheduleHeader& header);
 
 std::ostream& operator<<(std::ostream& os, Collective c);
 std::ostream& operator<<(std::ostream& os, const Block& b);  ///< "[3,5]", "[3,5,2]" or "[3]"

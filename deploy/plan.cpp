@@ -258,14 +258,15 @@ Checked check(const Schedule& schedule, std::string_view source, SyncChoice sync
   } catch (const InputError& e) {
     throw InputError(name + ": --sync pairwise: " + e.what());
   }
-  const auto progs = programs::rank_programs(program, c.separation, plan ? &*plan : nullptr);
-  std::uint64_t steps = 0;
-  for (const auto& p : progs) steps += p.ops.size();
+  // Counted before the programs are made: with barriers every rank has a step in every phase.
+  const std::uint64_t steps =
+      programs::program_operations(program, c.separation, plan ? &*plan : nullptr);
   if (steps > kMaxDeploySteps)
     throw InputError(name + ": " + std::to_string(steps) +
                      " steps in the per-rank programs; deploy "
                      "compiles at most " +
                      std::to_string(kMaxDeploySteps));
+  const auto progs = programs::rank_programs(program, c.separation, plan ? &*plan : nullptr);
   c.replay = programs::replay(program, h.topology, progs);
   if (c.replay->verdict != Verdict::pass) {
     c.refusal = "its per-rank programs (--sync " + std::string(programs::to_string(c.separation)) +

@@ -29,8 +29,9 @@ struct ExperimentMachine {
   friend bool operator==(const ExperimentMachine&, const ExperimentMachine&) = default;
 };
 
-/// Every machine file read and checked before the first (long) simulation: a tree, whose ranks'
-/// messages of `largest_bytes` fit in a run (check_run_volume). Throws InputError naming the file.
+/// Every machine file read and checked before the first (long) simulation: a tree small enough
+/// to simulate (check_simulated_tree), whose ranks' messages of `largest_bytes` fit in a run
+/// (check_run_volume). Throws InputError naming the file.
 std::vector<ExperimentMachine> read_experiment_machines(const std::vector<std::string>& files,
                                                         std::uint64_t largest_bytes);
 

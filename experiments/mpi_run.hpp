@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/buffers.hpp"
@@ -28,6 +29,14 @@ namespace phasecheck::experiments {
 
 /// Processes `run` starts on this one machine.
 inline constexpr Rank kMaxRunRanks = 256;
+/// Machines (and switches) of a tree that `simulate` and `whatif experiment` simulate: SimGrid
+/// runs every rank in one process and routes the tree with Floyd's algorithm, cubic in its
+/// nodes; shift on a tree of 256 machines takes two minutes of simulated runs on this machine.
+inline constexpr Rank kMaxSimulatedRanks = 256;
+
+/// Throws InputError naming `command` when `tree` has more than kMaxSimulatedRanks machines or
+/// switches; checked before anything is read or simulated.
+void check_simulated_tree(const Tree& tree, std::string_view command);
 
 /// Throws InputError ("--bytes B on N ranks: X GiB of messages, more than the 2 GiB a run may
 /// use") when `ranks` ranks' messages of `bytes` bytes together pass 2 GiB.
@@ -44,7 +53,10 @@ Schedule read_runnable(const std::string& path, std::uint64_t bytes,
 /// per-rank programs with the `sync` separation (none | barrier | pairwise; InputError
 /// otherwise) to the file `plan` for the runner. `source` names the schedule in messages and in
 /// the programs. Returns the verification report: a schedule that fails still runs, and the
-/// runner shows what its bytes do.
+/// runner shows what its bytes do. Throws InputError, before the programs are made, when they
+/// pass the memory limit or the runners together would hold more than the 2 GiB a run may use
+/// (each runner keeps only its own program, about 512 bytes an operation: with barriers, an
+/// operation for every rank in every phase).
 verify::Report write_run_programs(const Schedule& table, const std::string& source,
                                   const std::string& sync, const Topology* model,
                                   const Claims& claims, const std::string& plan);

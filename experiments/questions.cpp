@@ -55,6 +55,14 @@ TableReport hierarchical_factor_steps(const std::vector<NamedCluster>& instances
                {"compact_gap", "compact gap"},
                {"inefficient", "inefficient"},
                {"verified", "verified"}});
+  for (const auto& [text, sizes] : instances) {
+    std::uint64_t total = 0;
+    for (const Rank size : sizes) total += size;
+    const std::string name = text.size() > 40 ? text.substr(0, 40) + "..." : text;
+    check_ranks(total, kMaxHierarchicalRanks, "whatif hierarchical-factor (cluster " + name + ")",
+                "`phasecheck check hierarchical-factor --topology T` checks one cluster of any "
+                "size");
+  }
   bool all_verified = true;
   ProgressMeter progress(progress_out, "whatif hierarchical-factor", "clusters", instances.size());
   for (const auto& [text, sizes] : instances) {
@@ -88,9 +96,11 @@ TableReport hierarchical_factor_steps(const std::vector<NamedCluster>& instances
 /// Bruck et al., Section 3.5: which radix is best for this machine? Every radix 2..n generated
 /// and verified on fully-connected(n, k); T = C1 t_s + C2 b t_w in the linear model.
 TableReport bruck_radix(const BruckRadixQuestion& q, std::ostream* progress_out) {
-  if (q.ranks < 2 || q.ranks > kMaxRanks)
-    throw InputError("whatif bruck-index: --ranks must be in [2, " + std::to_string(kMaxRanks) +
-                     "]");
+  if (q.ranks < 2 || q.ranks > kMaxBruckRadixRanks)
+    throw InputError("whatif bruck-index: --ranks must be in [2, " +
+                     std::to_string(kMaxBruckRadixRanks) +
+                     "] (every radix is generated and verified; `phasecheck check bruck-index "
+                     "--set radix=R` checks one radix on any size)");
   if (q.ports < 1) throw InputError("whatif bruck-index: --ports must be at least 1");
   const double block = q.bytes;
   for (const auto& [value, name] :
@@ -185,6 +195,9 @@ TableReport bruck_radix(const BruckRadixQuestion& q, std::ostream* progress_out)
 /// delivery, and measured.
 TableReport randomized_congestion(const CongestionQuestion& q, std::ostream* progress_out) {
   const Topology& model = q.model;
+  check_ranks(ranks(model), kMaxCongestionRanks, q.source + ": whatif congestion",
+              "each algorithm and seed is generated and verified; `phasecheck generate ALG "
+              "--topology T | phasecheck congestion -` measures one on any size");
   const std::vector<std::uint64_t>& seeds = q.seeds;
   Table table({{"algorithm", "algorithm"},
                {"runs", "runs"},

@@ -16,17 +16,29 @@
 
 namespace phasecheck::experiments {
 
+/// The largest machine of each question: every row is generated and verified, at least p^2
+/// transfers each, so the work grows faster than the machine (measured on this machine).
+/// hierarchical-factor, per cluster: plain and compact (one node of 2,048 among 2,048 of size 1
+/// takes 20 s).
+inline constexpr Rank kMaxHierarchicalRanks = 4096;
+/// bruck-index: every radix 2..n, work that grows with n^3 (512 ranks take 15 s).
+inline constexpr Rank kMaxBruckRadixRanks = 512;
+/// congestion: each algorithm, and each seed of the randomized ones (1,024 ranks with the default
+/// 20 seeds take 12 s).
+inline constexpr Rank kMaxCongestionRanks = 2048;
+
 struct NamedCluster {
   std::string name;  ///< as the user wrote it: "8,8,4,1"
   std::vector<Rank> sizes;
 };
 /// Plain and compact hierarchical-factor on each cluster: steps, the bound, the gaps, and the
-/// inefficient steps of Theorem 1.
+/// inefficient steps of Theorem 1. Throws InputError, before the first cluster runs, for a
+/// cluster of more than kMaxHierarchicalRanks ranks.
 TableReport hierarchical_factor_steps(const std::vector<NamedCluster>& clusters,
                                       std::ostream* progress);
 
 struct BruckRadixQuestion {
-  Rank ranks = 0, ports = 1;  ///< fully-connected(ranks, ports); ranks in [2, kMaxRanks]
+  Rank ranks = 0, ports = 1;  ///< fully-connected(ranks, ports); ranks in [2, kMaxBruckRadixRanks]
   double ts = 0, tw = 0;      ///< seconds per message, seconds per byte
   double bytes = 1;           ///< the block
   bool bytes_default = true;  ///< the block was not given: the output says so
@@ -44,7 +56,8 @@ struct CongestionQuestion {
   std::optional<std::uint64_t> bytes;   ///< the paper's selection for this message size
 };
 /// Per algorithm (per seed of the randomized ones): the sum over phases of the busiest link's
-/// load, its spread over seeds, and whether every run delivered.
+/// load, its spread over seeds, and whether every run delivered. Throws InputError for a machine
+/// of more than kMaxCongestionRanks ranks, before the first run.
 TableReport randomized_congestion(const CongestionQuestion& question, std::ostream* progress);
 
 }  // namespace phasecheck::experiments

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/limits.hpp"
 #include "io/json.hpp"
 #include "schedules/registry.hpp"
 #include "verify/verifier.hpp"
@@ -51,11 +52,21 @@ SurveyRow survey_one(const schedules::Algorithm& algorithm, const Topology& mode
 Survey survey(const std::vector<std::string>& topology_files) {
   Survey s;
   s.topologies = topology_files;
+  std::vector<Topology> models;
   for (const std::string& path : topology_files) {
-    const Topology model = io::read_topology_file(path);
-    const std::string name = machine_name(path);
+    models.push_back(io::read_topology_file(path));
+    try {
+      check_ranks(ranks(models.back()), kMaxSurveyRanks, "survey",
+                  "it generates and verifies every algorithm; `phasecheck check ALG --topology "
+                  "T` checks one on any size");
+    } catch (const InputError& e) {
+      throw InputError(input_name(path) + ": " + e.what());
+    }
+  }
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    const std::string name = machine_name(topology_files[i]);
     for (const auto& algorithm : schedules::algorithms()) {
-      s.rows.push_back(survey_one(algorithm, model, name));
+      s.rows.push_back(survey_one(algorithm, models[i], name));
       s.broken |= !s.rows.back().kept;
     }
   }

@@ -241,12 +241,13 @@ Program Reader::read() {
 
   std::optional<Dialect> dialect;
   std::uint64_t steps = 0;
-  std::vector<std::optional<Gpu>> gpus(p.ngpus);
+  // By id, as they come: ngpus is only a number in the file, so nothing is sized from it.
+  std::map<std::uint32_t, Gpu> gpus;
   for (const pugi::xml_node& g : algo.children("gpu")) {
     Gpu gpu;
     gpu.line = line(g);
     gpu.id = static_cast<std::uint32_t>(*integer(g, "id", 0, p.ngpus - 1, true));
-    if (gpus[gpu.id]) fail(g, "gpu " + std::to_string(gpu.id) + " appears twice");
+    if (gpus.contains(gpu.id)) fail(g, "gpu " + std::to_string(gpu.id) + " appears twice");
     gpu.input_chunks = static_cast<std::uint32_t>(*integer(g, "i_chunks", 0, kMaxSlots, true));
     gpu.output_chunks = static_cast<std::uint32_t>(*integer(g, "o_chunks", 0, kMaxSlots, true));
     gpu.scratch_chunks = static_cast<std::uint32_t>(*integer(g, "s_chunks", 0, kMaxSlots, true));
@@ -304,14 +305,20 @@ Program Reader::read() {
                             std::to_string(gpu.id) + " has " +
                             std::to_string(gpu.threadblocks[it->second].steps.size()) + " steps");
       }
-    gpus[gpu.id] = std::move(gpu);
+    const std::uint32_t id = gpu.id;
+    gpus.emplace(id, std::move(gpu));
   }
-  for (std::uint32_t i = 0; i < p.ngpus; ++i) {
-    if (!gpus[i])
-      fail(algo, "ngpus=\"" + std::to_string(p.ngpus) + "\" but there is no <gpu id=\"" +
-                     std::to_string(i) + "\">");
-    p.gpus.push_back(std::move(*gpus[i]));
+  // Ids are below ngpus, so ngpus of them are every id once; otherwise the first one missing.
+  if (gpus.size() != p.ngpus) {
+    std::uint32_t missing = 0;
+    for (const auto& [id, gpu] : gpus) {
+      if (id != missing) break;
+      ++missing;
+    }
+    fail(algo, "ngpus=\"" + std::to_string(p.ngpus) + "\" but there is no <gpu id=\"" +
+                   std::to_string(missing) + "\">");
   }
+  for (auto& [id, gpu] : gpus) p.gpus.push_back(std::move(gpu));
   p.dialect = dialect.value_or(Dialect::step);
   return p;
 }

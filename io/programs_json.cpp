@@ -1,6 +1,8 @@
 #include "io/programs_json.hpp"
 
 #include <map>
+#include <ostream>
+#include <sstream>
 
 #include "io/json_common.hpp"
 
@@ -29,10 +31,60 @@ std::vector<std::map<std::pair<Rank, Rank>, std::vector<std::uint32_t>>> ops_by_
 
 }  // namespace
 
-std::string programs_to_json(const std::vector<programs::RankProgram>& programs,
-                             const Schedule& schedule, std::string_view source,
-                             programs::Separation separation) {
+namespace {
+
+/// One rank's program as a JSON object; `by_pair` as ops_by_pair gives it (format 3).
+OJson program_json(
+    const programs::RankProgram& prog, const Schedule& schedule,
+    const std::vector<std::map<std::pair<Rank, Rank>, std::vector<std::uint32_t>>>& by_pair) {
   using Kind = programs::Op::Kind;
+  const bool buffers = schedule.header.buffers.has_value();
+  OJson ops = OJson::array();
+  for (const programs::Op& op : prog.ops) {
+    OJson o;
+    o["op"] = programs::to_string(op.kind);
+    o["phase"] = op.phase;
+    if (op.kind != Kind::wait && op.kind != Kind::barrier && op.kind != Kind::copy)
+      o["peer"] = op.peer;
+    const Phase& phase = schedule.phases.at(op.phase);
+    if (op.kind == Kind::send || op.kind == Kind::recv) {
+      o["transfer"] = op.transfer;
+      o["blocks"] = op.blocks;
+      if (buffers) {
+        const bool send = op.kind == Kind::send;
+        const auto at = by_pair[op.phase].find(send ? std::pair{prog.rank, op.peer}
+                                                    : std::pair{op.peer, prog.rank});
+        OJson slots = OJson::array();
+        if (at != by_pair[op.phase].end())
+          for (const std::uint32_t i : at->second) {
+            const BufferOp& b = phase.ops()[i];
+            slots.push_back(segment(send ? b.from : b.to, b.count));
+          }
+        o[send ? "from" : "to"] = std::move(slots);
+      } else {
+        OJson contents = OJson::array();
+        for (const Block& b : phase.blocks(phase.transfers()[op.transfer]))
+          contents.push_back(
+              {b.origin, b.dest == kEveryRank ? std::int64_t{-1} : std::int64_t{b.dest}, b.part});
+        o["contents"] = std::move(contents);
+      }
+    }
+    if (op.kind == Kind::copy) {
+      const BufferOp& b = phase.ops()[op.transfer];
+      o["index"] = op.transfer;
+      o["from"] = OJson::array({segment(b.from, b.count)});
+      o["to"] = OJson::array({segment(b.to, b.count)});
+    }
+    ops.push_back(std::move(o));
+  }
+  return {{"rank", prog.rank}, {"ops", std::move(ops)}};
+}
+
+}  // namespace
+
+void write_programs_json(std::ostream& os, const std::vector<programs::RankProgram>& programs,
+                         const Schedule& schedule, std::string_view source,
+                         programs::Separation separation) {
   const ScheduleHeader& header = schedule.header;
   const bool buffers = header.buffers.has_value();
   OJson j;
@@ -50,53 +102,37 @@ std::string programs_to_json(const std::vector<programs::RankProgram>& programs,
     j["parts"] = header.parts;
   }
   j["separation"] = programs::to_string(separation);
+  j["programs"] = OJson::array();
+  // The document as one dump with an indent of 1 would write, one program at a time: the header,
+  // then each program at the depth of the "programs" array's elements.
+  std::string head = detail::dump(j, 1);
+  if (programs.empty()) {
+    os << head << "\n";
+    return;
+  }
+  head.resize(head.size() - std::string_view("]\n}").size());
+  os << head << "\n";
   const auto by_pair =
       buffers ? ops_by_pair(schedule)
               : std::vector<std::map<std::pair<Rank, Rank>, std::vector<std::uint32_t>>>{};
-  OJson all = OJson::array();
-  for (const auto& prog : programs) {
-    OJson ops = OJson::array();
-    for (const programs::Op& op : prog.ops) {
-      OJson o;
-      o["op"] = programs::to_string(op.kind);
-      o["phase"] = op.phase;
-      if (op.kind != Kind::wait && op.kind != Kind::barrier && op.kind != Kind::copy)
-        o["peer"] = op.peer;
-      const Phase& phase = schedule.phases.at(op.phase);
-      if (op.kind == Kind::send || op.kind == Kind::recv) {
-        o["transfer"] = op.transfer;
-        o["blocks"] = op.blocks;
-        if (buffers) {
-          const bool send = op.kind == Kind::send;
-          const auto at = by_pair[op.phase].find(send ? std::pair{prog.rank, op.peer}
-                                                      : std::pair{op.peer, prog.rank});
-          OJson slots = OJson::array();
-          if (at != by_pair[op.phase].end())
-            for (const std::uint32_t i : at->second) {
-              const BufferOp& b = phase.ops()[i];
-              slots.push_back(segment(send ? b.from : b.to, b.count));
-            }
-          o[send ? "from" : "to"] = std::move(slots);
-        } else {
-          OJson contents = OJson::array();
-          for (const Block& b : phase.blocks(phase.transfers()[op.transfer]))
-            contents.push_back(
-                {b.origin, b.dest == kEveryRank ? std::int64_t{-1} : std::int64_t{b.dest}, b.part});
-          o["contents"] = std::move(contents);
-        }
-      }
-      if (op.kind == Kind::copy) {
-        const BufferOp& b = phase.ops()[op.transfer];
-        o["index"] = op.transfer;
-        o["from"] = OJson::array({segment(b.from, b.count)});
-        o["to"] = OJson::array({segment(b.to, b.count)});
-      }
-      ops.push_back(std::move(o));
+  for (std::size_t r = 0; r < programs.size(); ++r) {
+    const std::string text = detail::dump(program_json(programs[r], schedule, by_pair), 1);
+    os << "  ";
+    for (const char c : text) {
+      os << c;
+      if (c == '\n') os << "  ";
     }
-    all.push_back({{"rank", prog.rank}, {"ops", std::move(ops)}});
+    os << (r + 1 < programs.size() ? ",\n" : "\n");
   }
-  j["programs"] = std::move(all);
-  return detail::dump(j, 1) + "\n";
+  os << " ]\n}\n";
+}
+
+std::string programs_to_json(const std::vector<programs::RankProgram>& programs,
+                             const Schedule& schedule, std::string_view source,
+                             programs::Separation separation) {
+  std::ostringstream os;
+  write_programs_json(os, programs, schedule, source, separation);
+  return os.str();
 }
 
 }  // namespace phasecheck::io

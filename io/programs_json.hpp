@@ -11,6 +11,7 @@
 ///     the slots it reads ("from"), a receive the slots it writes ("to"), both as
 ///     [[buffer, index, count], ...] in message order; a "copy" has both.
 
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,12 @@ inline constexpr const char* kProgramsFormat = "phasecheck.programs/2";
 inline constexpr const char* kBufferProgramsFormat = "phasecheck.programs/3";
 
 /// `schedule` is the table the programs were made from (its blocks fill "contents"; for a buffer
-/// program its ops fill "from" and "to").
+/// program its ops fill "from" and "to"). Written one program at a time: the memory is one
+/// rank's program as JSON, not every rank's.
+void write_programs_json(std::ostream& os, const std::vector<programs::RankProgram>& programs,
+                         const Schedule& schedule, std::string_view source,
+                         programs::Separation separation);
+/// The same text as a string.
 std::string programs_to_json(const std::vector<programs::RankProgram>& programs,
                              const Schedule& schedule, std::string_view source,
                              programs::Separation separation);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <sstream>
+#include <string_view>
+#include <unordered_map>
 
 #include <pugixml.hpp>
 
@@ -39,13 +41,13 @@ std::string simgrid_platform_xml(const Tree& tree, const std::string& bandwidth,
     zone.append_child("router").append_attribute("id") = ("s" + std::to_string(j)).c_str();
     zone.append_child(pugi::node_comment).set_value(comment_text(tree.switches()[j]).c_str());
   }
-  const auto id = [&](const std::string& name) {
-    const auto& m = tree.machines();
-    if (const auto it = std::find(m.begin(), m.end(), name); it != m.end())
-      return "h" + std::to_string(it - m.begin());
-    const auto& s = tree.switches();
-    return "s" + std::to_string(std::find(s.begin(), s.end(), name) - s.begin());
-  };
+  // Each link names its ends: looked up once per end, not by a search per link.
+  std::unordered_map<std::string_view, std::string> ids;
+  for (std::size_t i = 0; i < tree.machines().size(); ++i)
+    ids.emplace(tree.machines()[i], "h" + std::to_string(i));
+  for (std::size_t j = 0; j < tree.switches().size(); ++j)
+    ids.emplace(tree.switches()[j], "s" + std::to_string(j));
+  const auto id = [&](const std::string& name) { return ids.at(name); };
   for (std::size_t i = 0; i < tree.links().size(); ++i) {
     auto link = zone.append_child("link");
     link.append_attribute("id") = ("cable" + std::to_string(i)).c_str();

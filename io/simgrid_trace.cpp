@@ -124,6 +124,7 @@ TraceImport read_simgrid_trace(const std::string& path, const std::string& state
 
   // Ranks: containers named rank-N.
   std::map<std::string, Rank> rank_of;
+  std::map<Rank, std::string> alias_of;  // the other way, to find a rank named twice
   Rank ranks = 0;
   for (const auto& [alias, name] : container_name)
     if (name.rfind("rank-", 0) == 0) {
@@ -135,10 +136,9 @@ TraceImport read_simgrid_trace(const std::string& path, const std::string& state
       if (r >= kMaxRanks)
         throw InputError(path + ": container '" + name + "' is not rank-N with N < " +
                          std::to_string(kMaxRanks));
-      for (const auto& [other, rank] : rank_of)
-        if (rank == r)
-          throw InputError(path + ": two containers are named '" + name + "' (" + other + " and " +
-                           alias + ")");
+      if (const auto [other, fresh] = alias_of.emplace(static_cast<Rank>(r), alias); !fresh)
+        throw InputError(path + ": two containers are named '" + name + "' (" + other->second +
+                         " and " + alias + ")");
       rank_of[alias] = static_cast<Rank>(r);
       ranks = std::max<Rank>(ranks, static_cast<Rank>(r + 1));
     }

@@ -10,6 +10,9 @@ namespace phasecheck::programs {
 CheckedPrograms check_programs(const Schedule& table, Separation separation, const Claims& claims,
                                const std::vector<Rank>& listed) {
   const Topology& model = table.header.topology;
+  // Pair-wise synchronization adds operations only its plan knows; it is for at most
+  // kMaxSyncRanks ranks.
+  if (separation != Separation::pairwise) check_programs_memory(table, separation);
   CheckedPrograms c;
   c.table = verify::verify(table, model, claims);
   c.separation = separation;

@@ -44,10 +44,23 @@ struct RankProgram {
   std::vector<Op> ops;
 };
 
+/// The operations rank_programs makes, over all ranks, counted without making them:
+/// O(transfers + phases) time, O(ranks) memory.
+std::uint64_t program_operations(const Schedule& schedule, Separation separation,
+                                 const SyncPlan* sync = nullptr);
+
+/// Throws InputError when the programs rank_programs would make pass the memory limit
+/// (core/limits.hpp): with barriers every rank has an operation in every phase. Allocates
+/// O(ranks), so that a command can refuse before other work.
+void check_programs_memory(const Schedule& schedule, Separation separation,
+                           const SyncPlan* sync = nullptr);
+
 /// The programs of all ranks. `sync` is required for Separation::pairwise (its kept
 /// synchronizations become sync_send / sync_recv pairs); ignored otherwise. For a buffer program
 /// (format 3: header.buffers) the sends between one pair in a phase are one message (the
-/// transfer of the table they form) and every local copy becomes a `copy` of its rank.
+/// transfer of the table they form) and every local copy becomes a `copy` of its rank. Throws
+/// check_programs_memory's InputError before building anything. Time O(transfers + operations),
+/// not O(ranks x phases) without barriers.
 std::vector<RankProgram> rank_programs(const Schedule& schedule, Separation separation,
                                        const SyncPlan* sync = nullptr);
 

@@ -28,7 +28,7 @@ std::string describe_op(const RankProgram& prog, std::size_t pc) {
 }  // namespace
 
 CheckResult replay(const Schedule& schedule, const Topology& model,
-                           const std::vector<RankProgram>& programs) {
+                   const std::vector<RankProgram>& programs) {
   const Rank p = schedule.header.ranks();
   const bool timed = p <= kMaxTimedRanks;
   CheckResult result{"replay", Verdict::pass, {}, {}};
@@ -43,17 +43,24 @@ CheckResult replay(const Schedule& schedule, const Topology& model,
                     std::to_string(p) + " ranks",
                 {});
 
-  // Messages of the table, by (phase, position).
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> message_id;
+  // Messages of the table, by (phase, position): id_of[first[phase] + position], kNone for a
+  // local transfer (4 bytes a transfer).
+  constexpr std::uint32_t kNone = UINT32_MAX;
+  std::vector<std::size_t> first;
+  std::vector<std::uint32_t> id_of;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> where;  // id -> (phase, position)
   for (std::uint32_t ph = 0; ph < schedule.phases.size(); ++ph) {
     const auto ts = schedule.phases[ph].transfers();
-    for (std::uint32_t i = 0; i < ts.size(); ++i)
-      if (!ts[i].local()) {
-        message_id[{ph, i}] = static_cast<std::uint32_t>(where.size());
-        where.push_back({ph, i});
-      }
+    first.push_back(id_of.size());
+    for (std::uint32_t i = 0; i < ts.size(); ++i) {
+      id_of.push_back(ts[i].local() ? kNone : static_cast<std::uint32_t>(where.size()));
+      if (!ts[i].local()) where.push_back({ph, i});
+    }
   }
+  const auto message_id = [&](std::uint32_t ph, std::uint32_t i) {
+    return ph < schedule.phases.size() && i < schedule.phases[ph].size() ? id_of[first[ph] + i]
+                                                                         : kNone;
+  };
   const std::size_t n = where.size();
   const auto transfer = [&](std::uint32_t m) -> const Transfer& {
     return schedule.phases[where[m].first][where[m].second];
@@ -73,7 +80,8 @@ CheckResult replay(const Schedule& schedule, const Topology& model,
     std::uint32_t message;
     Clock clock;
   };
-  // Posted but unmatched, by (src, dst, phase): FIFO, as MPI matches messages of one pair.
+  // Posted but unmatched, by (src, dst, phase): FIFO, as MPI matches messages of one pair. An
+  // entry lives while it has posts, so the maps hold what is in flight, not every message.
   std::map<std::tuple<Rank, Rank, std::uint32_t>, std::deque<Post>> sends, recvs;
   std::map<std::pair<Rank, Rank>, std::deque<Clock>> mailbox;  // sync messages in flight
   std::vector<std::uint8_t> sent(n, 0);
@@ -85,6 +93,21 @@ CheckResult replay(const Schedule& schedule, const Topology& model,
   const auto tick = [&](Rank r) {
     if (timed) ++rank[r].clock[r];
   };
+  // A rank runs until it blocks, and runs again when something it may wait for happens: a match
+  // of one of its posts, a synchronization message to it, a barrier's release. Posts of one pair
+  // and phase match first in, first out, and everything else a rank does follows from its own
+  // program, so every match and every clock is the same in whatever order ranks run; they start
+  // in rank order, so a run is repeatable. The work is O(operations), not O(ranks x rounds).
+  std::deque<Rank> ready;
+  std::vector<std::uint8_t> queued(p, 1);
+  for (Rank r = 0; r < p; ++r) ready.push_back(r);
+  Rank running = 0;
+  const auto wake = [&](Rank x) {
+    if (queued[x] || x == running) return;
+    queued[x] = 1;
+    ready.push_back(x);
+  };
+
   const auto match = [&](const Post& s, const Post& rv, Rank src, Rank dst) {
     const std::uint32_t m = s.message;
     ++sent[m];
@@ -96,113 +119,118 @@ CheckResult replay(const Schedule& schedule, const Topology& model,
     --rank[dst].pending;
     rank[src].matched.push_back(m);
     rank[dst].matched.push_back(m);
+    wake(src);
+    wake(dst);
   };
 
-  for (bool progress = true; progress;) {
-    progress = false;
-    for (Rank r = 0; r < p; ++r) {
-      RankState& st = rank[r];
-      const auto& ops = programs[r].ops;
-      for (bool stuck = false; st.pc < ops.size() && !stuck;) {
-        const Op& op = ops[st.pc];
-        switch (op.kind) {
-          case Op::Kind::send:
-          case Op::Kind::recv: {
-            const auto id = message_id.find({op.phase, op.transfer});
-            const bool is_send = op.kind == Op::Kind::send;
-            const Rank src = is_send ? r : op.peer, dst = is_send ? op.peer : r;
-            if (id == message_id.end() || transfer(id->second).src != src ||
-                transfer(id->second).dst != dst) {
+  while (!ready.empty()) {
+    const Rank r = ready.front();
+    ready.pop_front();
+    queued[r] = 0;
+    running = r;
+    RankState& st = rank[r];
+    const auto& ops = programs[r].ops;
+    for (bool stuck = false; st.pc < ops.size() && !stuck;) {
+      const Op& op = ops[st.pc];
+      switch (op.kind) {
+        case Op::Kind::send:
+        case Op::Kind::recv: {
+          const std::uint32_t id = message_id(op.phase, op.transfer);
+          const bool is_send = op.kind == Op::Kind::send;
+          const Rank src = is_send ? r : op.peer, dst = is_send ? op.peer : r;
+          if (id == kNone || transfer(id).src != src || transfer(id).dst != dst) {
+            Counterexample c;
+            c.phase = op.phase;
+            c.resource = "rank " + std::to_string(r);
+            c.explanation = "rank " + std::to_string(r) + "'s program has a " + to_string(op.kind) +
+                            " " + std::to_string(src) + " -> " + std::to_string(dst) +
+                            " in phase " + std::to_string(op.phase) +
+                            " that the table does not have";
+            return fail("a program does not follow the table", c);
+          }
+          tick(r);
+          ++st.pending;
+          Post post{id, st.clock};
+          const std::tuple<Rank, Rank, std::uint32_t> key{src, dst, op.phase};
+          auto& waiting = is_send ? recvs : sends;  // the other side's posts
+          const auto theirs = waiting.find(key);
+          if (theirs == waiting.end()) {
+            (is_send ? sends : recvs)[key].push_back(std::move(post));
+          } else {
+            const Post other = std::move(theirs->second.front());
+            theirs->second.pop_front();
+            if (theirs->second.empty()) waiting.erase(theirs);
+            if (other.message != post.message) {
               Counterexample c;
               c.phase = op.phase;
-              c.resource = "rank " + std::to_string(r);
-              c.explanation = "rank " + std::to_string(r) + "'s program has a " +
-                              to_string(op.kind) + " " + std::to_string(src) + " -> " +
-                              std::to_string(dst) + " in phase " + std::to_string(op.phase) +
-                              " that the table does not have";
-              return fail("a program does not follow the table", c);
+              c.explanation = "the posts of " + std::to_string(src) + " -> " + std::to_string(dst) +
+                              " in phase " + std::to_string(op.phase) +
+                              " match different transfers of the table";
+              return fail("sends and receives are matched out of order", c);
             }
-            tick(r);
-            ++st.pending;
-            Post post{id->second, st.clock};
-            auto& mine = (is_send ? sends : recvs)[{src, dst, op.phase}];
-            auto& theirs = (is_send ? recvs : sends)[{src, dst, op.phase}];
-            if (theirs.empty()) {
-              mine.push_back(std::move(post));
-            } else {
-              const Post other = std::move(theirs.front());
-              theirs.pop_front();
-              if (other.message != post.message) {
-                Counterexample c;
-                c.phase = op.phase;
-                c.explanation = "the posts of " + std::to_string(src) + " -> " +
-                                std::to_string(dst) + " in phase " + std::to_string(op.phase) +
-                                " match different transfers of the table";
-                return fail("sends and receives are matched out of order", c);
-              }
-              is_send ? match(post, other, src, dst) : match(other, post, src, dst);
-            }
-            ++st.pc;
-            break;
+            is_send ? match(post, other, src, dst) : match(other, post, src, dst);
           }
-          case Op::Kind::copy:  // local (format 3): no message, nothing to match
-            ++st.pc;
-            break;
-          case Op::Kind::wait:
-            if (st.pending > 0) {
-              stuck = true;
-              break;
-            }
-            if (timed) {
-              for (std::uint32_t m : st.matched) join(st.clock, start[m]);
-              tick(r);
-            }
-            for (std::uint32_t m : st.matched)
-              (transfer(m).src == r ? done_src : done_dst)[m] = timed ? st.clock[r] : 1;
-            st.matched.clear();
-            ++st.pc;
-            break;
-          case Op::Kind::sync_send:
-            tick(r);
-            mailbox[{r, op.peer}].push_back(st.clock);
-            ++st.pc;
-            break;
-          case Op::Kind::sync_recv: {
-            auto& box = mailbox[{op.peer, r}];
-            if (box.empty()) {
-              stuck = true;
-              break;
-            }
-            if (timed) join(st.clock, box.front());
-            box.pop_front();
-            tick(r);
-            ++st.pc;
-            break;
-          }
-          case Op::Kind::barrier:
-            if (!st.in_barrier) {  // arrive; the last arrival releases everyone, clocks joined
-              st.in_barrier = true;
-              st.barrier = barrier_generation;
-              if (++at_barrier == p) {
-                Clock all(timed ? p : 0, 0);
-                for (const auto& x : rank) join(all, x.clock);
-                for (Rank x = 0; x < p; ++x) {
-                  join(rank[x].clock, all);
-                  tick(x);
-                }
-                ++barrier_generation;
-                at_barrier = 0;
-              }
-            }
-            if (barrier_generation == st.barrier) {
-              stuck = true;
-              break;
-            }
-            st.in_barrier = false;
-            ++st.pc;
-            break;
+          ++st.pc;
+          break;
         }
-        if (!stuck) progress = true;
+        case Op::Kind::copy:  // local (format 3): no message, nothing to match
+          ++st.pc;
+          break;
+        case Op::Kind::wait:
+          if (st.pending > 0) {
+            stuck = true;
+            break;
+          }
+          if (timed) {
+            for (std::uint32_t m : st.matched) join(st.clock, start[m]);
+            tick(r);
+          }
+          for (std::uint32_t m : st.matched)
+            (transfer(m).src == r ? done_src : done_dst)[m] = timed ? st.clock[r] : 1;
+          st.matched.clear();
+          ++st.pc;
+          break;
+        case Op::Kind::sync_send:
+          tick(r);
+          mailbox[{r, op.peer}].push_back(st.clock);
+          wake(op.peer);
+          ++st.pc;
+          break;
+        case Op::Kind::sync_recv: {
+          auto& box = mailbox[{op.peer, r}];
+          if (box.empty()) {
+            stuck = true;
+            break;
+          }
+          if (timed) join(st.clock, box.front());
+          box.pop_front();
+          tick(r);
+          ++st.pc;
+          break;
+        }
+        case Op::Kind::barrier:
+          if (!st.in_barrier) {  // arrive; the last arrival releases everyone, clocks joined
+            st.in_barrier = true;
+            st.barrier = barrier_generation;
+            if (++at_barrier == p) {
+              Clock all(timed ? p : 0, 0);
+              for (const auto& x : rank) join(all, x.clock);
+              for (Rank x = 0; x < p; ++x) {
+                join(rank[x].clock, all);
+                tick(x);
+                wake(x);
+              }
+              ++barrier_generation;
+              at_barrier = 0;
+            }
+          }
+          if (barrier_generation == st.barrier) {
+            stuck = true;
+            break;
+          }
+          st.in_barrier = false;
+          ++st.pc;
+          break;
       }
     }
   }

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "core/error.hpp"
+#include "core/limits.hpp"
 #include "schedules/registry.hpp"
 #include "verify/verifier.hpp"
 
@@ -709,9 +710,8 @@ bool MutationReport::perfect() const {
 MutationReport mutate(const Schedule& original, const Topology& model, std::uint32_t per_class,
                       std::uint64_t seed) {
   const Rank p = original.header.ranks();
-  if (p > 64)
-    throw InputError("mutate re-simulates every mutant naively: at most 64 ranks, not " +
-                     std::to_string(p));
+  check_ranks(p, kMaxMutateRanks, "mutate",
+              "each mutant is re-simulated naively; `verify` checks any size");
   const auto* algorithm = schedules::find_algorithm(original.header.algorithm);
   const Claims claims = algorithm ? algorithm->claims(original.header) : Claims{};
   return original.header.buffers ? mutate_program(original, model, per_class, seed, claims)

@@ -44,8 +44,9 @@ struct MutationReport {
 };
 
 /// The largest inputs `mutate` takes: every mutant is re-simulated with sets of holdings
-/// (ranks^2 blocks), once per mutant.
-inline constexpr Rank kMaxMutateRanks = 512;
+/// (ranks^2 blocks), once per mutant. The command refuses a larger machine from the schedule's
+/// header, before its phases are read.
+inline constexpr Rank kMaxMutateRanks = 64;
 inline constexpr std::uint32_t kMaxMutantsPerClass = 100000;
 
 /// Plants up to `per_class` faults of each class (deterministic for `seed`) in `schedule` and

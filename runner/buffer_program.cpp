@@ -45,7 +45,7 @@ BufferRank::BufferRank(const nlohmann::json& doc, int rank, std::uint64_t bytes)
         " chunks of a message");
   chunk_bytes_ = bytes / chunks_;
 
-  const auto& program = doc.at("programs").at(static_cast<std::size_t>(rank));
+  const auto& program = own_program(doc);
   if (program.at("rank").get<int>() != rank) bad("programs out of order");
   static const std::map<std::string, Kind> kinds = {
       {"send", Kind::send},      {"recv", Kind::recv},           {"copy", Kind::copy},

@@ -49,6 +49,8 @@ namespace {
 using phasecheck::runner::BufferRank;
 using phasecheck::runner::ErrorLog;
 using phasecheck::runner::kSyncTag;
+using phasecheck::runner::own_program;
+using phasecheck::runner::parse_for_rank;
 using phasecheck::runner::pattern;
 
 using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t>;  // origin, dest (-1: all), part
@@ -94,7 +96,7 @@ Plan read_plan(const nlohmann::json& j, const char* path, int rank) {
   };
   if (plan.ranks < 1) bad("\"ranks\" must be at least 1");
   if (plan.parts < 1 || plan.parts > 1024) bad("\"parts\" must be in [1, 1024]");
-  const auto& program = j.at("programs").at(static_cast<std::size_t>(rank));
+  const auto& program = own_program(j);
   if (program.at("rank").get<int>() != rank)
     throw std::runtime_error(std::string(path) + ": programs out of order");
   static const std::map<std::string, Op::Kind> kinds = {
@@ -347,7 +349,7 @@ int main(int argc, char** argv) {
   try {
     std::ifstream in(argv[1]);
     if (!in) throw std::runtime_error(std::string(argv[1]) + ": cannot open the file");
-    const nlohmann::json j = nlohmann::json::parse(in);
+    const nlohmann::json j = parse_for_rank(in, rank);
     const std::string format = j.at("format").get<std::string>();
     if (format != "phasecheck.programs/2" && format != "phasecheck.programs/3")
       throw std::runtime_error(std::string(argv[1]) +

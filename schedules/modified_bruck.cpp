@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/limits.hpp"
 #include "schedules/bruck.hpp"
 #include "schedules/collective_parameter.hpp"
 
@@ -45,6 +46,11 @@ std::span<const ParameterSpec> modified_bruck_parameters() { return kParameters;
 
 Schedule modified_bruck_program(const ScheduleHeader& header) {
   const Rank p = checked_ranks(header);
+  // Built whole, and its table is derived from it by running it (16 bytes per output and scratch
+  // slot, up to 2 p^2 of them): refused before that passes the memory limit.
+  check_memory(checked_mul(std::uint64_t{p} * p, sizeof(BufferOp) + 2 * 16),
+               "modified-bruck on " + std::to_string(p) +
+                   " ranks (its buffer program is built whole, about p^2 ops, and run)");
   const unsigned rounds = radix_digits(p, 2);
   Schedule s{header, {}};
   std::uint32_t scratch = 0;  // one more than the highest block-id ever in transit

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/limits.hpp"
 #include "schedules/bruck.hpp"
 #include "schedules/collective_parameter.hpp"
 
@@ -42,6 +43,11 @@ std::span<const ParameterSpec> ompi_bruck_parameters() { return kParameters; }
 
 Schedule ompi_bruck_program(const ScheduleHeader& header) {
   const Rank size = checked_ranks(header);
+  // Built whole, and its table is derived from it by running it (16 bytes per output and scratch
+  // slot, 2 p^2 of them): refused before that passes the memory limit.
+  check_memory(checked_mul(std::uint64_t{size} * size, 3 * sizeof(BufferOp) + 2 * 16),
+               "ompi-bruck on " + std::to_string(size) +
+                   " ranks (its buffer program is built whole, about 3 p^2 ops, and run)");
   Schedule s{header, {}};
 
   Phase step1("Step 1: local rotation, shift up by rank");

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/networks.hpp"
 #include "experiments/mpi_run.hpp"
 #include "io/json.hpp"
 #include "launch/process.hpp"
@@ -99,6 +100,50 @@ TEST_CASE("write_run_programs: the verdict on the judge and the programs file fo
                                                        scratch.file("other.json")),
                        doctest::Contains("fy.json: "), InputError);
   CHECK_FALSE(fs::exists(scratch.file("other.json")));
+}
+
+TEST_CASE("check_simulated_tree: 256 machines and 256 switches, refused beyond either") {
+  const std::vector<std::uint64_t> fanout_256 = {16, 16}, fanout_257 = {257};
+  CHECK_NOTHROW(experiments::check_simulated_tree(tree_network(fanout_256), "simulate"));
+  CHECK_THROWS_WITH_AS(experiments::check_simulated_tree(tree_network(fanout_257), "simulate"),
+                       "simulate works on at most 256 ranks; this machine has 257 (`verify "
+                       "--topology` judges a schedule on any tree)",
+                       InputError);
+  // A chain of 300 switches above two machines: SimGrid's routing is cubic in the nodes.
+  std::vector<std::uint64_t> chain(300, 1);
+  chain.back() = 2;
+  CHECK_THROWS_WITH_AS(
+      experiments::check_simulated_tree(tree_network(chain), "whatif experiment"),
+      doctest::Contains(
+          "whatif experiment works on trees of at most 256 switches; this one has 300"),
+      InputError);
+}
+
+TEST_CASE("write_run_programs: what the runners would hold is refused before the programs") {
+  // 256 ranks and 20,000 phases of one message: with a barrier in each, 5,200,000 operations,
+  // which the 256 runners would hold as about 2.5 GiB.
+  Schedule sparse{ScheduleHeader{}, {}};
+  sparse.header.topology = FullyConnected(256, 1);
+  for (std::uint32_t i = 0; i < 20000; ++i) {
+    Phase p("p");
+    const Rank src = i % 256, dst = (i + 1) % 256;
+    p.add(src, dst, direct_block(Collective::alltoall, src, dst));
+    sparse.phases.push_back(std::move(p));
+  }
+  const launch::ScratchDirectory scratch;
+  CHECK_THROWS_WITH_AS(experiments::write_run_programs(sparse, "sparse.json", "barrier", nullptr,
+                                                       {}, scratch.file("barrier.json")),
+                       doctest::Contains("sparse.json: the programs of 256 ranks have 5200000 "
+                                         "operations (a barrier for every rank in each of 20000 "
+                                         "phases; --sync none has none): their runners would "
+                                         "hold 2.48"),
+                       InputError);
+  CHECK_FALSE(fs::exists(scratch.file("barrier.json")));
+  // Without barriers: 80,000 operations, written (the table does not deliver: the verdict says so).
+  CHECK(experiments::write_run_programs(sparse, "sparse.json", "none", nullptr, {},
+                                        scratch.file("none.json"))
+            .verdict() == verify::Verdict::fail);
+  CHECK(fs::exists(scratch.file("none.json")));
 }
 
 TEST_CASE("RunOutcome::ok: no wrong byte and no simulated throughput beyond the peak bound") {

@@ -66,3 +66,14 @@ TEST_CASE("survey: a file that is not a topology is bad input") {
                                            .string()}),
                   InputError);
 }
+
+TEST_CASE("survey: every file is read and its size checked before any algorithm runs") {
+  const std::string large = (std::filesystem::path(PHASECHECK_SOURCE_DIR) / "tests" / "cli" /
+                             "bad" / "fully-connected-8192.json")
+                                .string();
+  // The small machine first: refused all the same, before its survey.
+  CHECK_THROWS_WITH_AS(experiments::survey({example("hypercube-3"), large}),
+                       doctest::Contains("fully-connected-8192.json: survey works on at most 2048 "
+                                         "ranks; this machine has 8192"),
+                       InputError);
+}

@@ -83,6 +83,19 @@ TEST_CASE("msccl: malformed files name the file and line") {
                        doctest::Contains("cnt=\"x\" is not an integer"), InputError);
 }
 
+TEST_CASE("msccl: ngpus is a count in the file: nothing is sized from it, a missing gpu is named") {
+  std::string xml = two_gpus(false);
+  xml.replace(xml.find("ngpus=\"2\""), 9, "ngpus=\"1048576\"");
+  CHECK_THROWS_WITH_AS(io::parse_msccl(xml, "x.xml"),
+                       "x.xml:1:2: <algo>: ngpus=\"1048576\" but there is no <gpu id=\"2\">",
+                       InputError);
+  std::string first_missing = two_gpus(false);
+  first_missing.replace(first_missing.find("ngpus=\"2\""), 9, "ngpus=\"3\"");
+  first_missing.replace(first_missing.find("<gpu id=\"0\""), 11, "<gpu id=\"2\"");
+  CHECK_THROWS_WITH_AS(io::parse_msccl(first_missing, "x.xml"),
+                       doctest::Contains("ngpus=\"3\" but there is no <gpu id=\"0\">"), InputError);
+}
+
 TEST_CASE("msccl: the writer's output reads back as the same program") {
   const msccl::Program p = io::parse_msccl(two_gpus(false), "t.xml");
   msccl::Program q = io::parse_msccl(io::msccl_to_xml(p), "again.xml");

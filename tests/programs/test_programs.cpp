@@ -5,8 +5,11 @@
 
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "core/buffer_state.hpp"
 #include "core/error.hpp"
+#include "core/limits.hpp"
 #include "helpers.hpp"
 #include "io/programs_json.hpp"
 #include "programs/program.hpp"
@@ -212,6 +215,81 @@ TEST_CASE("programs: a buffer program's copies belong to their rank, its sends t
   CHECK(json.find("\"op\": \"copy\"") != std::string::npos);
   CHECK(json.find("\"parts\"") == std::string::npos);
   CHECK(json.find("\"contents\"") == std::string::npos);
+}
+
+namespace {
+
+/// `phases` phases of one message each on fully-connected(ranks, 1): phase i sends from rank
+/// ranks - 1 - i to rank ranks - 2 - i, a chain against rank order (a rank's receive comes one
+/// phase before its send).
+Schedule chain_against_rank_order(Rank ranks, std::uint32_t phases) {
+  Schedule s{testing::header(FullyConnected(ranks, 1)), {}};
+  for (std::uint32_t i = 0; i < phases; ++i)
+    s.phases.push_back(testing::phase("p", {{ranks - 1 - i, ranks - 2 - i}}));
+  return s;
+}
+
+std::uint64_t operations(const std::vector<RankProgram>& programs) {
+  std::uint64_t n = 0;
+  for (const RankProgram& p : programs) n += p.ops.size();
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "programs: operations are counted before they are made; barriers past the limit refused") {
+  const Schedule fig1 = fig1_schedule();
+  const SyncPlan plan = pairwise_synchronization(fig1, fig1.header.topology);
+  for (const Separation s : {Separation::none, Separation::barrier, Separation::pairwise}) {
+    const SyncPlan* sync = s == Separation::pairwise ? &plan : nullptr;
+    CHECK(program_operations(fig1, s, sync) == operations(rank_programs(fig1, s, sync)));
+  }
+  const Schedule program = with_tables(testing::direct_program_3());
+  for (const Separation s : {Separation::none, Separation::barrier})
+    CHECK(program_operations(program, s) == operations(rank_programs(program, s)));
+
+  // 4,096 ranks, 1,000 phases of one message: a send, a receive and two waits a phase, and with
+  // barriers 4,096 more: 4,100,000 operations, 82 MB.
+  const Schedule sparse = chain_against_rank_order(4096, 1000);
+  CHECK(program_operations(sparse, Separation::none) == 4000);
+  CHECK(program_operations(sparse, Separation::barrier) == 4100000);
+  const Limits saved = limits();
+  Limits small = saved;
+  small.max_memory_bytes = std::uint64_t{16} << 20;
+  set_limits(small);
+  CHECK_THROWS_WITH_AS(rank_programs(sparse, Separation::barrier),
+                       doctest::Contains("building the programs of 4096 ranks (4100000 operations: "
+                                         "a barrier for every rank in each of 1000 phases; --sync "
+                                         "none has none) needs 78.3 MiB, more than the memory "
+                                         "limit of 16 MiB"),
+                       InputError);
+  CHECK(operations(rank_programs(sparse, Separation::none)) == 4000);
+  set_limits(saved);
+}
+
+TEST_CASE("replay: a chain against rank order runs in time linear in its operations") {
+  // Run round-robin, each pass over the ranks would move the chain one message on: 10^5 passes
+  // over 10^5 ranks. A blocked rank runs again only when its message arrives.
+  const Schedule chain = chain_against_rank_order(100001, 100000);
+  const auto programs = rank_programs(chain, Separation::none);
+  const auto r = replay(chain, chain.header.topology, programs);
+  CHECK(r.verdict == Verdict::pass);
+  CHECK(r.summary.rfind("100001 programs run to completion and exchange each of the 100000 "
+                        "messages once",
+                        0) == 0);
+}
+
+TEST_CASE("programs JSON: one program at a time, the document a single dump would write") {
+  const Schedule fig1 = fig1_schedule();
+  const SyncPlan plan = pairwise_synchronization(fig1, fig1.header.topology);
+  const Schedule program = with_tables(testing::direct_program_3());
+  for (const std::string& text :
+       {io::programs_to_json(rank_programs(fig1, Separation::pairwise, &plan), fig1, "fig1.json",
+                             Separation::pairwise),
+        io::programs_to_json(rank_programs(program, Separation::barrier), program, "direct.json",
+                             Separation::barrier)})
+    CHECK(text == nlohmann::ordered_json::parse(text).dump(1) + "\n");
 }
 
 TEST_CASE("programs: staging is the most one rank reads and receives in one phase") {
