@@ -15,9 +15,9 @@ namespace {
 class SpreadCheck {
  public:
   SpreadCheck(const ScheduleHeader& header, const Topology& model, Claims claims,
-              const Spread& spread, std::uint64_t total_phases)
+              const Spread& spread, std::uint64_t total_phases, verify::Reader reader)
       : spread_(spread),
-        verifier_(header, model, std::move(claims), spread.threads, spread.share),
+        verifier_(header, model, std::move(claims), spread.threads, spread.share, reader),
         meter_(spread.progress, "check", "phases", total_phases) {}
 
   void consume(const Phase& phase) {
@@ -60,7 +60,8 @@ std::optional<verify::Report> check_algorithm(const schedules::Algorithm& algori
   const std::uint64_t total = claims.phases && claims.phases->at_least == claims.phases->at_most
                                   ? claims.phases->at_most
                                   : 0;
-  SpreadCheck check(header, header.topology, std::move(claims), spread, total);
+  SpreadCheck check(header, header.topology, std::move(claims), spread, total,
+                    verify::Reader::generates);
   algorithm.generate(header, [&check](const Phase& p) { check.consume(p); });
   return check.finish();
 }
@@ -77,7 +78,7 @@ Verified verify_file(const std::string& path, const std::string& topology_path,
     v.claims = schedules::claims_for(v.header);
     try {
       check = std::make_unique<SpreadCheck>(v.header, what_if ? *what_if : v.header.topology,
-                                            v.claims, spread, 0);
+                                            v.claims, spread, 0, verify::Reader::parses);
     } catch (const InputError& e) {
       throw InputError(v.source + ": " + e.what());
     }

@@ -1,20 +1,27 @@
-// Schedule files: a SAX reader that hands over one phase at a time, and a writer with one
-// transfer per line. docs/formats.md is the specification.
+// Schedule files: a SAX reader that hands over one phase at a time (with a fast path for the
+// phases: io/schedule_json_stream.hpp), and a writer with one transfer per line. docs/formats.md
+// is the specification.
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
+#include <istream>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include "core/buffer_state.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "io/json.hpp"
-#include "io/schedule_binary.hpp"
-#include "io/msccl_xml.hpp"
 #include "core/msccl.hpp"
+#include "io/json.hpp"
 #include "io/json_common.hpp"
+#include "io/msccl_xml.hpp"
+#include "io/phase_scanner.hpp"
+#include "io/schedule_binary.hpp"
+#include "io/schedule_json_stream.hpp"
+#include "io/text_window.hpp"
 
 namespace phasecheck::io {
 namespace {
@@ -26,25 +33,140 @@ constexpr const char* kHeaderKeys[] = {"format",   "algorithm",  "collective", "
                                        "topology", "parameters", "parts",      "chunks",
                                        "inplace",  "buffers"};
 
+/// What nlohmann's parser reads: the file from a byte on, through a TextWindow. When the parser is
+/// resumed in the middle of the file, a synthetic text comes first: the openers of the
+/// containers around that byte (ScheduleSax::resume_at). A stream buffer, since nlohmann reads a
+/// stream a byte at a time straight from its buffer (sbumpc).
+class Source : public std::streambuf {
+ public:
+  explicit Source(detail::TextWindow& window) : window_(window) {}
+
+  /// Reads from `offset` on, after `prefix` (a string literal).
+  void start(std::size_t offset, std::string_view prefix = {}) {
+    at_ = offset;
+    prefix_ = !prefix.empty();
+    char* text = const_cast<char*>(prefix.data());  // only read through the get area
+    setg(text, text, text + prefix.size());
+    mark_ = kNone;
+  }
+  /// The offset of the next byte of the file to be read.
+  std::size_t offset() const {
+    return prefix_ ? at_ : at_ + static_cast<std::size_t>(gptr() - eback());
+  }
+  /// Whether the bytes just read are `text`.
+  bool just_read(std::string_view text) const {
+    const std::size_t at = offset();
+    return !prefix_ && at >= window_.begin() + text.size() &&
+           std::string_view(window_.at(at - text.size()), text.size()) == text;
+  }
+  /// Asks to keep the file's bytes from `offset` (<= offset()) on; dropped when that would hold
+  /// more than the window's maximum.
+  void mark(std::size_t offset) { mark_ = offset; }
+  bool marked() const { return mark_ != kNone; }
+
+ protected:
+  int_type underflow() override {
+    at_ = offset();
+    if (!prefix_ || at_ >= window_.end()) {
+      const std::size_t until = at_ + std::min(kBlock, window_.max_size() / 2);
+      const std::size_t history = std::max(window_.begin(), at_ > kHistory ? at_ - kHistory : 0);
+      if (mark_ != kNone && !window_.fill(std::min(mark_, history), until)) mark_ = kNone;
+      if (mark_ == kNone) window_.fill(history, until);
+    }
+    prefix_ = false;
+    setg(window_.at(at_), window_.at(at_), window_.at(window_.end()));  // (the bytes may move)
+    return gptr() < egptr() ? traits_type::to_int_type(*gptr()) : traits_type::eof();
+  }
+
+ private:
+  static constexpr std::size_t kNone = std::size_t(-1), kBlock = std::size_t{1} << 16;
+  static constexpr std::size_t kHistory = 16;  // bytes kept behind the parser, for just_read()
+
+  detail::TextWindow& window_;
+  bool prefix_ = false;  // reading the synthetic text; the file follows from at_
+  std::size_t at_ = 0;   // the offset of eback() when reading the file
+  std::size_t mark_ = kNone;
+};
+
 /// The SAX consumer. The parser (nlohmann's) calls one method per JSON event; this class keeps
 /// a small state machine for the phase table and builds ordinary JSON values for the header.
+///
+/// With the fast path (JsonReader below), the parser may stop at the phases and resume later:
+/// handoff() stops it at the '[' of "phases" once the header is built; resume_at() starts it
+/// again on a synthetic text (Source) that opens the containers around a place of the file,
+/// whose events are dropped here, as are those of the phase delivered already that the file
+/// text starts with; bounded, it stops again after a phase whose text the window still holds.
+/// A resumed parser's positions are moved to the file's (parse_error), so its messages are the
+/// ones a parser that read the whole file would give.
 class ScheduleSax {
  public:
   ScheduleSax(std::string_view source, const std::function<void(const ScheduleHeader&)>& on_header,
-              const PhaseSink& on_phase, Tables tables)
-      : source_(source), on_header_(on_header), on_phase_(on_phase), tables_(tables) {}
+              const PhaseSink& on_phase, Tables tables, Source& input)
+      : source_(source),
+        on_header_(on_header),
+        on_phase_(on_phase),
+        tables_(tables),
+        input_(input) {}
+
+  // --- the fast path's side (JsonReader)
+  /// Stop at the '[' of "phases" when the header is complete there and the key is written as
+  /// such (`"phases"`, which the scanner's text starts with).
+  void handoff() { handoff_ = true; }
+  bool handed_off() const { return handed_off_; }
+  /// The offset of the key "phases" (after a handoff).
+  std::size_t phases_key() const { return phases_key_; }
+  /// Resumes on the text `{` + the file from the key "phases" (`at_key`), or `{"phases":[` + the
+  /// file from phase `index`, delivered already. `bounded`: stops after a phase whose first byte
+  /// the input still holds, once `progress` bytes of the file have been read. The file's text
+  /// starts at `line`:`column`, after an opening text of `opening` bytes.
+  void resume_at(bool at_key, std::size_t index, bool bounded, std::size_t progress,
+                 std::size_t line, std::size_t column, std::size_t opening) {
+    origin_lines_ = line - 1;
+    origin_shift_ = static_cast<std::ptrdiff_t>(column - 1) - static_cast<std::ptrdiff_t>(opening);
+    resume_ = at_key ? Resume::key : Resume::phase;
+    swallow_ = at_key ? 1 : 3;
+    skip_depth_ = 0;
+    phase_index_ = index;
+    handoff_ = false;
+    bounded_ = bounded;
+    handed_back_ = false;
+    resumed_at_ = input_.offset();
+    progress_ = progress;
+  }
+  bool handed_back() const { return handed_back_; }
+  /// The first byte of the last phase delivered (after a hand-back).
+  std::size_t last_phase_start() const { return phase_start_; }
+  /// Delivers a phase read by the fast path, as the next one.
+  void deliver_scanned(Phase& phase, bool has_ops) {
+    deliver(phase, phase_index_, has_ops);
+    ++phase_index_;
+  }
+  std::size_t phase_index() const { return phase_index_; }
+  Collective collective() const { return header_.collective; }
 
   // --- scalars
-  bool null() { return scalar(Json(nullptr), "null"); }
-  bool boolean(bool v) { return scalar(Json(v), "a boolean"); }
+  bool null() {
+    if (resuming() && replayed(Event::scalar)) return true;
+    return scalar(Json(nullptr), "null");
+  }
+  bool boolean(bool v) {
+    if (resuming() && replayed(Event::scalar)) return true;
+    return scalar(Json(v), "a boolean");
+  }
   bool number_integer(std::int64_t v) {
+    if (resuming() && replayed(Event::scalar)) return true;
     return scalar(Json(v), v < 0 ? "a negative number" : "an integer");
   }
   bool number_float(double v, const std::string&) {
+    if (resuming() && replayed(Event::scalar)) return true;
     return scalar(Json(v), "a non-integer number");
   }
-  bool binary(Json::binary_t&) { return scalar(Json(), "binary data"); }
+  bool binary(Json::binary_t&) {
+    if (resuming() && replayed(Event::scalar)) return true;
+    return scalar(Json(), "binary data");
+  }
   bool string(std::string& v) {
+    if (resuming() && replayed(Event::scalar)) return true;
     if (state_ == State::label) {
       phase_.set_label(std::move(v));
       state_ = State::phase;
@@ -62,6 +184,7 @@ class ScheduleSax {
     return scalar(Json(std::move(v)), "a string");
   }
   bool number_unsigned(std::uint64_t v) {
+    if (resuming() && replayed(Event::scalar)) return true;
     switch (state_) {
       case State::transfer_number: {
         if (v >= kMaxRanks)
@@ -119,11 +242,16 @@ class ScheduleSax {
 
   // --- containers
   bool start_object(std::size_t) {
+    if (resuming() && replayed(Event::open)) return true;
     switch (state_) {
       case State::start:
         state_ = State::top;
         return true;
       case State::phases:
+        if (bounded_) {  // keep the phase's text (and the byte before it) for the fast path
+          phase_start_ = input_.offset() - 1;
+          input_.mark(phase_start_ - 1);
+        }
         phase_.clear();
         phase_keys_ = 0;
         transfer_index_ = 0;
@@ -147,8 +275,13 @@ class ScheduleSax {
     }
   }
   bool start_array(std::size_t) {
+    if (resuming() && replayed(Event::open)) return true;
     switch (state_) {
       case State::expect_phases:
+        if (handoff_ && input_.marked()) {
+          handed_off_ = true;
+          return false;
+        }
         state_ = State::phases;
         return true;
       case State::expect_transfers:
@@ -174,6 +307,7 @@ class ScheduleSax {
     }
   }
   bool key(std::string& k) {
+    if (resuming() && replayed(Event::key)) return true;
     switch (state_) {
       case State::top:
         return top_key(k);
@@ -211,6 +345,7 @@ class ScheduleSax {
     }
   }
   bool end_object() {
+    if (resuming() && replayed(Event::close)) return true;
     switch (state_) {
       case State::top:
         return end_top();
@@ -221,6 +356,10 @@ class ScheduleSax {
         emit();
         ++phase_index_;
         state_ = State::phases;
+        if (bounded_ && input_.marked() && input_.offset() - resumed_at_ >= progress_) {
+          handed_back_ = true;  // the fast path goes on from this phase
+          return false;
+        }
         return true;
       case State::transfer:
         return end_transfer();
@@ -233,6 +372,7 @@ class ScheduleSax {
     }
   }
   bool end_array() {
+    if (resuming() && replayed(Event::close)) return true;
     switch (state_) {
       case State::phases:
         state_ = State::top;
@@ -269,7 +409,26 @@ class ScheduleSax {
   // Called by the parser in place of the one above: it has the line and column (json_common.hpp).
   bool parse_error(const nlohmann::detail::position_t& at, const std::string& token,
                    const nlohmann::json::exception& e) {
-    detail::throw_json_error(source_, at, token, e);
+    if (origin_lines_ == 0 && origin_shift_ == 0) detail::throw_json_error(source_, at, token, e);
+    // Resumed: where the parser is in the file. On the first line its column counts the opening
+    // text instead of the file's bytes before the resumption. (A column of 0 is nlohmann's after
+    // it takes back a line break; it stays 0, as it does for a parser that read the whole file.)
+    nlohmann::detail::position_t file = at;
+    file.lines_read += origin_lines_;
+    if (at.lines_read == 0 && at.chars_read_current_line > 0)
+      file.chars_read_current_line = static_cast<std::size_t>(
+          static_cast<std::ptrdiff_t>(at.chars_read_current_line) + origin_shift_);
+    if (!dynamic_cast<const nlohmann::json::parse_error*>(&e))
+      detail::throw_json_error(source_, file, token, e);
+    // A syntax error's text has its position in it: made again with the file's.
+    const std::string what = e.what();
+    const std::string head = "[json.exception.parse_error." + std::to_string(e.id) +
+                             "] parse error at line " + std::to_string(at.lines_read + 1) +
+                             ", column " + std::to_string(at.chars_read_current_line) + ": ";
+    if (!what.starts_with(head)) throw std::logic_error("unexpected JSON parser message: " + what);
+    detail::throw_json_error(
+        source_, file, token,
+        nlohmann::json::parse_error::create(e.id, file, what.substr(head.size()), nullptr));
   }
 
  private:
@@ -299,6 +458,32 @@ class ScheduleSax {
     done
   };
   enum class OpField { src, dst, rank, count };
+  enum class Resume { none, key, phase };
+  enum class Event { open, close, key, scalar };
+
+  bool resuming() const { return resume_ != Resume::none; }
+  /// While resuming: whether `e` is one of the synthetic text's events or of the phase delivered
+  /// already (then dropped).
+  bool replayed(Event e) {
+    if (swallow_ > 0) {
+      if (--swallow_ == 0) {
+        if (resume_ == Resume::key) {  // the header is built; "phases" comes next
+          state_ = State::top;
+          seen_phases_ = false;
+          resume_ = Resume::none;
+        } else {
+          state_ = State::phases;
+        }
+      }
+      return true;
+    }
+    if (e == Event::open) ++skip_depth_;
+    if (e == Event::close && --skip_depth_ == 0) {
+      resume_ = Resume::none;
+      ++phase_index_;
+    }
+    return true;
+  }
 
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
     detail::throw_at(source_, path, what);
@@ -386,7 +571,15 @@ class ScheduleSax {
       if (seen_phases_) fail("", "\"phases\" is given twice");
       seen_phases_ = true;
       // Stream when the required header came first; otherwise buffer until the end.
-      if (header_complete()) build_header();
+      if (header_complete() && !header_built_) build_header();
+      // The fast path's text starts at the key: keep it and the byte before it.
+      constexpr std::string_view written = "\"phases\"";
+      if (handoff_ && header_built_ && input_.just_read(written)) {
+        phases_key_ = input_.offset() - written.size();
+        input_.mark(phases_key_ - 1);
+      } else {
+        handoff_ = false;
+      }
       state_ = State::expect_phases;
       return true;
     }
@@ -659,9 +852,10 @@ class ScheduleSax {
       }
     }
     const Phase& out = omitted ? filled : phase;
+    const Rank ranks = header_.ranks();
     for (std::size_t i = 0; i < out.size(); ++i)
       if (const auto problem =
-              transfer_problem(out, out[i], header_.collective, header_.ranks(), header_.parts))
+              transfer_problem(out, out[i], header_.collective, ranks, header_.parts))
         fail("phases[" + std::to_string(index) + "].transfers[" + std::to_string(i) + "]",
              *problem);
     on_phase_(out);
@@ -672,8 +866,9 @@ class ScheduleSax {
   void deliver_program(Phase& phase, std::size_t index) {
     const std::string path = "phases[" + std::to_string(index) + "]";
     const auto ops = phase.ops();
+    const Rank ranks = header_.ranks();
     for (std::size_t i = 0; i < ops.size(); ++i)
-      if (const auto problem = op_problem(ops[i], header_.ranks()))
+      if (const auto problem = op_problem(ops[i], ranks))
         fail(path + ".ops[" + std::to_string(i) + "]", *problem);
     if (!state_machine_) {
       on_phase_(phase);
@@ -712,6 +907,17 @@ class ScheduleSax {
   std::vector<Block> scratch_;
   Rank block_[3] = {0, 0, 0};
   unsigned block_len_ = 0;
+
+  Source& input_;
+  bool handoff_ = false, handed_off_ = false;
+  std::size_t phases_key_ = 0;
+  Resume resume_ = Resume::none;
+  unsigned swallow_ = 0;        // synthetic events still to drop
+  std::size_t skip_depth_ = 0;  // nesting inside the phase delivered already
+  bool bounded_ = false, handed_back_ = false;
+  std::size_t resumed_at_ = 0, progress_ = 0, phase_start_ = 0;
+  std::size_t origin_lines_ = 0;     // lines of the file before the resumption
+  std::ptrdiff_t origin_shift_ = 0;  // its column there, less the opening text's
 };
 
 }  // namespace
@@ -734,11 +940,117 @@ void read_msccl_schedule(std::string_view text, std::string_view source,
   }
 }
 
+/// Reads a JSON schedule: nlohmann's SAX parser for the header, the scanner (simdjson) for the
+/// phases when the header comes first, and the SAX parser again for anything the scanner does not
+/// take (io/schedule_json_stream.hpp has the whole story).
+class JsonReader {
+ public:
+  JsonReader(std::istream& in, std::string_view source,
+             const std::function<void(const ScheduleHeader&)>& on_header, const PhaseSink& on_phase,
+             Tables tables, const detail::JsonReadOptions& options)
+      : options_(options),
+        window_(in, std::max<std::size_t>(options.max_window, 64), detail::kScanPadding),
+        input_(window_),
+        sax_(source, on_header, on_phase, tables, input_) {}
+
+  void read() {
+    input_.start(0);
+    if (options_.scan) sax_.handoff();
+    if (parse()) return;
+    if (!sax_.handed_off()) throw std::logic_error("the JSON reader stopped without a reason");
+    // The scanner's text starts at a replay point: where the SAX parser resumes when the scanner
+    // stops, and a place the window keeps (with the byte before it, the text's opening bracket).
+    Replay replay{true, sax_.phases_key(), 0};
+    std::size_t window =
+        std::min(std::max<std::size_t>(options_.window, 16), window_.max_size() - 1);
+    detail::PhaseScanner scanner;
+    for (;;) {
+      const std::size_t from = replay.offset;
+      // (An exhausted window is scanned as it is: a read error the stream had is the SAX
+      // parser's to meet, after the bytes before it, when it needs more.)
+      if (!window_.exhausted()) window_.fill(from - 1, from + window);
+      // Everything the stream has is in the window; else the text ends at its last line break,
+      // which is never inside a JSON string.
+      const bool whole = window_.exhausted();
+      std::size_t cut = window_.end();
+      if (!whole) {
+        const char* text = window_.at(from);
+        const auto* line_end = static_cast<const char*>(memrchr(text, '\n', cut - from));
+        cut = line_end == nullptr ? from : from + static_cast<std::size_t>(line_end - text) + 1;
+      }
+      std::size_t delivered = 0;
+      const detail::ScanEnd end =
+          cut == from
+              ? detail::ScanEnd::window_end
+              : scanner.scan(window_.at(from), window_.at(cut), replay.at_key, sax_.collective(),
+                             [&](const char* start, Phase& phase, bool has_ops) {
+                               sax_.deliver_scanned(phase, has_ops);
+                               replay = {false, from + (start - window_.at(from)),
+                                         sax_.phase_index() - 1};
+                               ++delivered;
+                             });
+      switch (end) {
+        case detail::ScanEnd::array_end:
+        case detail::ScanEnd::invalid_text:
+          return finish(replay);
+        case detail::ScanEnd::window_end:
+          if (whole) return finish(replay);       // the file ends inside a phase, or is not closed
+          if (delivered > 0) break;               // on with the next window
+          if (window < window_.max_size() - 1) {  // one phase is longer than the window
+            window = std::min(2 * window, window_.max_size() - 1);
+            break;
+          }
+          [[fallthrough]];  // longer than the largest window: the SAX parser reads it
+        case detail::ScanEnd::refused:
+          // The SAX parser reads a window's worth at least, so that a file the scanner keeps
+          // refusing costs little more than the SAX parser alone.
+          if (resume(replay, window)) return;
+          if (!sax_.handed_back())
+            throw std::logic_error("the JSON reader stopped without a reason");
+          replay = {false, sax_.last_phase_start(), sax_.phase_index() - 1};
+          break;
+      }
+    }
+  }
+
+ private:
+  struct Replay {
+    bool at_key;         ///< at the key "phases"; else at a phase delivered already
+    std::size_t offset;  ///< the first byte of the key or of the phase
+    std::size_t index;   ///< that phase's index (at the key: 0, the first phase's)
+  };
+
+  bool parse() {
+    std::istream in(&input_);
+    return Json::sax_parse(in, &sax_, nlohmann::json::input_format_t::json, /*strict=*/true);
+  }
+
+  /// The SAX parser from `replay` on: to the end of the document (true), or, with `progress`,
+  /// until the end of a phase that the fast path can go on from (false).
+  bool resume(const Replay& replay, std::optional<std::size_t> progress = std::nullopt) {
+    // The synthetic text opens what is open at the replay point.
+    const std::string_view opening = replay.at_key ? "{" : "{\"phases\":[";
+    const auto [line, column] = window_.line_column(replay.offset);
+    input_.start(replay.offset, opening);
+    sax_.resume_at(replay.at_key, replay.index, progress.has_value(), progress.value_or(0), line,
+                   column, opening.size());
+    return parse();
+  }
+
+  void finish(const Replay& replay) {
+    if (!resume(replay)) throw std::logic_error("the JSON reader stopped before the end");
+  }
+
+  detail::JsonReadOptions options_;
+  detail::TextWindow window_;
+  Source input_;
+  ScheduleSax sax_;
+};
+
 /// Whether the stream holds XML: its first character that is not white space is '<'. Consumes
 /// the white space only (JSON ignores it too).
 bool xml_ahead(std::istream& in) {
-  while (in.peek() == ' ' || in.peek() == '\t' || in.peek() == '\r' || in.peek() == '\n')
-    in.get();
+  while (in.peek() == ' ' || in.peek() == '\t' || in.peek() == '\r' || in.peek() == '\n') in.get();
   return in.peek() == '<';
 }
 
@@ -757,8 +1069,14 @@ void read_schedule(std::istream& in, std::string_view source,
     read_msccl_schedule(text, source, on_header, on_phase, tables);
     return;
   }
-  ScheduleSax sax(source, on_header, on_phase, tables);
-  Json::sax_parse(in, &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
+  detail::read_json_schedule(in, source, on_header, on_phase, tables, {});
+}
+
+void detail::read_json_schedule(std::istream& in, std::string_view source,
+                                const std::function<void(const ScheduleHeader&)>& on_header,
+                                const PhaseSink& on_phase, Tables tables,
+                                const JsonReadOptions& options) {
+  JsonReader(in, source, on_header, on_phase, tables, options).read();
   if (in.bad()) throw InputError(std::string(source) + ": read error");
 }
 

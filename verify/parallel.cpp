@@ -147,22 +147,30 @@ struct ParallelVerifier::Impl {
 };
 
 ParallelVerifier::ParallelVerifier(const ScheduleHeader& header, const Topology& model,
-                                   Claims claims, unsigned threads, Share share)
+                                   Claims claims, unsigned threads, Share share, Reader reader)
     : impl_(std::make_unique<Impl>(header)) {
   Impl& m = *impl_;
   if (threads <= 1 || header.buffers) {
     m.inline_verifier.emplace(header, model, std::move(claims), share);
     return;
   }
-  // The stateful checks in one worker; the phase-local ones dealt out among the reading thread
-  // (which needs no copy of the phase for them) and the other workers: with two threads, the
-  // reading thread reads and judges contention while the worker follows the delivery.
+  // The stateful checks in one worker; the phase-local ones dealt out among the others and, when
+  // it only generates, the reading thread (which needs no copy of the phase for them): with two
+  // threads, a generating thread judges contention while the worker follows the delivery; a
+  // parsing thread only parses, and the worker does both.
   m.stateful_worker = share.stateful;
-  const unsigned locals = share.slices == 0 ? 0 : std::max(1u, threads - (share.stateful ? 1 : 0));
-  if (locals > 0) m.caller.emplace(header, model, claims, share.split(0, locals));
-  if (share.stateful)
-    m.workers.push_back(std::make_unique<Impl::Worker>(header, model, claims, Share{true, 0, 0}));
-  for (unsigned k = 1; k < locals; ++k)
+  const bool caller_judges = reader == Reader::generates || !share.stateful;
+  const unsigned checkers = caller_judges ? threads - (share.stateful ? 1 : 0) : threads - 1;
+  const unsigned locals = share.slices == 0 ? 0 : std::max(1u, checkers);
+  unsigned k = 0;
+  if (locals > 0 && caller_judges)
+    m.caller.emplace(header, model, claims, share.split(k++, locals));
+  if (share.stateful) {
+    Share stateful{true, 0, 0};
+    if (locals > 0 && !caller_judges) stateful = share.split(k++, locals), stateful.stateful = true;
+    m.workers.push_back(std::make_unique<Impl::Worker>(header, model, claims, stateful));
+  }
+  for (; k < locals; ++k)
     m.workers.push_back(
         std::make_unique<Impl::Worker>(header, model, claims, share.split(k, locals)));
   for (auto& w : m.workers) w->thread = std::thread([&m, w = w.get()] { m.run(*w); });

@@ -3,9 +3,11 @@
 /// each one and copies it into a batch for the workers; one worker thread holds the stateful
 /// checks (delivery, placement, invariants, counts); the phase-local checks (contention,
 /// requests) are dealt out by phase number (Share, verifier.hpp) between the reading thread and
-/// the `threads - 2` other workers. Every worker sees every batch, in order, through a bounded
-/// queue, so memory is the checkers' state plus a few batches. The report is the one a single
-/// Verifier gives: the phase-local tallies merge exactly (tests compare them).
+/// the `threads - 2` other workers. When reading is the heavier half (a parsed file:
+/// `Reader::parses`), the reading thread only reads and validates, and the workers share every
+/// check. Every worker sees every batch, in order, through a bounded queue, so memory is the
+/// checkers' state plus a few batches. The report is the one a single Verifier gives: the
+/// phase-local tallies merge exactly (tests compare them).
 ///
 /// threads == 1 checks in the calling thread, with no copies. A format-3 schedule is always
 /// checked that way (its phase-local checks judge the table placement derives, phase by phase).
@@ -20,11 +22,15 @@
 
 namespace phasecheck::verify {
 
+/// What the thread that hands the phases over does besides: makes them (a generator, cheap
+/// next to the checks) or parses them (a file, as costly as the stateful checks).
+enum class Reader { generates, parses };
+
 class ParallelVerifier {
  public:
   /// `threads` >= 1. Throws what Verifier's constructor throws.
   ParallelVerifier(const ScheduleHeader& header, const Topology& model, Claims claims,
-                   unsigned threads, Share share = {});
+                   unsigned threads, Share share = {}, Reader reader = Reader::generates);
   ~ParallelVerifier();
   ParallelVerifier(const ParallelVerifier&) = delete;
   ParallelVerifier& operator=(const ParallelVerifier&) = delete;

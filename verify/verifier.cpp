@@ -110,9 +110,10 @@ void Verifier::validate(std::size_t index, const Phase& phase) const {
                          *problem);
     return;
   }
+  const Rank ranks = header_.ranks();  // (a visit of the topology: once, not per transfer)
   for (std::size_t i = 0; i < phase.size(); ++i)
     if (const auto problem =
-            transfer_problem(phase, phase[i], header_.collective, header_.ranks(), header_.parts))
+            transfer_problem(phase, phase[i], header_.collective, ranks, header_.parts))
       throw InputError("phase " + std::to_string(index) + ", transfer " + std::to_string(i) + ": " +
                        *problem);
 }

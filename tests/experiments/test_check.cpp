@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -123,4 +124,35 @@ TEST_CASE("check: an error in a checking thread reaches the caller") {
                                                FullyConnected(64, 1), {}, spread),
                   InputError);
   set_limits(saved);
+}
+
+TEST_CASE(
+    "verify: a file checked by 2 or 3 threads (the reading thread only parses) reports alike") {
+  // verify_file gives the reading thread no check (verify::Reader::parses): the stateful worker
+  // takes the phase-local checks too, or shares them with the third thread.
+  const Topology tree = io::read_topology_file(std::string(PHASECHECK_SOURCE_DIR) +
+                                               "/examples/faraj-yuan-fig1/topology.json");
+  const auto dir = std::filesystem::temp_directory_path() / "phasecheck-test-verify-threads";
+  std::filesystem::create_directories(dir);
+  for (const char* name : {"linear", "faraj-yuan", "shift"}) {
+    const schedules::Algorithm& a = *schedules::find_algorithm(name);
+    const ScheduleHeader header = schedules::make_header(a, tree, {});
+    const std::string path = (dir / (std::string(name) + ".json")).string();
+    {
+      std::ofstream out(path);
+      io::ScheduleWriter writer(out, header);
+      a.generate(header, writer.sink());
+      writer.finish();
+    }
+    const std::optional<verify::Report> one = experiments::verify_file(path, "", {}).report;
+    REQUIRE(one);
+    CHECK(one == experiments::check_algorithm(a, tree, {}));
+    for (const unsigned threads : {2u, 3u}) {
+      INFO(name << " with " << threads << " threads");
+      experiments::Spread spread;
+      spread.threads = threads;
+      CHECK(experiments::verify_file(path, "", spread).report == one);
+    }
+  }
+  std::filesystem::remove_all(dir);
 }

@@ -1,11 +1,16 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <optional>
+#include <ostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "helpers.hpp"
 #include "io/json.hpp"
+#include "io/schedule_json_stream.hpp"
 #include "schedules/registry.hpp"
 
 using namespace phasecheck;
@@ -312,4 +317,269 @@ TEST_CASE("schedule JSON version 3: bad input names the file and the op") {
         "s.json: phases[0]: has \"transfers\"; a version-3 phase has \"ops\"");
   CHECK(error_of(with_phases(R"([{"label": "a", "ops": []}])")) ==
         "s.json: phases[0]: has \"ops\", which need phasecheck.schedule/3");
+}
+
+// --- the fast path (simdjson, io/phase_scanner.hpp) against the SAX parser alone
+
+namespace {
+
+/// What a reader made of a text: the header, every phase delivered (those before an error too)
+/// and the error.
+struct Outcome {
+  std::optional<ScheduleHeader> header;
+  std::vector<Phase> phases;
+  std::string error;
+  friend bool operator==(const Outcome&, const Outcome&) = default;
+  friend std::ostream& operator<<(std::ostream& os, const Outcome& o) {
+    return os << (o.header ? "header, " : "no header, ") << o.phases.size() << " phases, error \""
+              << o.error << "\"";
+  }
+};
+
+Outcome read_from(std::istream& in, const io::detail::JsonReadOptions& options,
+                  io::Tables tables = io::Tables::derive) {
+  Outcome o;
+  try {
+    io::detail::read_json_schedule(
+        in, "s.json", [&](const ScheduleHeader& h) { o.header = h; },
+        [&](const Phase& p) { o.phases.push_back(p); }, tables, options);
+  } catch (const InputError& e) {
+    o.error = e.what();
+  }
+  return o;
+}
+
+Outcome read_with(const std::string& text, const io::detail::JsonReadOptions& options,
+                  io::Tables tables = io::Tables::derive) {
+  std::istringstream in(text);
+  return read_from(in, options, tables);
+}
+
+/// Windows from a few bytes (every phase longer than the largest: the SAX parser reads it, then
+/// hands back) to the default.
+const io::detail::JsonReadOptions kWindows[] = {
+    {.scan = true, .window = 16, .max_window = 64},
+    {.scan = true, .window = 64, .max_window = 512},
+    {.scan = true, .window = 200, .max_window = 1 << 16},
+    {}};
+
+/// The reader with the fast path gives what the SAX parser alone gives, with every window.
+std::size_t check_agrees(const std::string& text, io::Tables tables = io::Tables::derive) {
+  const Outcome reference = read_with(text, {.scan = false}, tables);
+  for (const auto& options : kWindows) {
+    const Outcome fast = read_with(text, options, tables);
+    if (fast != reference) {
+      INFO("window ", options.window, " of at most ", options.max_window, ", text:\n", text);
+      CHECK(fast == reference);
+    }
+  }
+  return reference.phases.size();
+}
+
+std::string generated(std::string_view name, const Topology& t, const char* collective,
+                      bool program = false) {
+  Parameters p;
+  p.set("collective", collective);
+  const auto& algorithm = schedules::require_algorithm(name);
+  const Schedule s =
+      program ? schedules::generate_program(algorithm, schedules::make_header(algorithm, t, p))
+              : schedules::generate(algorithm, t, p);
+  return io::schedule_to_json(s);
+}
+
+std::string replace_all(std::string text, std::string_view from, std::string_view to) {
+  for (std::size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+/// A version-1 file of `phases` phases with two transfers each, one per line; `edit` changes
+/// the text of phase `at`.
+std::string phases_file(int phases, int at = -1, std::string_view edit = "") {
+  std::string text = std::string("{") + kHeader + ",\n\"phases\": [";
+  for (int i = 0; i < phases; ++i) {
+    std::string phase = "\n  {\"label\": \"p" + std::to_string(i) +
+                        "\", \"transfers\": [\n    {\"src\": 0, \"dst\": 1},\n    {\"src\": 1, "
+                        "\"dst\": 2, \"blocks\": [[1, 2], [0, 2]]}\n  ]}";
+    if (i == at) phase = std::string(edit);
+    text += (i == 0 ? "" : ",") + phase;
+  }
+  return text + "\n]}\n";
+}
+
+}  // namespace
+
+TEST_CASE("schedule JSON fast path: generated files read as the SAX parser reads them") {
+  const Topology cluster = Cluster({1, 3, 2});
+  for (const char* collective : {"alltoall", "allgather"}) {
+    CHECK(check_agrees(generated("shift", cluster, collective)) == 6);
+    // forwarding: blocks other than the direct one; buffer programs (format 3)
+    const char* bruck = collective == std::string_view("alltoall") ? "bruck-index" : "bruck-concat";
+    CHECK(check_agrees(generated(bruck, cluster, collective)) > 0);
+    CHECK(check_agrees(generated(bruck, cluster, collective, true)) > 0);
+    CHECK(check_agrees(generated(bruck, cluster, collective, true), io::Tables::ops_only) > 0);
+  }
+  Parameters segmented;
+  segmented.set("bytes", "64");
+  segmented.set("block_size", "16");
+  const std::string v2 = io::schedule_to_json(schedules::generate(
+      schedules::require_algorithm("randomized-segmented"), Ring(5), segmented));
+  CHECK(v2.find("phasecheck.schedule/2") != std::string::npos);
+  CHECK(check_agrees(v2) > 0);
+  // Other spellings of the same file: one line, CRLF, tabs.
+  const std::string shift = generated("shift", cluster, "alltoall");
+  CHECK(check_agrees(replace_all(shift, "\n", "")) == 6);
+  CHECK(check_agrees(replace_all(shift, "\n", "\r\n")) == 6);
+  CHECK(check_agrees(replace_all(shift, "  ", "\t")) == 6);
+}
+
+TEST_CASE("schedule JSON fast path: spellings it leaves to the SAX parser read the same") {
+  for (
+      const std::string phase : {
+          // keys written with escapes, a label with escapes and non-ASCII text
+          R"({"l\u0061bel": "a", "transfers": [{"src": 0, "dst": 1}]})",
+          R"({"label": "a", "transfers": [{"s\u0072c": 0, "dst": 1}]})",
+          R"({"label": "\"\\\/\b\f\n\r\t \u00e9 \ud83d\ude00 é", "transfers": [{"src": 0, "dst": 1}]})",
+          R"({"label": "\u0000", "transfers": []})",
+          // the label last or absent, no transfers, blocks of one rank in an alltoall
+          R"({"transfers": [{"dst": 1, "src": 0}], "label": "last"})",
+          R"({"transfers": [{"src": 0, "dst": 1}]})",
+          R"({"label": "empty", "transfers": []})",
+          R"({"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": [[0]]}]})",
+          // errors: every one with the SAX parser's message
+          R"({"label": "a", "transfers": [{"src": 0, "dst": 1, "src": 2}]})",
+          R"({"label": "a", "transfers": [{"src": 0, "dst": 1}], "label": "b"})",
+          R"({"label": "a", "transfers": [{"src": 0, "dst": 1, "via": 2}]})",
+          R"({"label": "a", "transfers": [{"src": 0, "dst": -0}]})",
+          R"({"label": "a", "transfers": [{"src": 0, "dst": 01}]})",
+          R"({"label": "a", "transfers": [{"src": 0, "dst": 1.0}]})",
+          R"({"label": "a", "transfers": [{"src": 0, "dst": 1e400}]})",
+          R"({"label": "a", "transfers": [{"src": 0, "dst": 99999999999}]})",
+          R"({"label": "a", "transfers": [{"src": 0, "dst": 18446744073709551616}]})",
+          R"({"label": "a", "transfers": [{"src": 0, "dst": tru}]})",
+          R"({"label": "a", "transfers": [{"src": 0, "dst": 1}] "x": 1})",
+          R"({"label": "a", "transfers": [{"src": 0, "dst": 1},]})",
+          R"({"label": "a\ud800", "transfers": []})",
+          "{\"label\": \"a\tb\", \"transfers\": []}",
+          "{\"label\": \"a\xff\", \"transfers\": []}",
+          "{\"label\": \"a\nb\", \"transfers\": []}",
+          R"({"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": [[0, 1], []]}]})",
+          R"({"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": [[0, 1, 0, 0]]}]})",
+          R"({"label": "a", "transfers": [{"src": 0, "dst": 3}]})",
+          R"({"label": "a", "ops": []})",
+          R"({"label": 7, "transfers": []})",
+          R"({})",
+          R"([])",
+          R"(7)",
+      }) {
+    for (const int at : {0, 1, 5, 11}) {
+      INFO("phase ", at, ": ", phase);
+      check_agrees(phases_file(12, at, phase));
+    }
+  }
+}
+
+TEST_CASE("schedule JSON fast path: what comes after the phases reads the same") {
+  const std::string file = phases_file(5);
+  const std::string body = file.substr(0, file.rfind("]}"));
+  for (const std::string end :
+       {"]}", "]}  \n\n", "]} trailing", "]}\n}", "]", "]}\n\0x\xff", "],\n\"parameters\": {}}",
+        "], \"phases\": []}", ",]}", "]]}", "", ",", "\n  {\"label\": \"q\""}) {
+    INFO("end: ", end);
+    check_agrees(body + end);
+  }
+  check_agrees(std::string("{") + kHeader + ", \"phases\": []}");
+  check_agrees(std::string("{") + kHeader + ", \"phases\"  :\n\n  [\n\n]\n}");
+  // The header after the phases: the SAX parser buffers the phases.
+  check_agrees(R"({"phases": [{"transfers": [{"src": 2, "dst": 0}], "label": "x"}],
+      "topology": {"kind": "ring", "ranks": 3}, "ranks": 3, "collective": "allgather",
+      "algorithm": "y", "format": "phasecheck.schedule/1"})");
+}
+
+TEST_CASE(
+    "schedule JSON fast path: a file cut anywhere, or with any byte changed, reads the same") {
+  const std::string file = phases_file(4);
+  for (std::size_t size = 0; size <= file.size(); ++size) check_agrees(file.substr(0, size));
+  // Every byte of the phases replaced by characters that matter to JSON.
+  for (std::size_t at = file.find("\"phases\""); at < file.size(); ++at)
+    for (const char c : {'}', ']', ',', '"', '\\', '0', 'x', '\n', '\0'}) {
+      std::string changed = file;
+      changed[at] = c;
+      check_agrees(changed);
+    }
+}
+
+namespace {
+
+/// Serves `text` in chunks and throws at byte `fail_at`, as an InputFile throws when the input
+/// passes its size limit.
+class FailingBuffer : public std::streambuf {
+ public:
+  FailingBuffer(std::string text, std::size_t chunk, std::size_t fail_at)
+      : text_(std::move(text)), chunk_(chunk), fail_at_(fail_at) {}
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    if (next_ >= fail_at_) throw InputError("s.json: larger than the input limit");
+    if (next_ >= text_.size()) return traits_type::eof();
+    const std::size_t n = std::min({chunk_, text_.size() - next_, fail_at_ - next_});
+    setg(text_.data() + next_, text_.data() + next_, text_.data() + next_ + n);
+    next_ += n;
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  std::string text_;
+  std::size_t chunk_, fail_at_, next_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("schedule JSON fast path: a failing stream fails after the bytes it gave are read") {
+  const std::string missing_comma = R"({"label": "a", "transfers": [{"src": 0 "dst": 1}]})";
+  for (const auto& [text, error] :
+       {std::pair{phases_file(40), std::string("s.json: larger than the input limit")},
+        std::pair{phases_file(40, 3, missing_comma),
+                  std::string("s.json:15:49: invalid JSON: syntax error while parsing object - "
+                              "unexpected string literal; expected '}'")},
+        // read by the SAX parser (a key with escapes), then by the scanner again, after the
+        // stream has failed further on
+        std::pair{phases_file(40, 4, R"({"l\u0061bel": "a", "transfers": []}, )" + missing_comma),
+                  std::string("s.json:19:87: invalid JSON: syntax error while parsing object - "
+                              "unexpected string literal; expected '}'")}}) {
+    FailingBuffer reference_buffer(text, 100, 1000);
+    std::istream reference_in(&reference_buffer);
+    const Outcome reference = read_from(reference_in, {.scan = false});
+    CHECK(reference.error == error);
+    for (const auto& options : kWindows) {
+      FailingBuffer buffer(text, 100, 1000);
+      std::istream in(&buffer);
+      CHECK(read_from(in, options) == reference);
+    }
+  }
+}
+
+TEST_CASE("schedule JSON fast path: errors deep in a long file name the same line:column") {
+  const std::string missing_comma = R"({"label": "a", "transfers": [{"src": 0 "dst": 1}]})";
+  const std::string file = phases_file(300, 217, missing_comma);
+  const Outcome fast = read_with(file, {.scan = true, .window = 256, .max_window = 4096});
+  CHECK(fast.phases.size() == 217);
+  CHECK(fast.error ==
+        "s.json:871:49: invalid JSON: syntax error while parsing object - unexpected string "
+        "literal; expected '}'");
+  CHECK(fast == read_with(file, {.scan = false}));
+  const std::string overflow = R"({"label": "a", "transfers": [{"src": 0, "dst": 1e400}]})";
+  CHECK(read_with(phases_file(300, 250, overflow), {.scan = true, .window = 256}).error ==
+        "s.json:1003:53: invalid JSON: number out of range: 1e400");
+  // On the line where the SAX parser resumes (at phase 5, the last one delivered), a number out
+  // of range before a line break: nlohmann gives the line only (it took the line break back).
+  const std::string two_phases = R"({"label": "a", "transfers": []}, {"label": "b", )"
+                                 R"("transfers": [{"src": 0, "dst": 1e400)"
+                                 "\n}]}";
+  const Outcome overflow_at_break = read_with(phases_file(8, 5, two_phases), {});
+  CHECK(overflow_at_break.phases.size() == 6);
+  CHECK(overflow_at_break.error == "s.json:23: invalid JSON: number out of range: 1e400");
+  check_agrees(phases_file(8, 5, two_phases));
 }

@@ -1,0 +1,277 @@
+// The schedule reader's fast path: simdjson On Demand over a window of the file. Every rule here
+// mirrors one of the SAX reader (io/schedule_json.cpp, ScheduleSax) and only ever refuses what
+// the SAX reader would accept: the SAX reader then reads that phase, so the phases delivered and
+// the messages are the same whichever reads a phase. docs/formats.md is the specification.
+
+#include "io/phase_scanner.hpp"
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/buffers.hpp"
+
+namespace phasecheck::io::detail {
+namespace {
+
+namespace od = simdjson::ondemand;
+using namespace std::string_view_literals;  // a key compared with a string_view: a fixed-size
+                                            // memcmp
+
+static_assert(kScanPadding >= simdjson::SIMDJSON_PADDING + 2);
+
+/// A number as the SAX reader takes it: a non-negative integer below `bound`. simdjson refuses
+/// what nlohmann reads as another type (-0, 1.0, 1e2, integers beyond 64 bits). Inlined: it runs
+/// twice a transfer, and the call cost a tenth of the scan.
+[[gnu::always_inline]] inline bool read_below(od::value& v, std::uint64_t bound,
+                                              std::uint32_t& out) {
+  std::uint64_t x;
+  if (v.get_uint64().get(x) || x >= bound) return false;
+  out = static_cast<std::uint32_t>(x);
+  return true;
+}
+
+[[gnu::always_inline]] inline bool read_rank(od::value& v, Rank& out) {
+  return read_below(v, kMaxRanks, out);
+}
+
+/// "blocks": a non-empty array of [origin], [origin, destination] or [origin, destination, part].
+bool read_blocks(od::value& v, std::vector<Block>& blocks) {
+  od::array array;
+  if (v.get_array().get(array)) return false;
+  for (auto element : array) {
+    od::array block;
+    if (element.error() || element.value_unsafe().get_array().get(block)) return false;
+    Rank r[3] = {0, 0, 0};
+    unsigned n = 0;
+    for (auto number : block) {
+      if (number.error() || n == 3 || !read_rank(number.value_unsafe(), r[n])) return false;
+      ++n;
+    }
+    if (n == 0) return false;
+    blocks.push_back(n == 1   ? Block{r[0], kEveryRank}
+                     : n == 2 ? Block{r[0], r[1]}
+                              : Block{r[0], r[1], r[2]});
+  }
+  return !blocks.empty();
+}
+
+/// "transfers": objects with "src", "dst" and optional "blocks", each once. (Each object's key loop
+/// is written out, here and below: a shared loop over a table of key names was 15% slower on
+/// `verify` of a shift schedule, its compares no longer of fixed size.)
+bool read_transfers(od::value& v, Collective collective, Phase& phase, std::vector<Block>& blocks) {
+  od::array array;
+  if (v.get_array().get(array)) return false;
+  for (auto element : array) {
+    od::object transfer;
+    if (element.error() || element.value_unsafe().get_object().get(transfer)) return false;
+    Rank src = 0, dst = 0;
+    unsigned keys = 0;
+    blocks.clear();
+    for (auto member : transfer) {
+      if (member.error()) return false;
+      od::field& field = member.value_unsafe();
+      const od::raw_json_string key = field.key();
+      const unsigned bit = key.unsafe_is_equal("src"sv)      ? 1
+                           : key.unsafe_is_equal("dst"sv)    ? 2
+                           : key.unsafe_is_equal("blocks"sv) ? 4
+                                                             : 0;
+      if (bit == 0 || (keys & bit)) return false;
+      keys |= bit;
+      if (bit == 4 ? !read_blocks(field.value(), blocks)
+                   : !read_rank(field.value(), bit == 1 ? src : dst))
+        return false;
+    }
+    if ((keys & 3) != 3) return false;
+    if (keys & 4)
+      phase.add(src, dst, blocks);
+    else
+      phase.add(src, dst, direct_block(collective, src, dst));
+  }
+  return true;
+}
+
+/// "from" / "to": [buffer name, slot].
+bool read_slot(od::value& v, Slot& slot) {
+  od::array array;
+  if (v.get_array().get(array)) return false;
+  unsigned n = 0;
+  for (auto element : array) {
+    if (element.error()) return false;
+    od::value& value = element.value_unsafe();
+    if (n == 0) {
+      std::string_view name;
+      if (value.get_string().get(name)) return false;
+      const auto buffer = parse_buffer(name);
+      if (!buffer) return false;
+      slot.buffer = *buffer;
+    } else if (n != 1 || !read_below(value, std::uint64_t{kMaxSlots} + 1, slot.index)) {
+      return false;
+    }
+    ++n;
+  }
+  return n == 2;
+}
+
+/// "ops" (format 3): sends {src, dst, from, to, count} and local copies {rank, from, to, count}.
+bool read_ops(od::value& v, Phase& phase) {
+  constexpr unsigned src = 1, dst = 2, rank = 4, count = 8, from = 16, to = 32;
+  od::array array;
+  if (v.get_array().get(array)) return false;
+  for (auto element : array) {
+    od::object object;
+    if (element.error() || element.value_unsafe().get_object().get(object)) return false;
+    BufferOp op{};
+    unsigned keys = 0;
+    for (auto member : object) {
+      if (member.error()) return false;
+      od::field& field = member.value_unsafe();
+      const od::raw_json_string key = field.key();
+      const unsigned bit = key.unsafe_is_equal("src"sv)     ? src
+                           : key.unsafe_is_equal("dst"sv)   ? dst
+                           : key.unsafe_is_equal("rank"sv)  ? rank
+                           : key.unsafe_is_equal("count"sv) ? count
+                           : key.unsafe_is_equal("from"sv)  ? from
+                           : key.unsafe_is_equal("to"sv)    ? to
+                                                            : 0;
+      if (bit == 0 || (keys & bit)) return false;
+      keys |= bit;
+      od::value& value = field.value();
+      bool ok = true;
+      switch (bit) {
+        case src:
+          ok = read_rank(value, op.src);
+          break;
+        case dst:
+          ok = read_rank(value, op.dst);
+          break;
+        case rank:
+          ok = read_rank(value, op.src);
+          op.dst = op.src;
+          break;
+        case count:
+          ok = read_below(value, std::uint64_t{std::numeric_limits<std::uint32_t>::max()} + 1,
+                          op.count) &&
+               op.count > 0;
+          break;
+        default:
+          ok = read_slot(value, bit == from ? op.from : op.to);
+      }
+      if (!ok) return false;
+    }
+    const bool send = keys & (src | dst);
+    if (send ? (keys & rank) || !(keys & src) || !(keys & dst) || op.src == op.dst : !(keys & rank))
+      return false;
+    if (!(keys & from) || !(keys & to)) return false;
+    phase.add(op);
+  }
+  return true;
+}
+
+/// A phase: "label", and "transfers" or "ops", each once.
+bool read_phase(od::value& v, Collective collective, Phase& phase, std::vector<Block>& blocks,
+                bool& has_ops) {
+  od::object object;
+  if (v.get_object().get(object)) return false;
+  phase.clear();
+  unsigned keys = 0;
+  for (auto member : object) {
+    if (member.error()) return false;
+    od::field& field = member.value_unsafe();
+    const od::raw_json_string key = field.key();
+    const unsigned bit = key.unsafe_is_equal("transfers"sv) ? 2
+                         : key.unsafe_is_equal("label"sv)   ? 1
+                         : key.unsafe_is_equal("ops"sv)     ? 4
+                                                            : 0;
+    if (bit == 0 || (keys & bit)) return false;
+    keys |= bit;
+    od::value& value = field.value();
+    if (bit == 1) {
+      std::string_view label;
+      if (value.get_string().get(label)) return false;
+      phase.set_label(std::string(label));
+    } else if (bit == 2 ? !read_transfers(value, collective, phase, blocks)
+                        : !read_ops(value, phase)) {
+      return false;
+    }
+  }
+  if ((keys & 6) == 0 || (keys & 6) == 6) return false;
+  has_ops = keys & 4;
+  return true;
+}
+
+}  // namespace
+
+struct PhaseScanner::Impl {
+  od::parser parser;
+  Phase phase;
+  std::vector<Block> blocks;
+};
+
+PhaseScanner::PhaseScanner() : impl_(std::make_unique<Impl>()) {}
+PhaseScanner::~PhaseScanner() = default;
+
+ScanEnd PhaseScanner::scan(char* first, char* last, bool at_key, Collective collective,
+                           const Sink& sink) {
+  // The document simdjson sees: '{' + `"phases": [phase, ...` + '}', or '[' + `{delivered},
+  // phase, ...` + ']'. The closing sentinel satisfies On Demand's check of the root's last
+  // character; the byte after it is a space, since a ']' there makes simdjson scan the whole
+  // text for balance. A phase may only count as read when its '}' is a byte of the file, not the
+  // sentinel: then a token follows it.
+  struct Restore {
+    char* at[3];
+    char saved[3];
+    ~Restore() {
+      for (int i = 0; i < 3; ++i) *at[i] = saved[i];
+    }
+  } restore{{first - 1, last, last + 1}, {first[-1], last[0], last[1]}};
+  first[-1] = at_key ? '{' : '[';
+  last[0] = at_key ? '}' : ']';
+  last[1] = ' ';
+  const std::size_t length = static_cast<std::size_t>(last - first) + 2;
+
+  od::parser& parser = impl_->parser;
+  od::document doc;
+  if (parser.iterate(first - 1, length, length + kScanPadding - 2).get(doc))
+    return ScanEnd::invalid_text;
+  // Where On Demand stopped: past the text, or at its sentinel, means the text was too short.
+  const auto stopped = [&]() {
+    const auto at = doc.current_location();
+    return at.error() || at.value_unsafe() >= last ? ScanEnd::window_end : ScanEnd::refused;
+  };
+
+  od::array phases;
+  if (at_key) {
+    od::object top;
+    od::value value;
+    if (doc.get_object().get(top) || top.find_field("phases").get(value) ||
+        value.get_array().get(phases))
+      return stopped();
+  } else if (doc.get_array().get(phases)) {
+    return stopped();
+  }
+  bool skip = !at_key;
+  for (auto element : phases) {
+    if (element.error()) return stopped();
+    od::value& value = element.value_unsafe();
+    if (skip) {  // delivered already; On Demand skips what is not read
+      skip = false;
+      continue;
+    }
+    const char* start;
+    bool has_ops = false;
+    if (value.current_location().get(start) ||
+        !read_phase(value, collective, impl_->phase, impl_->blocks, has_ops))
+      return stopped();
+    if (doc.current_location().error()) return ScanEnd::window_end;  // closed by the sentinel
+    sink(start, impl_->phase, has_ops);
+  }
+  // The array closed: at a byte of the file when something follows it (the sentinel at least).
+  return doc.current_location().error() ? ScanEnd::window_end : ScanEnd::array_end;
+}
+
+}  // namespace phasecheck::io::detail

@@ -1,0 +1,52 @@
+#pragma once
+// Internal to io/: the fast path of the schedule JSON reader (io/schedule_json.cpp). simdjson's
+// On Demand parser reads whole phases out of a window of the file and builds them as the SAX
+// reader would. It only accepts: whatever it does not take as it is (any error, and spellings it
+// leaves to the SAX reader, such as a key written with escapes) it refuses, and the SAX reader
+// reads that phase and gives every message. This is the only file that includes simdjson.
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+
+#include "core/schedule.hpp"
+
+namespace phasecheck::io::detail {
+
+/// Bytes after a scanned text that the scanner reads and uses as scratch (restored on return):
+/// simdjson's padding and the text's closing sentinel.
+inline constexpr std::size_t kScanPadding = 128;
+
+/// Why a scan ended.
+enum class ScanEnd {
+  array_end,    ///< the phases array closed inside the text
+  window_end,   ///< the text ends inside a phase or between phases: scan on with more text
+  refused,      ///< a phase the scanner does not take (see above): the SAX reader reads it
+  invalid_text  ///< simdjson's first stage refused the text (UTF-8, a control character, ...)
+};
+
+class PhaseScanner {
+ public:
+  /// Receives each phase read (valid only during the call), `start` its first byte, `has_ops`
+  /// whether it was written with "ops" (else with "transfers").
+  using Sink = std::function<void(const char* start, Phase& phase, bool has_ops)>;
+
+  PhaseScanner();
+  ~PhaseScanner();
+  PhaseScanner(const PhaseScanner&) = delete;
+  PhaseScanner& operator=(const PhaseScanner&) = delete;
+
+  /// Scans the text [first, last), which ends between two tokens (at a line break, say) and
+  /// starts either at the key "phases" written as such (`at_key`) or at the '{' of a phase that
+  /// was delivered already and is skipped. Every phase that closes inside the text and that the
+  /// scanner takes goes to `sink`, in order, with blocks filled in as the SAX reader fills them
+  /// (direct messages of `collective`); the phases are not checked against the header.
+  /// first[-1] and [last, last + kScanPadding) must be writable; they are restored. O(text).
+  ScanEnd scan(char* first, char* last, bool at_key, Collective collective, const Sink& sink);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace phasecheck::io::detail
