@@ -19,6 +19,7 @@
 #include "ci/comparison.hpp"
 #include "cli/commands.hpp"
 #include "cli/deploy.hpp"
+#include "cli/draw.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
@@ -152,6 +153,7 @@ struct CommandLine::Impl {
   BoundsArgs bnd;
   SurveyArgs srv;
   WhatIfArgs what;
+  DrawArgs drw;
   /// Each subcommand with the function that runs it.
   std::vector<std::pair<CLI::App*, std::function<int(std::ostream&, std::ostream&)>>> commands_;
   /// Where a command with --report writes it: an error before the report still produces one, in
@@ -238,6 +240,20 @@ struct CommandLine::Impl {
         ->add_option("--threads", ver.threads,
                      "Checking threads (default: the machine's cores; 1 checks as it reads)")
         ->check(natural);
+    verify->add_option("--svg", ver.svg,
+                       "Draw the first failure's offending phase, its conflicting transfers and "
+                       "the shared link, node or port, as SVG (docs/draw.md); nothing is written "
+                       "when no failure lies in a phase");
+
+    auto* draw = app->add_subcommand(
+        "draw",
+        "Draw a schedule as SVG: the phase table as a grid (ranks x phases, coloured by partner "
+        "distance; binned above 256), or with --links the link-load heat map of a routed machine "
+        "with its bottleneck link (docs/draw.md)");
+    draw->add_option("schedule", drw.schedule, "Schedule file (- for standard input)")->required();
+    draw->add_option("-o,--output", drw.output, "The SVG file (- for standard output)")->required();
+    draw->add_flag("--links", drw.links,
+                   "The link-load heat map (directed links x phases) instead of the phase grid");
 
     auto* check = app->add_subcommand(
         "check",
@@ -574,12 +590,18 @@ struct CommandLine::Impl {
     auto* whatif = app->add_subcommand("whatif", "Research tables for a family of instances");
     whatif
         ->add_option("question", what.question,
-                     "hierarchical-factor, bruck-index, congestion, optimality or experiment")
+                     "hierarchical-factor, cluster, bruck-index, congestion, optimality or "
+                     "experiment")
         ->required();
     whatif->add_option("--report", what.report, "Report format (csv: the table)")
         ->check(one_of({"text", "json", "csv"}));
     whatif->add_option("--sizes", what.sizes, "Node sizes of a cluster, e.g. 8,8,4,1 (repeatable)");
     whatif->add_option("--sizes-file", what.sizes_file, "File with one size vector per line");
+    whatif
+        ->add_option("--random", what.random,
+                     "cluster: this many random clusters of 2..--max-ranks ranks (at most 1024)")
+        ->check(natural);
+    whatif->add_option("--seed", what.seed, "cluster: the seed of --random (default 1)");
     whatif->add_option("--ranks", what.ranks, "bruck-index: processors n")->check(natural);
     whatif->add_option("--ports", what.ports, "bruck-index: ports k")->check(natural);
     whatif->add_option("--ts", what.ts, "bruck-index: start-up time per message, seconds");
@@ -597,7 +619,8 @@ struct CommandLine::Impl {
         ->check(one_of({"cluster", "tree", "kport"}));
     whatif
         ->add_option("--max-ranks", what.max_ranks,
-                     "optimality: clusters (<= 12) or k-port machines (<= 8) up to this many ranks")
+                     "optimality: clusters (<= 12) or k-port machines (<= 8) up to this many ranks; "
+                     "cluster: every cluster (<= 20) or --random ones (<= 1024) up to this many")
         ->check(natural);
     whatif
         ->add_option("--max-machines", what.max_machines,
@@ -661,8 +684,11 @@ struct CommandLine::Impl {
                          }});
     commands_.push_back(
         {generate, [this](std::ostream& out, std::ostream&) { return cli::generate(gen, out); }});
+    commands_.push_back({verify, [this](std::ostream& out, std::ostream& err) {
+                           return cli::verify(ver, out, err);
+                         }});
     commands_.push_back(
-        {verify, [this](std::ostream& out, std::ostream&) { return cli::verify(ver, out); }});
+        {draw, [this](std::ostream& out, std::ostream&) { return cli::draw(drw, out); }});
     commands_.push_back(
         {check, [this](std::ostream& out, std::ostream&) { return cli::check(chk, out); }});
     commands_.push_back({fuzz, [this](std::ostream& out, std::ostream& err) {

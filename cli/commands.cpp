@@ -8,6 +8,7 @@
 #include <cmath>
 #include <optional>
 
+#include "cli/draw.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/networks.hpp"
@@ -125,9 +126,17 @@ void emit(const std::string& text, const std::string& output, std::ostream& out,
 
 }  // namespace
 
-int verify(const VerifyArgs& args, std::ostream& out) {
+int verify(const VerifyArgs& args, std::ostream& out, std::ostream& err) {
   const reports::ReportFormat format = reports::parse_report_format(args.report);
   if (!args.output.empty()) check_output(args.output, {args.schedule, args.topology});
+  if (!args.svg.empty()) {
+    if (args.svg == "-" && (args.output.empty() || args.output == "-"))
+      throw InputError(
+          "verify: --svg - and the report would both go to standard output: give -o FILE");
+    if (args.svg == args.output && args.svg != "-")
+      throw InputError("verify: --svg and -o name the same file, " + args.svg);
+    check_output(args.svg, {args.schedule, args.topology});
+  }
   require_stdin_once({args.schedule, args.topology});
   const distributed::Processes& processes = distributed::Processes::get();
   if (processes.spread() && (args.schedule == "-" || args.topology == "-"))
@@ -138,6 +147,9 @@ int verify(const VerifyArgs& args, std::ostream& out) {
   if (v.report) {  // process 0
     emit(reports::render(*v.report, v.source, format), args.output, out,
          {args.schedule, args.topology});
+    if (!args.svg.empty())
+      draw_failure(args.svg, *v.report, v.header, args.schedule, {args.schedule, args.topology},
+                   err);
     code = v.report->verdict() == Verdict::pass ? 0 : 1;
   }
   return processes.agree(code);

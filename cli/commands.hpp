@@ -36,8 +36,10 @@ struct VerifyArgs {
   std::string report = "text";  ///< text | json | junit
   std::string output;           ///< report file; empty for standard output
   unsigned threads = 0;         ///< 0: the machine's cores
+  std::string svg;              ///< draw the first failure's counterexample here (cli/draw.hpp)
 };
-int verify(const VerifyArgs& args, std::ostream& out);
+/// `err`: the note of --svg when there is nothing to draw.
+int verify(const VerifyArgs& args, std::ostream& out, std::ostream& err);
 
 struct CheckArgs {
   std::string algorithm;
@@ -161,6 +163,9 @@ struct WhatIfArgs {
   std::string report = "text";     ///< text | json | csv
   std::vector<std::string> sizes;  ///< node-size vectors, "8,8,4,1"
   std::string sizes_file;          ///< one vector per line, '#' comments
+  /// cluster: this many random clusters of 2..max_ranks ranks, drawn from `seed`; 0: none.
+  unsigned random = 0;
+  std::uint64_t seed = 1;
   // bruck-index: the machine and the linear model.
   unsigned ranks = 0, ports = 1;
   double ts = 0, tw = 0;   ///< seconds per message, seconds per byte

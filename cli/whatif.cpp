@@ -14,6 +14,7 @@
 #include "core/suggest.hpp"
 #include "experiments/optimality_tables.hpp"
 #include "experiments/questions.hpp"
+#include "experiments/switch_trees.hpp"
 #include "io/json.hpp"
 #include "report/optimal_report.hpp"
 #include "report/table.hpp"
@@ -35,7 +36,8 @@ std::vector<Rank> parse_sizes(std::string_view text, const std::string& where) {
   return sizes;
 }
 
-int whatif_hierarchical(const WhatIfArgs& args, reports::TableFormat format, std::ostream& out) {
+/// The clusters of --sizes and --sizes-file, in that order.
+std::vector<experiments::NamedCluster> given_clusters(const WhatIfArgs& args) {
   std::vector<experiments::NamedCluster> instances;
   for (const std::string& s : args.sizes) instances.push_back({s, parse_sizes(s, "--sizes " + s)});
   if (!args.sizes_file.empty()) {
@@ -50,11 +52,42 @@ int whatif_hierarchical(const WhatIfArgs& args, reports::TableFormat format, std
           {line, parse_sizes(line, args.sizes_file + ":" + std::to_string(number))});
     }
   }
+  return instances;
+}
+
+int whatif_hierarchical(const WhatIfArgs& args, reports::TableFormat format, std::ostream& out) {
+  const std::vector<experiments::NamedCluster> instances = given_clusters(args);
   if (instances.empty())
     throw InputError("whatif hierarchical-factor: give --sizes or --sizes-file");
   const TableReport report = experiments::hierarchical_factor_steps(instances, terminal_stderr());
   out << reports::render(report, format);
   return report.verdict == verify::Verdict::pass ? 0 : 1;
+}
+
+/// hierarchical-factor against cluster-coloring: the given clusters, --random N of them up to
+/// --max-ranks, or every cluster of 2..--max-ranks ranks.
+int whatif_cluster(const WhatIfArgs& args, reports::TableFormat format, std::ostream& out) {
+  constexpr Rank kSolveUpTo = 10;  // Z3's optimum: a second or less a cluster up to here
+  constexpr unsigned kMaxEvery = 20;
+  std::vector<experiments::NamedCluster> instances = given_clusters(args);
+  if (args.random > 0) {
+    if (!instances.empty())
+      throw InputError("whatif cluster: give --sizes/--sizes-file or --random, not both");
+    instances = experiments::random_clusters(args.random, args.max_ranks, args.seed);
+  } else if (instances.empty()) {
+    if (args.max_ranks < 2 || args.max_ranks > kMaxEvery)
+      throw InputError("whatif cluster: --max-ranks must be in [2, " + std::to_string(kMaxEvery) +
+                       "] for every cluster (--random N draws larger ones)");
+    for (const auto& sizes : experiments::cluster_shapes(args.max_ranks)) {
+      std::string text;
+      for (const Rank n : sizes) text += (text.empty() ? "" : ",") + std::to_string(n);
+      instances.push_back({text, sizes});
+    }
+  }
+  const TableReport report =
+      experiments::cluster_comparison(instances, kSolveUpTo, args.timeout, terminal_stderr());
+  out << reports::render(report, format);
+  return report.verdict == verify::Verdict::fail ? 1 : 0;
 }
 
 /// Bruck et al., Section 3.5: which radix is best for this machine?
@@ -157,10 +190,11 @@ int whatif(const WhatIfArgs& args, std::ostream& out) {
   if (args.question == "experiment") return whatif_experiment(args, format, out);
   if (args.question == "congestion") return whatif_congestion(args, format, out);
   if (args.question == "hierarchical-factor") return whatif_hierarchical(args, format, out);
+  if (args.question == "cluster") return whatif_cluster(args, format, out);
   if (args.question == "bruck-index") return whatif_bruck_index(args, format, out);
   throw InputError(unknown_name(
       "what-if question", args.question,
-      {"hierarchical-factor", "bruck-index", "congestion", "optimality", "experiment"}));
+      {"hierarchical-factor", "cluster", "bruck-index", "congestion", "optimality", "experiment"}));
 }
 
 }  // namespace phasecheck::cli

@@ -9,14 +9,28 @@
 
 #include "core/table.hpp"
 #include "core/topology.hpp"
+#include "experiments/questions.hpp"
 
 namespace phasecheck::experiments {
 
 /// "9" when lo == hi, "7..9" otherwise: what is known of a value.
 std::string known_range(std::uint64_t lo, std::uint64_t hi);
 
-/// hierarchical-factor (plain and compact) on every cluster of 2..max_ranks ranks (at most 12).
+/// hierarchical-factor (plain and compact) and cluster-coloring on every cluster of 2..max_ranks
+/// ranks (at most 12).
 TableReport cluster_optimality(Rank max_ranks, double timeout, std::ostream* progress);
+
+/// `whatif cluster`: the largest cluster it generates and verifies both algorithms on.
+inline constexpr Rank kMaxClusterComparisonRanks = 1024;
+
+/// hierarchical-factor (the better variant) and cluster-coloring on each cluster, verified, with
+/// the counting bound and, for clusters of at most `solve_up_to` ranks, Z3's optimum.
+TableReport cluster_comparison(const std::vector<NamedCluster>& clusters, Rank solve_up_to,
+                               double timeout, std::ostream* progress);
+
+/// `count` clusters of 2..max_ranks ranks drawn from `seed` (the same seed, the same clusters):
+/// in turn, nodes of 1 to 4 processors, of any size, and of up to p / 8.
+std::vector<NamedCluster> random_clusters(std::size_t count, Rank max_ranks, std::uint64_t seed);
 
 /// faraj-yuan on every tree of 2..max_machines machines (at most 10), up to isomorphism.
 TableReport tree_optimality(Rank max_machines, double timeout, std::ostream* progress);

@@ -4,6 +4,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "report/svg.hpp"
 #include "report/table.hpp"
 #include "report/verify_report.hpp"
 
@@ -26,10 +27,8 @@ std::string throughput_svg(const std::string& title, const std::vector<std::uint
   };
   const auto y = [&](double v) { return top + ph * (1 - v / ymax); };
   std::ostringstream o;
-  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
-    << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
-    << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-    << "<text x=\"" << left << "\" y=\"22\" font-size=\"14\">" << xml_escape(title) << "</text>\n"
+  svg_open(o, W, H);
+  o << "<text x=\"" << left << "\" y=\"22\" font-size=\"14\">" << xml_escape(title) << "</text>\n"
     << "<line x1=\"" << left << "\" y1=\"" << top + ph << "\" x2=\"" << left + pw << "\" y2=\""
     << top + ph << "\" stroke=\"black\"/>\n<line x1=\"" << left << "\" y1=\"" << top << "\" x2=\""
     << left << "\" y2=\"" << top + ph << "\" stroke=\"black\"/>\n";

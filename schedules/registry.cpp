@@ -7,6 +7,7 @@
 #include "core/suggest.hpp"
 #include "schedules/bruck.hpp"
 #include "schedules/buffers.hpp"
+#include "schedules/cluster_coloring.hpp"
 #include "schedules/direct.hpp"
 #include "schedules/faraj_yuan.hpp"
 #include "schedules/grama.hpp"
@@ -100,6 +101,18 @@ const std::vector<Algorithm>& table() {
          return hierarchical_factor_claims(HierarchicalFactorOptions::from(h));
        },
        // Contention-free on the cluster it was made for (one operation per node and step).
+       [](const ScheduleHeader& h, const Topology& model) { return model == h.topology; }},
+      {"cluster-coloring",
+       "phases as the colour classes of the node multigraph: the counting bound on SMP clusters",
+       "phasecheck's own (docs/algorithms.md); Goldberg-Seymour for why the bound is the optimum",
+       ClusterColoringOptions::parameters(),
+       [](const ScheduleHeader& h, const PhaseSink& out) {
+         cluster_coloring(ClusterColoringOptions::from(h), out);
+       },
+       [](const ScheduleHeader& h) {
+         return cluster_coloring_claims(ClusterColoringOptions::from(h));
+       },
+       // One operation per node and phase on the cluster it was made for.
        [](const ScheduleHeader& h, const Topology& model) { return model == h.topology; }},
       {"ring", "p - 1 steps of consolidated messages to the next node, shrinking by one block",
        "Grama et al., Section 4.5.1, Fig. 4.18, Eq. 4.7", RingOptions::parameters(),

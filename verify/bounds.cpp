@@ -1,5 +1,7 @@
 #include "verify/bounds.hpp"
 
+#include "core/cluster_bound.hpp"
+
 #include <algorithm>
 #include <string>
 
@@ -100,25 +102,20 @@ void model_bounds(std::vector<Bound>& out, const Tree& tree, Collective c, u64 p
 }
 
 void model_bounds(std::vector<Bound>& out, const Cluster& cluster, Collective, u64 p) {
-  u64 largest = 0, exchanges = 0, before = 0;
-  for (u64 n : cluster.node_sizes()) {
-    largest = std::max(largest, n);
-    exchanges += n * before;  // pairs of processors on different nodes
-    before += n;
-  }
-  out.push_back({Metric::c2, largest * (p - 1),
-                 "a node of " + std::to_string(largest) + " processors must receive " +
-                     std::to_string(largest) + " x " + std::to_string(p - 1) +
+  const ClusterBound b = cluster_bound(cluster.node_sizes());
+  out.push_back({Metric::c2, b.node_ops,
+                 "a node of " + std::to_string(b.largest) + " processors must receive " +
+                     std::to_string(b.largest) + " x " + std::to_string(p - 1) +
                      " blocks, and in each phase only one of its processors receives "
                      "(Sanders-Traeff single-port)",
                  false});
   const u64 nodes = cluster.node_count();
-  if (nodes >= 2 && exchanges > 0)
-    out.push_back({Metric::c2, ceil_div(exchanges, nodes / 2),
-                   std::to_string(exchanges) +
+  if (b.pair_phases > 0)
+    out.push_back({Metric::c2, b.pair_phases,
+                   std::to_string(b.exchanges) +
                        " pairs of processors on different nodes need an exchange each, and a "
                        "phase pairs at most " +
-                       std::to_string(nodes / 2) + " of the " + std::to_string(nodes) + " nodes" +
+                       std::to_string(b.per_phase) + " of the " + std::to_string(nodes) + " nodes" +
                        (nodes % 2 ? " (one node always idles or works alone)" : ""),
                    true});
   out.push_back(dissemination(p, 1, "one operation per node"));

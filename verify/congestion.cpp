@@ -27,7 +27,9 @@ CongestionMeter::CongestionMeter(const Topology& model, bool keep_phases)
   }
 }
 
-void CongestionMeter::consume(const Phase& phase) {
+void CongestionMeter::consume(const Phase& phase) { consume(phase, {}); }
+
+void CongestionMeter::consume(const Phase& phase, const LinkVisit& visit) {
   std::uint64_t total = 0;
   for (const Transfer& t : phase.transfers()) {
     if (t.local()) continue;
@@ -41,6 +43,7 @@ void CongestionMeter::consume(const Phase& phase) {
   for (LinkId l : touched_) {
     // A link of capacity c moves c blocks at a time: its load counts ceil(blocks / c).
     const std::uint64_t need = (load_[l] + capacity_[l] - 1) / capacity_[l];
+    if (visit) visit(l, need);
     if (need > p.max) {
       p.max = need;
       p.busiest = l;

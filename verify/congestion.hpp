@@ -6,6 +6,7 @@
 /// as its busiest link needs. Streams phases: one counter per directed link.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ class CongestionMeter {
   /// Throws InputError for a model that does not route. `model` must outlive the meter.
   explicit CongestionMeter(const Topology& model, bool keep_phases = false);
   void consume(const Phase& phase);
+  /// Calls visit(link, load) for every directed link the phase loads (load >= 1, per unit of
+  /// capacity as above), in no particular order; `phasecheck draw --links` keeps them per phase.
+  using LinkVisit = std::function<void(LinkId, std::uint64_t)>;
+  void consume(const Phase& phase, const LinkVisit& visit);
   PhaseSink sink() {
     return [this](const Phase& p) { consume(p); };
   }
@@ -34,6 +39,8 @@ class CongestionMeter {
   std::uint64_t peak() const { return peak_; }
   double mean_of_max() const { return phases_ ? double(sum_of_max_) / double(phases_) : 0; }
   std::size_t phase_count() const { return phases_; }
+  /// The model's directed links (ids 0 .. links() - 1).
+  LinkId links() const { return static_cast<LinkId>(load_.size()); }
   /// Per phase, when kept.
   const std::vector<PhaseLoad>& loads() const { return loads_; }
 
