@@ -102,6 +102,24 @@ TEST_CASE("cluster-coloring: random clusters up to 200 ranks within one phase of
   MESSAGE(at_bound << " of " << tried << " random clusters at the bound");
 }
 
+TEST_CASE(
+    "cluster-coloring: where the greedy passes fall one short, the exhaustive pass does not") {
+  // Three of the 1,595 clusters of up to 18 ranks: an odd number of nodes, most of one size, both
+  // counts of the bound equal (2,2,2,2,2,2,1: 2 x 12 = 24 = 72 exchanges / 3). Every greedy pass
+  // gets stuck at the bound; the pass that weighs every matching against every odd set of nodes
+  // (pass number 64) reaches it.
+  for (const std::vector<Rank>& sizes :
+       {std::vector<Rank>{2, 2, 2, 2, 2, 1, 1}, std::vector<Rank>{2, 2, 2, 2, 2, 2, 1},
+        std::vector<Rank>{3, 3, 3, 3, 3, 1, 1}}) {
+    INFO("sizes " << text(sizes));
+    const ColoringPlan plan = plan_cluster_coloring(sizes);
+    CHECK(plan.phases == bound_of(sizes));
+    CHECK(plan.attempt == 64);
+    CHECK(plan.attempts == 65);
+    CHECK(check(sizes).verdict() == Verdict::pass);
+  }
+}
+
 TEST_CASE("cluster-coloring: claims that can fail") {
   const Algorithm& a = require_algorithm("cluster-coloring");
   const Schedule good = generate(a, Cluster({2, 2, 2, 1, 1}), {});
