@@ -40,6 +40,21 @@
 #include "verify/verifier.hpp"
 
 namespace phasecheck::cli {
+namespace {
+
+/// Runs `f`, which asks an algorithm for its schedule on the machine of the topology file `path`:
+/// the algorithm's refusal (the machine is not its kind, a parameter is out of range for it, the
+/// memory limit) names the file, as every other bad input does.
+template <class F>
+decltype(auto) on_machine_of(const std::string& path, F&& f) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    throw InputError(input_name(path) + ": " + e.what());
+  }
+}
+
+}  // namespace
 
 int list_algorithms(const std::string& report, std::ostream& out) {
   const reports::TableFormat format = reports::parse_table_format(report, "algorithms");
@@ -61,31 +76,36 @@ int generate(const GenerateArgs& args, std::ostream& out) {
         "generate: --buffers writes JSON (format 3); --format binary carries phase "
         "tables only");
   if (!args.output.empty()) check_output(args.output, {args.topology});
-  const ScheduleHeader header = schedules::make_header(
-      algorithm, io::read_topology_file(args.topology), Parameters::parse(args.set));
+  const Topology machine = io::read_topology_file(args.topology);
+  const Parameters parameters = Parameters::parse(args.set);
+  const ScheduleHeader header = on_machine_of(
+      args.topology, [&] { return schedules::make_header(algorithm, machine, parameters); });
   // A buffer program is made from the whole table (where each relayed block waits depends on its
   // last use), so both are held: refused before generating when they cannot fit.
   if (args.buffers)
-    check_memory(checked_mul(held_table_bytes(header), 2),
-                 "generate --buffers on " + std::to_string(header.ranks()) +
-                     " ranks (the whole table and its program are held; without --buffers the "
-                     "table is streamed)");
+    on_machine_of(args.topology, [&] {
+      check_memory(checked_mul(held_table_bytes(header), 2),
+                   "generate --buffers on " + std::to_string(header.ranks()) +
+                       " ranks (the whole table and its program are held; without --buffers the "
+                       "table is streamed)");
+    });
   const auto emit = [&](std::ostream& os) {
     if (binary) {
       io::BinaryScheduleWriter writer(os, header);
-      algorithm.generate(header, writer.sink());
+      on_machine_of(args.topology, [&] { algorithm.generate(header, writer.sink()); });
       writer.finish();
       return;
     }
     if (args.buffers) {
-      const Schedule program = schedules::generate_program(algorithm, header);
+      const Schedule program = on_machine_of(
+          args.topology, [&] { return schedules::generate_program(algorithm, header); });
       io::ScheduleWriter writer(os, program.header);
       for (const Phase& p : program.phases) writer.phase(p);
       writer.finish();
       return;
     }
     io::ScheduleWriter writer(os, header);
-    algorithm.generate(header, writer.sink());
+    on_machine_of(args.topology, [&] { algorithm.generate(header, writer.sink()); });
     writer.finish();
   };
   if (args.output.empty())
@@ -162,9 +182,11 @@ int check(const CheckArgs& args, std::ostream& out) {
   const distributed::Processes& processes = distributed::Processes::get();
   if (processes.spread() && args.topology == "-")
     throw InputError("check under mpirun reads the topology in every process: give a file, not -");
-  const auto report =
-      experiments::check_algorithm(algorithm, io::read_topology_file(args.topology),
-                                   Parameters::parse(args.set), spread(args.threads));
+  const Topology machine = io::read_topology_file(args.topology);
+  const Parameters parameters = Parameters::parse(args.set);
+  const auto report = on_machine_of(args.topology, [&] {
+    return experiments::check_algorithm(algorithm, machine, parameters, spread(args.threads));
+  });
   int code = 0;
   if (report) {  // process 0
     emit(reports::render(*report, args.algorithm + " on " + input_name(args.topology), format),
