@@ -199,6 +199,17 @@ TableReport randomized_congestion(const CongestionQuestion& q, std::ostream* pro
               "each algorithm and seed is generated and verified; `phasecheck generate ALG "
               "--topology T | phasecheck congestion -` measures one on any size");
   const std::vector<std::uint64_t>& seeds = q.seeds;
+  std::uint64_t all_runs = 0;
+  for (const std::string& name : q.algorithms)
+    all_runs +=
+        find_spec(schedules::require_algorithm(name).parameter_specs, "seed") ? seeds.size() : 1;
+  const std::uint64_t per_run = std::uint64_t{ranks(model)} * (ranks(model) - 1);
+  if (all_runs * per_run > kMaxCongestionMessages)
+    throw InputError(q.source + ": whatif congestion: " + std::to_string(all_runs) + " runs of " +
+                     std::to_string(per_run) + " messages each, " +
+                     std::to_string(all_runs * per_run) + " in all, more than the " +
+                     std::to_string(kMaxCongestionMessages) +
+                     " a table may cost (about two minutes): fewer seeds or a smaller machine");
   Table table({{"algorithm", "algorithm"},
                {"runs", "runs"},
                {"phases", "phases"},

@@ -26,6 +26,9 @@ inline constexpr Rank kMaxBruckRadixRanks = 512;
 /// congestion: each algorithm, and each seed of the randomized ones (1,024 ranks with the default
 /// 20 seeds take 12 s).
 inline constexpr Rank kMaxCongestionRanks = 2048;
+/// congestion: the messages of all runs together (runs x p (p - 1)); at the 1.8 M a second
+/// measured above, about two minutes.
+inline constexpr std::uint64_t kMaxCongestionMessages = 200'000'000;
 
 struct NamedCluster {
   std::string name;  ///< as the user wrote it: "8,8,4,1"
@@ -57,7 +60,8 @@ struct CongestionQuestion {
 };
 /// Per algorithm (per seed of the randomized ones): the sum over phases of the busiest link's
 /// load, its spread over seeds, and whether every run delivered. Throws InputError for a machine
-/// of more than kMaxCongestionRanks ranks, before the first run.
+/// of more than kMaxCongestionRanks ranks, or runs of more than kMaxCongestionMessages messages in
+/// all, before the first run.
 TableReport randomized_congestion(const CongestionQuestion& question, std::ostream* progress);
 
 }  // namespace phasecheck::experiments
