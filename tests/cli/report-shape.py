@@ -40,6 +40,7 @@ SHAPES = {
     "export-msccl": ["command", "format", "verdict", "stage", "source", "output", "steps", "gpus",
                      "channels", "schedule", "read_back"],
     "whatif-hierarchical-factor": ["command", "verdict", "rows"],
+    "whatif-cluster": ["command", "verdict", "rows"],
     "whatif-bruck-index": ["command", "verdict", "ranks", "ports", "ts", "tw", "bytes",
                            "bytes_default", "best_radix", "break_even_bytes", "rows"],
     "whatif-congestion": ["command", "verdict", "topology", "source", "seeds", "selection", "rows"],

@@ -42,6 +42,9 @@ cli_test(fuzz_nothing_checked_text 1 "not evaluated: every algorithm gave up"
 report_test(whatif_hierarchical whatif-hierarchical-factor 0
   "d['verdict'] == 'pass' and d['rows'][0] == {'sizes': '2,2,1', 'p': 5, 'steps': d['rows'][0]['steps'], 'compact': d['rows'][0]['compact'], 'bound': d['rows'][0]['bound'], 'gap': d['rows'][0]['gap'], 'compact_gap': d['rows'][0]['compact_gap'], 'inefficient': d['rows'][0]['inefficient'], 'verified': 'yes'}"
   ${PC} whatif hierarchical-factor --sizes 2,2,1 --report json)
+report_test(whatif_cluster whatif-cluster 0
+  "d['verdict'] == 'pass' and d['rows'] == [{'sizes': '2,2,1', 'p': 5, 'nodes': 3, 'hierarchical_factor': 9, 'cluster_coloring': 8, 'bound': 8, 'optimum': 8, 'hf_gap': 1, 'cc_gap': 0, 'verified': 'yes'}]"
+  ${PC} whatif cluster --sizes 2,2,1 --report json)
 report_test(whatif_bruck_index whatif-bruck-index 0
   "d['best_radix'] is None and d['bytes_default'] and [r['radix'] for r in d['rows']] == [2, 3, 4, 5]"
   ${PC} whatif bruck-index --ranks 5 --report json)
