@@ -97,8 +97,9 @@ struct Pattern {
   std::vector<std::uint32_t> alone;                            // nodes making an intra-node send
 };
 
-/// One greedy pass for T phases. The state is what remains: exchanges per node pair, intra-node
-/// sends per node, phases.
+/// One pass for T phases: greedy (`attempt` < kAttempts: its tie-breaks, and whether the
+/// round-robin factor leads), or exhaustive (`attempt` == kAttempts). The state is what remains:
+/// exchanges per node pair, intra-node sends per node, phases.
 class Pass {
  public:
   Pass(const std::vector<Rank>& sizes, u64 phases, unsigned attempt)
