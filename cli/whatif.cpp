@@ -14,7 +14,6 @@
 #include "core/suggest.hpp"
 #include "experiments/optimality_tables.hpp"
 #include "experiments/questions.hpp"
-#include "experiments/switch_trees.hpp"
 #include "io/json.hpp"
 #include "report/optimal_report.hpp"
 #include "report/table.hpp"
@@ -67,25 +66,16 @@ int whatif_hierarchical(const WhatIfArgs& args, reports::TableFormat format, std
 /// hierarchical-factor against cluster-coloring: the given clusters, --random N of them up to
 /// --max-ranks, or every cluster of 2..--max-ranks ranks.
 int whatif_cluster(const WhatIfArgs& args, reports::TableFormat format, std::ostream& out) {
-  constexpr Rank kSolveUpTo = 10;  // Z3's optimum: a second or less a cluster up to here
-  constexpr unsigned kMaxEvery = 20;
   std::vector<experiments::NamedCluster> instances = given_clusters(args);
   if (args.random > 0) {
     if (!instances.empty())
       throw InputError("whatif cluster: give --sizes/--sizes-file or --random, not both");
     instances = experiments::random_clusters(args.random, args.max_ranks, args.seed);
   } else if (instances.empty()) {
-    if (args.max_ranks < 2 || args.max_ranks > kMaxEvery)
-      throw InputError("whatif cluster: --max-ranks must be in [2, " + std::to_string(kMaxEvery) +
-                       "] for every cluster (--random N draws larger ones)");
-    for (const auto& sizes : experiments::cluster_shapes(args.max_ranks)) {
-      std::string text;
-      for (const Rank n : sizes) text += (text.empty() ? "" : ",") + std::to_string(n);
-      instances.push_back({text, sizes});
-    }
+    instances = experiments::every_cluster(args.max_ranks);
   }
-  const TableReport report =
-      experiments::cluster_comparison(instances, kSolveUpTo, args.timeout, terminal_stderr());
+  const TableReport report = experiments::cluster_comparison(
+      instances, experiments::kSolvedClusterRanks, args.timeout, terminal_stderr());
   out << reports::render(report, format);
   return report.verdict == verify::Verdict::fail ? 1 : 0;
 }

@@ -143,13 +143,9 @@ TableReport cluster_optimality(Rank max_ranks, double timeout, std::ostream* pro
 
 TableReport cluster_comparison(const std::vector<NamedCluster>& clusters, Rank solve_up_to,
                                double timeout, std::ostream* progress_out) {
-  for (const auto& [text, sizes] : clusters) {
-    std::uint64_t total = 0;
-    for (const Rank size : sizes) total += size;
-    const std::string name = text.size() > 40 ? text.substr(0, 40) + "..." : text;
-    check_ranks(total, kMaxClusterComparisonRanks, "whatif cluster (cluster " + name + ")",
-                "`phasecheck check cluster-coloring --topology T` checks one cluster of any size");
-  }
+  check_cluster_ranks(
+      clusters, kMaxClusterComparisonRanks, "whatif cluster",
+      "`phasecheck check cluster-coloring --topology T` checks one cluster of any size");
   Table table({{"sizes", "sizes"},
                {"p", "p"},
                {"nodes", "nodes"},
@@ -205,6 +201,17 @@ TableReport cluster_comparison(const std::vector<NamedCluster>& clusters, Rank s
       "floor(nodes / 2))) (docs/bounds.md); optimum = Z3's, for clusters of at most " +
           std::to_string(solve_up_to) +
           " ranks (witness verified);\nhf gap, cc gap = phases - bound.\n"};
+}
+
+std::vector<NamedCluster> every_cluster(Rank max_ranks) {
+  if (max_ranks < 2 || max_ranks > kMaxEveryClusterRanks)
+    throw InputError("whatif cluster: --max-ranks must be in [2, " +
+                     std::to_string(kMaxEveryClusterRanks) +
+                     "] for every cluster (--random N draws larger ones)");
+  std::vector<NamedCluster> out;
+  for (auto& sizes : cluster_shapes(max_ranks))
+    out.push_back({sizes_text(sizes), std::move(sizes)});
+  return out;
 }
 
 std::vector<NamedCluster> random_clusters(std::size_t count, Rank max_ranks, std::uint64_t seed) {

@@ -20,13 +20,21 @@ std::string known_range(std::uint64_t lo, std::uint64_t hi);
 /// ranks (at most 12).
 TableReport cluster_optimality(Rank max_ranks, double timeout, std::ostream* progress);
 
-/// `whatif cluster`: the largest cluster it generates and verifies both algorithms on.
+/// `whatif cluster`: the largest cluster it generates and verifies both algorithms on; the
+/// largest p of "every cluster of 2..p ranks" (2,712 clusters at 20); the clusters it asks Z3 for
+/// the optimum of (a second or less each).
 inline constexpr Rank kMaxClusterComparisonRanks = 1024;
+inline constexpr Rank kMaxEveryClusterRanks = 20;
+inline constexpr Rank kSolvedClusterRanks = 10;
 
 /// hierarchical-factor (the better variant) and cluster-coloring on each cluster, verified, with
 /// the counting bound and, for clusters of at most `solve_up_to` ranks, Z3's optimum.
 TableReport cluster_comparison(const std::vector<NamedCluster>& clusters, Rank solve_up_to,
                                double timeout, std::ostream* progress);
+
+/// Every cluster of 2..max_ranks ranks (at most kMaxEveryClusterRanks; InputError otherwise), each
+/// node-size vector once, largest node first.
+std::vector<NamedCluster> every_cluster(Rank max_ranks);
 
 /// `count` clusters of 2..max_ranks ranks drawn from `seed` (the same seed, the same clusters):
 /// in turn, nodes of 1 to 4 processors, of any size, and of up to p / 8.

@@ -44,6 +44,16 @@ Run run_hierarchical(const Cluster& cluster, bool compact) {
 
 }  // namespace
 
+void check_cluster_ranks(const std::vector<NamedCluster>& clusters, Rank max_ranks,
+                         std::string_view command, std::string_view instead) {
+  for (const auto& [text, sizes] : clusters) {
+    std::uint64_t total = 0;
+    for (const Rank size : sizes) total += size;
+    const std::string name = text.size() > 40 ? text.substr(0, 40) + "..." : text;
+    check_ranks(total, max_ranks, std::string(command) + " (cluster " + name + ")", instead);
+  }
+}
+
 TableReport hierarchical_factor_steps(const std::vector<NamedCluster>& instances,
                                       std::ostream* progress_out) {
   Table table({{"sizes", "sizes"},
@@ -55,14 +65,9 @@ TableReport hierarchical_factor_steps(const std::vector<NamedCluster>& instances
                {"compact_gap", "compact gap"},
                {"inefficient", "inefficient"},
                {"verified", "verified"}});
-  for (const auto& [text, sizes] : instances) {
-    std::uint64_t total = 0;
-    for (const Rank size : sizes) total += size;
-    const std::string name = text.size() > 40 ? text.substr(0, 40) + "..." : text;
-    check_ranks(total, kMaxHierarchicalRanks, "whatif hierarchical-factor (cluster " + name + ")",
-                "`phasecheck check hierarchical-factor --topology T` checks one cluster of any "
-                "size");
-  }
+  check_cluster_ranks(
+      instances, kMaxHierarchicalRanks, "whatif hierarchical-factor",
+      "`phasecheck check hierarchical-factor --topology T` checks one cluster of any size");
   bool all_verified = true;
   ProgressMeter progress(progress_out, "whatif hierarchical-factor", "clusters", instances.size());
   for (const auto& [text, sizes] : instances) {

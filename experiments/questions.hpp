@@ -9,6 +9,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/table.hpp"
@@ -34,6 +35,11 @@ struct NamedCluster {
   std::string name;  ///< as the user wrote it: "8,8,4,1"
   std::vector<Rank> sizes;
 };
+/// Throws InputError, naming the first cluster of more than `max_ranks` ranks (its name cut at 40
+/// characters), before any cluster runs: "`command` (cluster 4000,97) works on at most ...",
+/// suggesting `instead`.
+void check_cluster_ranks(const std::vector<NamedCluster>& clusters, Rank max_ranks,
+                         std::string_view command, std::string_view instead);
 /// Plain and compact hierarchical-factor on each cluster: steps, the bound, the gaps, and the
 /// inefficient steps of Theorem 1. Throws InputError, before the first cluster runs, for a
 /// cluster of more than kMaxHierarchicalRanks ranks.

@@ -4,6 +4,7 @@
 #include <map>
 #include <tuple>
 #include <unordered_map>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -24,8 +25,8 @@ class GpuBuilder {
 
   /// Appends a step of `type` to the threadblock (role, peer, channel), after waits for every
   /// other threadblock's last access that conflicts with reading `read` and writing `write`.
-  void add(Role role, std::int32_t peer, std::uint32_t channel, Step step,
-           std::optional<Slot> read, std::optional<Slot> write) {
+  void add(Role role, std::int32_t peer, std::uint32_t channel, Step step, std::optional<Slot> read,
+           std::optional<Slot> write) {
     const std::uint32_t t = threadblock(role, peer, channel);
     std::map<std::uint32_t, std::uint32_t> waits;  // threadblock -> latest step to wait for
     const auto need = [&](std::uint32_t tb, std::uint32_t s) {
@@ -232,8 +233,7 @@ msccl::Program to_msccl(const Schedule& program, const MscclExportOptions& optio
   for (const msccl::Gpu& g : out.gpus) {
     if (g.threadblocks.size() > msccl::kMaxThreadblocks)
       throw InputError("gpu " + std::to_string(g.id) + " would run " +
-                       std::to_string(g.threadblocks.size()) +
-                       " threadblocks; RCCL runs at most " +
+                       std::to_string(g.threadblocks.size()) + " threadblocks; RCCL runs at most " +
                        std::to_string(msccl::kMaxThreadblocks) + " (use fewer --channels)");
     for (const Threadblock& tb : g.threadblocks)
       if (tb.steps.size() > msccl::kMaxSteps)
@@ -243,6 +243,35 @@ msccl::Program to_msccl(const Schedule& program, const MscclExportOptions& optio
                          " per threadblock (more --channels spread a connection's steps)");
   }
   return out;
+}
+
+void check_threadblock_room(const Schedule& schedule) {
+  const Rank p = schedule.header.ranks();
+  if (2 * std::uint64_t{p - (p > 0)} <= msccl::kMaxThreadblocks) return;  // every pair fits
+  std::vector<std::vector<Rank>> to(p), from(p);
+  const auto pair = [&](Rank src, Rank dst) {
+    if (src == dst) return;
+    to[src].push_back(dst);
+    from[dst].push_back(src);
+  };
+  for (const Phase& phase : schedule.phases) {
+    for (const Transfer& t : phase.transfers()) pair(t.src, t.dst);
+    for (const BufferOp& op : phase.ops()) pair(op.src, op.dst);
+  }
+  const auto distinct = [](std::vector<Rank>& v) {
+    std::sort(v.begin(), v.end());
+    return static_cast<std::uint64_t>(std::unique(v.begin(), v.end()) - v.begin());
+  };
+  for (Rank r = 0; r < p; ++r) {
+    const std::uint64_t sends = distinct(to[r]), receives = distinct(from[r]);
+    if (sends + receives > msccl::kMaxThreadblocks)
+      throw InputError("rank " + std::to_string(r) + " sends to " + std::to_string(sends) +
+                       " peers and receives from " + std::to_string(receives) + ": gpu " +
+                       std::to_string(r) + " would run at least " +
+                       std::to_string(sends + receives) +
+                       " threadblocks (one per peer and direction); RCCL runs at most " +
+                       std::to_string(msccl::kMaxThreadblocks));
+  }
 }
 
 }  // namespace phasecheck::programs

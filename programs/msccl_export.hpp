@@ -24,7 +24,7 @@
 namespace phasecheck::programs {
 
 struct MscclExportOptions {
-  std::string name;              ///< the algo's name; empty: the schedule's algorithm
+  std::string name;                 ///< the algo's name; empty: the schedule's algorithm
   std::string protocol = "Simple";  ///< Simple, LL or LL128
   std::uint32_t channels = 1;       ///< 1 to msccl::kMaxChannels
   std::int64_t min_bytes = 0;
@@ -37,5 +37,11 @@ struct MscclExportOptions {
 /// other), or when the result passes the runtime's limits (steps per threadblock,
 /// threadblocks per gpu).
 msccl::Program to_msccl(const Schedule& program, const MscclExportOptions& options);
+
+/// What to_msccl would refuse whatever the channels, found from the schedule (a phase table or a
+/// program) before it is verified or lowered: a gpu has at least one threadblock per peer it
+/// sends to and one per peer it receives from, so a rank with more than msccl::kMaxThreadblocks
+/// of them in all is an InputError naming it. O(transfers log transfers).
+void check_threadblock_room(const Schedule& schedule);
 
 }  // namespace phasecheck::programs

@@ -167,16 +167,9 @@ class Pass {
         fill(order, mate);
         repair(order, slack, mate);
       }
-      const u64 repeat = repeat_of(mate, slack);
       pattern.pairs.clear();
       pattern.alone.clear();
-      for (std::uint32_t x = 0; x < n_; ++x) {
-        if (mate[x] == kNone) {
-          if (sends_[x] > 0) pattern.alone.push_back(x);
-        } else if (x < mate[x]) {
-          pattern.pairs.emplace_back(x, mate[x]);
-        }
-      }
+      const u64 repeat = repeat_of(mate, slack, 0, &pattern);
       if (repeat == 0) return false;
       pattern.repeat = repeat;
       on_pattern(pattern);
@@ -196,8 +189,10 @@ class Pass {
   /// have one, else idle) can repeat: until a pair or a node's sends run out, an idle node's slack
   /// does, or the exchanges left stop fitting in floor(N/2) pairs a phase; exhaustive, also
   /// until an odd set S of nodes stops fitting (its exchanges inside, floor(|S|/2) a phase).
+  /// `pattern`, when given, receives the pairs and the nodes alone (in the same loop: this runs
+  /// once a pattern, over every node).
   u64 repeat_of(const std::vector<std::uint32_t>& mate, const std::vector<u64>& slack,
-                u64 floor = 0) const {
+                u64 floor = 0, Pattern* pattern = nullptr) const {
     u64 repeat = phases_, matched = 0;
     std::uint32_t pair_masks[32];  // exhaustive: at most kExhaustiveNodes / 2 pairs
     for (std::uint32_t x = 0; x < n_; ++x) {
@@ -205,10 +200,14 @@ class Pass {
         if (x < mate[x]) {
           repeat = std::min(repeat, left(x, mate[x]));
           if (exhaustive_) pair_masks[matched] = (1u << x) | (1u << mate[x]);
+          if (pattern) pattern->pairs.emplace_back(x, mate[x]);
           ++matched;
         }
+      } else if (sends_[x] > 0) {
+        repeat = std::min(repeat, sends_[x]);
+        if (pattern) pattern->alone.push_back(x);
       } else {
-        repeat = std::min(repeat, sends_[x] > 0 ? sends_[x] : slack[x]);  // idle: slack shrinks
+        repeat = std::min(repeat, slack[x]);  // idle: its slack shrinks
       }
     }
     // A set of h pairs a phase whose pattern puts fewer inside loses the difference each time.
@@ -355,28 +354,27 @@ class Pass {
   std::vector<u64> set_left_;            // and the exchanges left inside each
 };
 
-/// The phase count the search tries first, and where it gives up (a greedy pass with as many
-/// phases as operations cannot get stuck; never reached in any test).
-struct Search {
-  unsigned attempt = 0;
-  u64 phases = 0;
-};
-
-Search search(const std::vector<Rank>& sizes, ColoringPlan& plan) {
+/// The search: passes at the bound, then at the bound + 1, then one per further phase count,
+/// until one completes (a greedy pass with as many phases as operations cannot get stuck; the
+/// search never got that far in any test).
+ColoringPlan search(const std::vector<Rank>& sizes) {
+  ColoringPlan plan;
   const ClusterBound bound = cluster_bound(sizes);
   plan.bound = bound.value();
   u64 everything = bound.exchanges;
   for (const Rank n : sizes) everything += u64{n} * (n - 1);
+  const auto completes = [&](u64 phases, unsigned attempt) {
+    ++plan.attempts;
+    if (!Pass(sizes, phases, attempt).run([](const Pattern&) {})) return false;
+    plan.phases = phases;
+    plan.attempt = attempt;
+    return true;
+  };
   for (u64 phases = plan.bound; phases <= std::max(plan.bound, everything); ++phases) {
-    const unsigned attempts = phases <= plan.bound + 1 ? kAttempts : 1;
-    for (unsigned a = 0; a < attempts; ++a) {
-      ++plan.attempts;
-      if (Pass(sizes, phases, a).run([](const Pattern&) {})) return {a, phases};
-    }
-    if (phases <= plan.bound + 1 && sizes.size() <= kExhaustiveNodes) {
-      ++plan.attempts;
-      if (Pass(sizes, phases, kAttempts).run([](const Pattern&) {})) return {kAttempts, phases};
-    }
+    const bool near = phases <= plan.bound + 1;
+    for (unsigned a = 0; a < (near ? kAttempts : 1); ++a)
+      if (completes(phases, a)) return plan;
+    if (near && sizes.size() <= kExhaustiveNodes && completes(phases, kAttempts)) return plan;
   }
   throw std::logic_error("cluster-coloring: no greedy pass completed");
 }
@@ -402,19 +400,16 @@ ClusterColoringOptions ClusterColoringOptions::from(const ScheduleHeader& header
 }
 
 ColoringPlan plan_cluster_coloring(const std::vector<Rank>& node_sizes) {
-  ColoringPlan plan;
-  const Search s = search(node_sizes, plan);
-  plan.phases = s.phases;
-  plan.attempt = s.attempt;
-  return plan;
+  return search(node_sizes);
 }
 
 void cluster_coloring(const ClusterColoringOptions& options, const PhaseSink& out) {
   const Cluster& c = options.cluster;
   const std::vector<Rank>& sizes = c.node_sizes();
-  ColoringPlan plan;
-  const Search s = search(sizes, plan);
-  Pass pass(sizes, s.phases, s.attempt);
+  const ColoringPlan plan = search(sizes);
+  // The pass that succeeded, again, emitting as it goes: its patterns are O(N^2) of up to N
+  // pairs each, more to keep than to make twice.
+  Pass pass(sizes, plan.phases, plan.attempt);
   Phase phase;
   std::size_t number = 0;
   pass.run([&](const Pattern& pattern) {
