@@ -13,36 +13,38 @@
 // n_max (p - 1), and the density is the bound's pair count (core/cluster_bound.hpp): the optimum
 // is the counting bound, on every cluster (K_N, nodes of one processor, is the classic case).
 //
-// Finding that colouring is the hard part (edge colouring multigraphs is NP-hard in general);
-// this file finds it greedily, phase pattern by phase pattern, keeping the counting bound
-// feasible for what remains:
-//   - every node's remaining operations D(X) fit in the remaining phases T': slack T' - D(X);
-//   - the remaining exchanges fit in T' phases of floor(N/2) pairs each.
-// Each step builds one node pattern: a matching (the pairs of the round-robin factor of K_N with
-// the most pairs left, then greedily, the nodes with the least slack first; a node without slack
-// left out takes a partner from a node that can spare it), intra-node sends on the nodes left
-// out, and repeats it as long as nothing changes: until a pair or a node's sends
-// run out, or a node left out would have no slack, or the exchanges would not fit. A pass that
-// cannot go on fails; passes differ in tie-breaking and in whether the factor leads, and the
-// search tries up to kAttempts passes at the bound, then (up to kExhaustiveNodes nodes) one pass
-// that weighs every matching against every odd set of nodes, then the same at the bound + 1, and
-// so on. What it reaches is measured, not proved: the bound on every cluster up to 20 ranks and
-// every random one tried up to 13 nodes; beyond, the fuzzer finds clusters of 15 nodes 3 phases
-// over (docs/algorithms.md). The claim says bound + 1 at most, and the verifier holds every
-// schedule to it, so those fail it.
+// Finding that colouring is the hard part (edge colouring multigraphs is NP-hard in general).
+// This file builds it phase pattern by phase pattern (a node matching, intra-node sends on the
+// nodes left out, repeated while nothing changes), keeping what remains schedulable in the
+// phases left as far as counting can tell:
+//   - every node's remaining operations fit in the remaining phases t (its slack);
+//   - the remaining exchanges fit in t phases of floor(N/2) pairs each.
+// A pass that cannot go on fails. Greedy passes (kAttempts of them; tie-breaks differ, and every
+// other one lets the round-robin factor of K_N with the most pairs left lead) cost O(N log N) a
+// pattern and complete at the bound on most clusters; they fail on clusters of many equal nodes
+// (e.g. 2 x 45 + 1 x 4: 7 phases over). Then the matching pass: each pattern is a maximum-weight
+// matching (LEMON's) in which a node with as many exchanges left as phases must be matched and
+// pairs weigh by the exchanges left at their nodes, and it also keeps the multigraph's odd-set
+// density condition (every odd set S holds its exchanges left in t phases of floor(|S|/2) pairs),
+// checked with Padberg and Rao's minimum odd cut; a set it finds overfull limits the repeat and
+// makes its pairs weigh more. The two conditions are those of Goldberg-Seymour for what remains,
+// short of Delta + 1 (a node may have exchanges in every phase left), so a pass that keeps them
+// is not proved to finish, but on every cluster measured (docs/algorithms.md) the matching pass
+// finishes at the bound. The search tries the greedy passes, then the matching pass, at the
+// bound, then at the bound + 1, and so on; the claim is bound + 1 at most, and the verifier
+// holds every schedule to it.
 
 #include "schedules/cluster_coloring.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 
 #include "core/cluster_bound.hpp"
 #include "core/error.hpp"
 #include "core/limits.hpp"
 #include "schedules/collective_parameter.hpp"
+#include "schedules/matching_polytope.hpp"
 
 namespace phasecheck::schedules {
 namespace {
@@ -53,10 +55,11 @@ constexpr ParameterSpec kParameters[] = {kCollective};
 
 /// Greedy passes tried at each phase count (the bound, the bound + 1) before going further.
 constexpr unsigned kAttempts = 64;
-/// After them, on clusters of at most this many nodes, one exhaustive pass (pass number
-/// kAttempts): every matching is weighed, and those that can still win against every odd set of
-/// nodes. 568,504 matchings and 4,083 odd sets at 13 nodes: 2,2,2,2,2,2,2,2,2,2,2,1,1 takes 0.44 s.
-constexpr std::uint32_t kExhaustiveNodes = 13;
+/// After them, the matching pass (pass number kAttempts): each pattern a maximum-weight matching,
+/// steered by the odd sets that Padberg and Rao's minimum odd cut finds too full.
+constexpr unsigned kMatchingPass = kAttempts;
+/// The matchings it weighs for one pattern before it gives up.
+constexpr unsigned kMatchingRounds = 64;
 
 /// A fixed, portable mix of the pass number and a node: the pass's tie-break order.
 u64 splitmix(u64 x) {
@@ -90,20 +93,30 @@ class Factors {
   std::uint32_t n_, m_;
 };
 
-/// One node pattern, repeated `repeat` times.
+/// One node pattern, repeated `repeat` times. `first`: how many of the pair's exchanges (the
+/// node's intra-node sends) earlier patterns made.
 struct Pattern {
+  struct Pair {
+    std::uint32_t x, y;  // x < y
+    u64 first;
+  };
+  struct Alone {
+    std::uint32_t x;  // makes an intra-node send
+    u64 first;
+  };
   u64 repeat = 0;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // X < Y
-  std::vector<std::uint32_t> alone;                            // nodes making an intra-node send
+  std::vector<Pair> pairs;
+  std::vector<Alone> alone;
 };
 
 /// One pass for T phases: greedy (`attempt` < kAttempts: its tie-breaks, and whether the
-/// round-robin factor leads), or exhaustive (`attempt` == kAttempts). The state is what remains:
-/// exchanges per node pair, intra-node sends per node, phases.
+/// round-robin factor leads), or the matching pass (`attempt` == kMatchingPass). The state is
+/// what remains: exchanges per node pair, intra-node sends per node, phases.
 class Pass {
  public:
   Pass(const std::vector<Rank>& sizes, u64 phases, unsigned attempt)
-      : n_(static_cast<std::uint32_t>(sizes.size())),
+      : sizes_(&sizes),
+        n_(static_cast<std::uint32_t>(sizes.size())),
         factors_(n_),
         left_(u64{n_} * n_),
         sends_(n_),
@@ -111,17 +124,8 @@ class Pass {
         tie_(n_),
         round_pairs_(factors_.rounds()),
         phases_(phases),
-        guided_(attempt % 2 == 0),
-        exhaustive_(attempt == kAttempts) {
-    if (exhaustive_) {
-      if (n_ > kExhaustiveNodes)
-        throw std::logic_error("cluster-coloring: too many nodes to weigh");
-      for (std::uint32_t set = 0; set < (1u << n_); ++set)
-        if (std::popcount(set) >= 3 && std::popcount(set) % 2 == 1) {
-          odd_sets_.push_back(set);
-          set_half_.push_back(static_cast<u64>(std::popcount(set) / 2));
-        }
-    }
+        factor_leads_(attempt % 2 == 0),
+        by_matching_(attempt == kMatchingPass) {
     for (std::uint32_t x = 0; x < n_; ++x) {
       sends_[x] = u64{sizes[x]} * (sizes[x] - 1);
       tie_[x] = splitmix((u64{attempt} << 32) | x);
@@ -137,43 +141,15 @@ class Pass {
     }
   }
 
-  /// Runs the pass; `on_pattern(pattern, state)` sees each pattern before it is applied. False
-  /// when the pass gets stuck before the last operation.
+  /// Runs the pass; `on_pattern(pattern)` sees each pattern in order. False when the pass gets
+  /// stuck before the last operation.
   template <class F>
   bool run(F&& on_pattern) {
-    std::vector<std::uint32_t> order, mate(n_);
-    std::vector<u64> slack(n_);
-    Pattern pattern;
-    for (std::uint32_t cursor = 0;;) {
-      order.clear();
-      for (std::uint32_t x = 0; x < n_; ++x) {
-        const u64 d = busy_[x] + sends_[x];
-        if (d > phases_) return false;
-        slack[x] = phases_ - d;
-        if (d > 0) order.push_back(x);
-      }
-      if (order.empty()) return true;
-      std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        if (slack[a] != slack[b]) return slack[a] < slack[b];
-        const u64 da = busy_[a] + sends_[a], db = busy_[b] + sends_[b];
-        if (da != db) return da > db;
-        return tie_[a] != tie_[b] ? tie_[a] < tie_[b] : a < b;
-      });
-      std::fill(mate.begin(), mate.end(), kNone);
-      if (exhaustive_) {
-        weigh_matchings(slack, mate);
-      } else {
-        if (guided_ && factors_.rounds() > 0) cursor = lead(cursor, mate);
-        fill(order, mate);
-        repair(order, slack, mate);
-      }
-      pattern.pairs.clear();
-      pattern.alone.clear();
-      const u64 repeat = repeat_of(mate, slack, 0, &pattern);
-      if (repeat == 0) return false;
-      pattern.repeat = repeat;
+    if (by_matching_) return run_batched(on_pattern);
+    for (Pattern pattern;;) {
+      const Step s = step(pattern, false);
+      if (s != Step::pattern) return s == Step::done;
       on_pattern(pattern);
-      apply(pattern);
     }
   }
 
@@ -185,27 +161,110 @@ class Pass {
  private:
   static constexpr std::uint32_t kNone = ~0u;
 
+  enum class Step { pattern, done, stuck };
+
+  /// Chooses the next pattern and applies it. `check_cuts`: the matching pass makes sure with a
+  /// minimum odd cut that the pattern's repeat overfills no odd set (run_batched says when).
+  Step step(Pattern& pattern, bool check_cuts) {
+    std::vector<std::uint32_t> order, mate(n_, kNone);
+    std::vector<u64> slack(n_);
+    for (std::uint32_t x = 0; x < n_; ++x) {
+      const u64 d = busy_[x] + sends_[x];
+      if (d > phases_) return Step::stuck;
+      slack[x] = phases_ - d;
+      if (d > 0) order.push_back(x);
+    }
+    if (order.empty()) return Step::done;
+    if (by_matching_) {
+      if (!match(slack, mate, check_cuts)) return Step::stuck;
+    } else {
+      std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        if (slack[a] != slack[b]) return slack[a] < slack[b];
+        const u64 da = busy_[a] + sends_[a], db = busy_[b] + sends_[b];
+        if (da != db) return da > db;
+        return tie_[a] != tie_[b] ? tie_[a] < tie_[b] : a < b;
+      });
+      if (factor_leads_ && factors_.rounds() > 0) cursor_ = lead(cursor_, mate);
+      fill(order, mate);
+      repair(order, slack, mate);
+    }
+    pattern.pairs.clear();
+    pattern.alone.clear();
+    pattern.repeat = repeat_of(mate, slack, &pattern);
+    if (pattern.repeat == 0) return Step::stuck;
+    apply(pattern);
+    return Step::pattern;
+  }
+
+  /// The matching pass's run. An odd set's room (t (|S| - 1) - 2 x its exchanges left, for t
+  /// phases left) never grows from one pattern to the next: a pattern of c phases with k of its
+  /// pairs inside S takes c (|S| - 1 - 2k) >= 0 from it. So when no odd set is overfull after a
+  /// batch of patterns, none was after any pattern of it, and the batch is exactly what a check
+  /// after each pattern would have chosen. The batch doubles while that holds; when it does not
+  /// (or the batch got stuck), the pass goes back to the batch's start and halves it, down to the
+  /// one pattern that overfills a set, which it then chooses again with the check that finds the
+  /// set and steers around it. A cut a pattern becomes a cut a violation (times a logarithm).
+  template <class F>
+  bool run_batched(F&& on_pattern) {
+    std::vector<Pattern> held;
+    for (u64 batch = 1;;) {  // 0: the next pattern, checked
+      const Pass start = *this;
+      held.clear();
+      Step s = Step::pattern;
+      for (u64 i = 0; i < std::max<u64>(batch, 1) && s == Step::pattern; ++i) {
+        held.emplace_back();
+        s = step(held.back(), batch == 0);
+      }
+      if (s != Step::pattern) held.pop_back();
+      if (batch > 0 && (s == Step::stuck || !odd_sets_fit())) {
+        *this = start;
+        batch /= 2;
+        continue;
+      }
+      for (const Pattern& pattern : held) on_pattern(pattern);
+      if (s != Step::pattern) return s == Step::done;
+      batch = std::max<u64>(2 * batch, 1);
+    }
+  }
+
+  /// Every odd set S of nodes holds its exchanges left in the phases left, floor(|S|/2) a phase.
+  bool odd_sets_fit() const {
+    if (n_ < 3) return true;
+    std::vector<u64> spare(n_);
+    for (std::uint32_t x = 0; x < n_; ++x) spare[x] = phases_ - busy_[x];
+    const OddCut cut = min_odd_cut(n_, left_, spare);
+    return cut.set.size() < 3 || cut.value >= phases_;
+  }
+
+  /// An odd set of nodes that the matching pass found too full (its exchanges left inside close
+  /// to floor(|S|/2) a phase for the phases left).
+  struct OddSet {
+    std::vector<char> member;  // by node
+    u64 half = 0;              // floor(|S| / 2): the pairs a phase holds inside
+    std::int64_t bonus = 0;    // added to the weight of the pairs inside it
+  };
+
   /// How often the pattern of `mate` (pairs; unmatched nodes make an intra-node send if they
   /// have one, else idle) can repeat: until a pair or a node's sends run out, an idle node's slack
-  /// does, or the exchanges left stop fitting in floor(N/2) pairs a phase; exhaustive, also
-  /// until an odd set S of nodes stops fitting (its exchanges inside, floor(|S|/2) a phase).
-  /// `pattern`, when given, receives the pairs and the nodes alone (in the same loop: this runs
-  /// once a pattern, over every node).
+  /// does, or the exchanges left stop fitting in floor(N/2) pairs a phase, or those inside one
+  /// of full_sets_ in floor(|S|/2) pairs a phase. `pattern`, when given, receives the pairs and
+  /// the nodes alone (in the same loop: this runs once a pattern, over every node).
   u64 repeat_of(const std::vector<std::uint32_t>& mate, const std::vector<u64>& slack,
-                u64 floor = 0, Pattern* pattern = nullptr) const {
+                Pattern* pattern = nullptr) const {
     u64 repeat = phases_, matched = 0;
-    std::uint32_t pair_masks[32];  // exhaustive: at most kExhaustiveNodes / 2 pairs
     for (std::uint32_t x = 0; x < n_; ++x) {
       if (mate[x] != kNone) {
         if (x < mate[x]) {
           repeat = std::min(repeat, left(x, mate[x]));
-          if (exhaustive_) pair_masks[matched] = (1u << x) | (1u << mate[x]);
-          if (pattern) pattern->pairs.emplace_back(x, mate[x]);
+          if (pattern)
+            pattern->pairs.push_back(
+                {x, mate[x], u64{(*sizes_)[x]} * (*sizes_)[mate[x]] - left(x, mate[x])});
           ++matched;
         }
       } else if (sends_[x] > 0) {
         repeat = std::min(repeat, sends_[x]);
-        if (pattern) pattern->alone.push_back(x);
+        if (pattern)
+          pattern->alone.push_back({x, u64{(*sizes_)[x]} * ((*sizes_)[x] - 1) - sends_[x]});
       } else {
         repeat = std::min(repeat, slack[x]);  // idle: its slack shrinks
       }
@@ -215,63 +274,93 @@ class Pass {
       if (inside < h) repeat = std::min(repeat, (phases_ * h - inside_left) / (h - inside));
     };
     fits(exchanges_, n_ / 2, matched);
-    // Every odd set, stopping once the repeat is at `floor` or below (then it cannot win).
-    for (std::size_t k = 0; k < odd_sets_.size() && repeat > floor; ++k) {
-      u64 inside = 0;
-      for (std::uint64_t i = 0; i < matched; ++i)
-        inside += (odd_sets_[k] & pair_masks[i]) == pair_masks[i];
-      fits(set_left_[k], set_half_[k], inside);
+    for (const OddSet& set : full_sets_) {
+      const auto [inside_left, inside] = inside_of(set, mate);
+      fits(inside_left, set.half, inside);
     }
     return repeat;
   }
 
-  /// The exhaustive choice: of every matching that leaves no node without slack or sends
-  /// unmatched, the one with the most pairs, then the most work on its nodes, then the longest
-  /// repeat (the first of equals, in the enumeration's order).
-  void weigh_matchings(const std::vector<u64>& slack, std::vector<std::uint32_t>& mate) {
-    set_left_.assign(odd_sets_.size(), 0);
-    for (std::size_t k = 0; k < odd_sets_.size(); ++k)
-      for (std::uint32_t x = 0; x < n_; ++x)
-        for (std::uint32_t y = x + 1; y < n_; ++y)
-          if ((odd_sets_[k] >> x & 1) && (odd_sets_[k] >> y & 1)) set_left_[k] += left(x, y);
-    std::vector<std::uint32_t> current(n_, kNone);
-    std::tuple<u64, u64, u64> best{0, 0, 0};
-    bool found = false;
-    const auto weigh = [&]() {
-      u64 pairs = 0, work = 0;
-      for (std::uint32_t x = 0; x < n_; ++x) {
-        if (current[x] == kNone) {
-          if (slack[x] == 0 && sends_[x] == 0 && busy_[x] > 0) return;  // must be matched
-          continue;
-        }
-        pairs += x < current[x];
-        work += busy_[x] + sends_[x];
-      }
-      // The repeat (the costly part: every odd set) only for a matching that can still win.
-      if (found && std::pair{pairs, work} < std::pair{std::get<0>(best), std::get<1>(best)}) return;
-      const bool tie = found && pairs == std::get<0>(best) && work == std::get<1>(best);
-      const std::tuple<u64, u64, u64> score{pairs, work,
-                                            repeat_of(current, slack, tie ? std::get<2>(best) : 0)};
-      if (std::get<2>(score) > 0 && (!found || score > best)) {
-        best = score;
-        mate = current;
-        found = true;
-      }
-    };
-    // Node x is left unmatched or paired with a later free node it has exchanges with.
-    const auto enumerate = [&](const auto& self, std::uint32_t x) -> void {
-      while (x < n_ && current[x] != kNone) ++x;
-      if (x == n_) return weigh();
-      self(self, x + 1);
+  /// The exchanges left inside `set`, and the pairs of `mate` inside it.
+  std::pair<u64, u64> inside_of(const OddSet& set, const std::vector<std::uint32_t>& mate) const {
+    u64 inside_left = 0, inside = 0;
+    for (std::uint32_t x = 0; x < n_; ++x) {
+      if (!set.member[x]) continue;
       for (std::uint32_t y = x + 1; y < n_; ++y)
-        if (current[y] == kNone && left(x, y) > 0) {
-          current[x] = y;
-          current[y] = x;
-          self(self, x + 1);
-          current[x] = current[y] = kNone;
+        if (set.member[y]) inside_left += left(x, y);
+      inside += mate[x] != kNone && x < mate[x] && set.member[mate[x]];
+    }
+    return {inside_left, inside};
+  }
+
+  /// The matching pass's choice: a maximum-weight matching of the node pairs with exchanges left
+  /// that weighs first the nodes that must be matched (as many exchanges left as phases), then
+  /// the pairs inside the odd sets found too full, then the exchanges left at both nodes. Its
+  /// repeat must leave every odd set S able to hold the exchanges inside it, floor(|S|/2) a phase
+  /// (the chromatic index's density bound, for what remains): Padberg and Rao's minimum odd cut
+  /// finds a set that would not; it joins full_sets_, whose limits repeat_of applies from then
+  /// on, and when even one phase of the matching overfills a set, the pairs inside it weigh more
+  /// in the next matching. False when no matching of kMatchingRounds covers the nodes that must
+  /// be matched and fits.
+  bool match(const std::vector<u64>& slack, std::vector<std::uint32_t>& mate, bool check_cuts) {
+    std::vector<WeightedPair> pairs;
+    std::vector<u64> capacity(u64{n_} * n_), spare(n_);
+    for (unsigned round = 0; round < kMatchingRounds; ++round) {
+      std::int64_t bonuses = pairs_bonus_;
+      for (const OddSet& set : full_sets_) bonuses += set.bonus;
+      // `ordinary` is more than any pair's weight without `must`; a matching has <= n/2 pairs.
+      const std::int64_t ordinary = 2 * static_cast<std::int64_t>(phases_) + bonuses + 1;
+      const std::int64_t must = ordinary * (n_ / 2 + 1);
+      pairs.clear();
+      for (std::uint32_t x = 0; x < n_; ++x)
+        for (std::uint32_t y = x + 1; y < n_; ++y) {
+          if (left(x, y) == 0) continue;
+          std::int64_t w = static_cast<std::int64_t>(busy_[x] + busy_[y]) + 1 + pairs_bonus_;
+          w += must * ((busy_[x] == phases_) + (busy_[y] == phases_));
+          for (const OddSet& set : full_sets_)
+            if (set.member[x] && set.member[y]) w += set.bonus;
+          pairs.push_back({x, y, w});
         }
-    };
-    enumerate(enumerate, 0);
+      const std::vector<std::uint32_t> m = max_weight_matching(n_, pairs);
+      for (std::uint32_t x = 0; x < n_; ++x) {
+        mate[x] = m[x] == x ? kNone : m[x];
+        if (mate[x] == kNone && busy_[x] == phases_) return false;
+      }
+      u64 repeat = repeat_of(mate, slack);
+      if (repeat > 0 && !check_cuts) return true;
+      while (repeat > 0) {
+        const OddCut cut = overfull(mate, repeat, capacity, spare);
+        if (cut.set.size() < 3 || cut.value >= phases_ - repeat) return true;
+        OddSet set{std::vector<char>(n_, 0), cut.set.size() / 2, 0};
+        for (const std::uint32_t x : cut.set) set.member[x] = 1;
+        full_sets_.push_back(std::move(set));
+        repeat = repeat_of(mate, slack);
+      }
+      // One phase of this matching is too many for some set: its pairs weigh more next time.
+      const std::int64_t step = static_cast<std::int64_t>(phases_ / 8) + 1;
+      bool bumped = false;
+      for (OddSet& set : full_sets_) {
+        const auto [inside_left, inside] = inside_of(set, mate);
+        if (inside < set.half && inside_left + set.half - inside > phases_ * set.half) {
+          set.bonus += step;
+          bumped = true;
+        }
+      }
+      if (!bumped) pairs_bonus_ += step;  // the exchanges left need more pairs a phase
+    }
+    return false;
+  }
+
+  /// Padberg and Rao's minimum odd cut of what would remain after `repeat` phases of `mate`.
+  OddCut overfull(const std::vector<std::uint32_t>& mate, u64 repeat, std::vector<u64>& capacity,
+                  std::vector<u64>& spare) const {
+    const u64 phases = phases_ - repeat;
+    for (std::uint32_t x = 0; x < n_; ++x) {
+      for (std::uint32_t y = 0; y < n_; ++y)
+        capacity[u64{x} * n_ + y] = left(x, y) - (mate[x] == y ? repeat : 0);
+      spare[x] = phases - (busy_[x] - (mate[x] != kNone ? repeat : 0));
+    }
+    return min_odd_cut(n_, capacity, spare);
   }
 
   /// The pairs of the factor with the most pairs left (ties: the next after the last one led).
@@ -330,7 +419,7 @@ class Pass {
 
   void apply(const Pattern& pattern) {
     const u64 c = pattern.repeat;
-    for (const auto& [x, y] : pattern.pairs) {
+    for (const auto& [x, y, first] : pattern.pairs) {
       left_[u64{x} * n_ + y] -= c;
       left_[u64{y} * n_ + x] -= c;
       busy_[x] -= c;
@@ -338,20 +427,21 @@ class Pass {
       exchanges_ -= c;
       if (left(x, y) == 0) --round_pairs_[factors_.round(x, y)];
     }
-    for (const std::uint32_t x : pattern.alone) sends_[x] -= c;
+    for (const auto& alone : pattern.alone) sends_[alone.x] -= c;
     phases_ -= c;
   }
 
+  const std::vector<Rank>* sizes_;
   std::uint32_t n_;
   Factors factors_;
-  std::vector<u64> left_;  // N x N, symmetric
+  std::uint32_t cursor_ = 0;  // the factor after the one that led last
+  std::vector<u64> left_;     // N x N, symmetric
   std::vector<u64> sends_, busy_, tie_;
   std::vector<u64> round_pairs_;  // pairs with exchanges left, per factor
   u64 phases_ = 0, exchanges_ = 0;
-  bool guided_, exhaustive_;
-  std::vector<std::uint32_t> odd_sets_;  // exhaustive: every odd set of 3 nodes or more
-  std::vector<u64> set_half_;            // floor(|S| / 2): the pairs a phase holds inside
-  std::vector<u64> set_left_;            // and the exchanges left inside each
+  bool factor_leads_, by_matching_;
+  std::int64_t pairs_bonus_ = 0;   // the matching pass: added to every pair's weight
+  std::vector<OddSet> full_sets_;  // the matching pass: odd sets found too full so far
 };
 
 /// The search: passes at the bound, then at the bound + 1, then one per further phase count,
@@ -374,7 +464,7 @@ ColoringPlan search(const std::vector<Rank>& sizes) {
     const bool near = phases <= plan.bound + 1;
     for (unsigned a = 0; a < (near ? kAttempts : 1); ++a)
       if (completes(phases, a)) return plan;
-    if (near && sizes.size() <= kExhaustiveNodes && completes(phases, kAttempts)) return plan;
+    if (near && completes(phases, kMatchingPass)) return plan;
   }
   throw std::logic_error("cluster-coloring: no greedy pass completed");
 }
@@ -418,16 +508,16 @@ void cluster_coloring(const ClusterColoringOptions& options, const PhaseSink& ou
     for (u64 j = 0; j < pattern.repeat; ++j) {
       phase.clear();
       phase.set_label(label(number, j, pattern.repeat));
-      for (const auto& [x, y] : pattern.pairs) {
-        const u64 k = u64{sizes[x]} * sizes[y] - pass.left(x, y) + j;
+      for (const auto& [x, y, first] : pattern.pairs) {
+        const u64 k = first + j;
         const Rank u = c.first_rank(x) + static_cast<Rank>(k / sizes[y]);
         const Rank v = c.first_rank(y) + static_cast<Rank>(k % sizes[y]);
         phase.add(u, v, direct_block(options.collective, u, v));
         phase.add(v, u, direct_block(options.collective, v, u));
       }
-      for (const std::uint32_t x : pattern.alone) {
+      for (const auto& [x, first] : pattern.alone) {
         const u64 others = sizes[x] - 1;
-        const u64 k = u64{sizes[x]} * others - pass.sends(x) + j;
+        const u64 k = first + j;
         const auto from = static_cast<Rank>(k / others), nth = static_cast<Rank>(k % others);
         const Rank u = c.first_rank(x) + from, v = c.first_rank(x) + (nth < from ? nth : nth + 1);
         phase.add(u, v, direct_block(options.collective, u, v));

@@ -103,15 +103,21 @@ TEST_CASE("cluster-coloring: random clusters up to 200 ranks within one phase of
 }
 
 TEST_CASE(
-    "cluster-coloring: where the greedy passes miss the bound, the exhaustive pass reaches it") {
-  // Most nodes of one size, every one of them busy in every phase, and an odd set of nodes (all
-  // 7 of 2,2,2,2,2,2,1; the eleven 2s of the last one) that must hold floor(|S|/2) exchanges in
-  // nearly every phase. Every greedy pass gets stuck at the bound; the pass that weighs every
-  // matching against every odd set of nodes (pass number 64) reaches it, up to 13 nodes.
+    "cluster-coloring: where the greedy passes miss the bound, the matching pass reaches it") {
+  // Most nodes of one size, every one of them busy in nearly every phase, and an odd set of nodes
+  // (all 7 of 2,2,2,2,2,2,1; the 2s of the others) that must hold floor(|S|/2) exchanges in
+  // nearly every phase. Every greedy pass gets stuck at the bound (the fuzzer's 2 x 11 + 1 x 4
+  // by 3 phases, 2 x 45 + 1 x 4 by 7); the matching pass (pass number 64) reaches it.
   using Sizes = std::vector<Rank>;
+  const auto repeated = [](std::initializer_list<std::pair<Rank, Rank>> runs) {
+    Sizes sizes;
+    for (const auto& [n, count] : runs) sizes.insert(sizes.end(), count, n);
+    return sizes;
+  };
   for (const Sizes& sizes :
        {Sizes{2, 2, 2, 2, 2, 1, 1}, Sizes{2, 2, 2, 2, 2, 2, 1}, Sizes{3, 3, 3, 3, 3, 1, 1},
-        Sizes{2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1}, Sizes{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1}}) {
+        repeated({{2, 11}, {1, 4}}), repeated({{2, 45}, {1, 4}}), repeated({{4, 17}, {3, 2}}),
+        repeated({{4, 31}, {3, 2}})}) {
     INFO("sizes " << text(sizes));
     const ColoringPlan plan = plan_cluster_coloring(sizes);
     CHECK(plan.phases == bound_of(sizes));
@@ -119,6 +125,24 @@ TEST_CASE(
     CHECK(plan.attempts == 65);
     CHECK(check(sizes).verdict() == Verdict::pass);
   }
+}
+
+TEST_CASE("cluster-coloring: the bound on clusters of many equal nodes and a few smaller ones") {
+  // The shape that defeats greedy colourings: k nodes of m processors and j of s < m, 14 to 30
+  // nodes, every (m, s) up to 4 (a sample of the 546 in docs/algorithms.md, all at the bound).
+  std::size_t clusters = 0;
+  for (Rank m = 2; m <= 4; ++m)
+    for (Rank s = 1; s < m; ++s)
+      for (Rank k = 11; k <= 23; k += 3)
+        for (Rank j = 3; j <= 7; j += 2) {
+          std::vector<Rank> sizes(k, m);
+          sizes.insert(sizes.end(), j, s);
+          INFO("sizes " << text(sizes));
+          const ColoringPlan plan = plan_cluster_coloring(sizes);
+          CHECK(plan.phases == bound_of(sizes));
+          ++clusters;
+        }
+  CHECK(clusters == 90);
 }
 
 TEST_CASE("cluster-coloring: claims that can fail") {
