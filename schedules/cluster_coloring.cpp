@@ -304,13 +304,15 @@ class Pass {
   /// be matched and fits.
   bool match(const std::vector<u64>& slack, std::vector<std::uint32_t>& mate, bool check_cuts) {
     std::vector<WeightedPair> pairs;
-    std::vector<u64> capacity(u64{n_} * n_), spare(n_);
     for (unsigned round = 0; round < kMatchingRounds; ++round) {
-      std::int64_t bonuses = pairs_bonus_;
-      for (const OddSet& set : full_sets_) bonuses += set.bonus;
+      u64 bonuses = static_cast<u64>(pairs_bonus_);
+      for (const OddSet& set : full_sets_) bonuses += static_cast<u64>(set.bonus);
       // `ordinary` is more than any pair's weight without `must`; a matching has <= n/2 pairs.
-      const std::int64_t ordinary = 2 * static_cast<std::int64_t>(phases_) + bonuses + 1;
-      const std::int64_t must = ordinary * (n_ / 2 + 1);
+      // LEMON works with 4 x the weights: every weight stays below 2^59 (phases below 2^40 on
+      // every cluster phasecheck takes; this gives up long before a weight could wrap).
+      const u64 ordinary = 2 * phases_ + bonuses + 1;
+      if (ordinary > (u64{1} << 57) / (n_ / 2 + 1)) return false;
+      const auto must = static_cast<std::int64_t>(ordinary * (n_ / 2 + 1));
       pairs.clear();
       for (std::uint32_t x = 0; x < n_; ++x)
         for (std::uint32_t y = x + 1; y < n_; ++y) {
@@ -329,7 +331,7 @@ class Pass {
       u64 repeat = repeat_of(mate, slack);
       if (repeat > 0 && !check_cuts) return true;
       while (repeat > 0) {
-        const OddCut cut = overfull(mate, repeat, capacity, spare);
+        const OddCut cut = overfull(mate, repeat);
         if (cut.set.size() < 3 || cut.value >= phases_ - repeat) return true;
         OddSet set{std::vector<char>(n_, 0), cut.set.size() / 2, 0};
         for (const std::uint32_t x : cut.set) set.member[x] = 1;
@@ -352,9 +354,9 @@ class Pass {
   }
 
   /// Padberg and Rao's minimum odd cut of what would remain after `repeat` phases of `mate`.
-  OddCut overfull(const std::vector<std::uint32_t>& mate, u64 repeat, std::vector<u64>& capacity,
-                  std::vector<u64>& spare) const {
+  OddCut overfull(const std::vector<std::uint32_t>& mate, u64 repeat) const {
     const u64 phases = phases_ - repeat;
+    std::vector<u64> capacity(u64{n_} * n_), spare(n_);
     for (std::uint32_t x = 0; x < n_; ++x) {
       for (std::uint32_t y = 0; y < n_; ++y)
         capacity[u64{x} * n_ + y] = left(x, y) - (mate[x] == y ? repeat : 0);
@@ -446,16 +448,29 @@ class Pass {
 
 /// The search: passes at the bound, then at the bound + 1, then one per further phase count,
 /// until one completes (a greedy pass with as many phases as operations cannot get stuck; the
-/// search never got that far in any test).
-ColoringPlan search(const std::vector<Rank>& sizes) {
+/// search never got that far in any test). The matching pass's patterns are kept when it is the
+/// one (patterns x N/2 pairs, at most phases x N/2): running it again would double its time,
+/// where a greedy pass is cheaper to run again than its patterns are to keep.
+struct Coloring {
   ColoringPlan plan;
+  std::vector<Pattern> patterns;  // the matching pass's, when it completed
+};
+
+Coloring search(const std::vector<Rank>& sizes) {
+  Coloring coloring;
+  ColoringPlan& plan = coloring.plan;
   const ClusterBound bound = cluster_bound(sizes);
   plan.bound = bound.value();
   u64 everything = bound.exchanges;
   for (const Rank n : sizes) everything += u64{n} * (n - 1);
   const auto completes = [&](u64 phases, unsigned attempt) {
     ++plan.attempts;
-    if (!Pass(sizes, phases, attempt).run([](const Pattern&) {})) return false;
+    std::vector<Pattern>& kept = coloring.patterns;
+    kept.clear();
+    if (!Pass(sizes, phases, attempt).run([&](const Pattern& pattern) {
+          if (attempt == kMatchingPass) kept.push_back(pattern);
+        }))
+      return false;
     plan.phases = phases;
     plan.attempt = attempt;
     return true;
@@ -463,8 +478,8 @@ ColoringPlan search(const std::vector<Rank>& sizes) {
   for (u64 phases = plan.bound; phases <= std::max(plan.bound, everything); ++phases) {
     const bool near = phases <= plan.bound + 1;
     for (unsigned a = 0; a < (near ? kAttempts : 1); ++a)
-      if (completes(phases, a)) return plan;
-    if (near && completes(phases, kMatchingPass)) return plan;
+      if (completes(phases, a)) return coloring;
+    if (near && completes(phases, kMatchingPass)) return coloring;
   }
   throw std::logic_error("cluster-coloring: no greedy pass completed");
 }
@@ -485,24 +500,23 @@ ClusterColoringOptions ClusterColoringOptions::from(const ScheduleHeader& header
     throw InputError("cluster-coloring needs a cluster topology (SMP node sizes), not " +
                      describe(header.topology));
   const u64 n = cluster->node_count();
-  check_memory(checked_mul(n * n, sizeof(u64)), "cluster-coloring's table of node pairs");
+  // The pass's table of node pairs (8 bytes a pair), and the matching pass's copy of it, its
+  // graphs for LEMON and its patterns: 160 bytes a pair covers them (510 nodes: 28 MB in all).
+  check_memory(checked_mul(n * n, 160), "cluster-coloring's tables of node pairs");
   return {*cluster, header.collective};
 }
 
 ColoringPlan plan_cluster_coloring(const std::vector<Rank>& node_sizes) {
-  return search(node_sizes);
+  return search(node_sizes).plan;
 }
 
 void cluster_coloring(const ClusterColoringOptions& options, const PhaseSink& out) {
   const Cluster& c = options.cluster;
   const std::vector<Rank>& sizes = c.node_sizes();
-  const ColoringPlan plan = search(sizes);
-  // The pass that succeeded, again, emitting as it goes: its patterns are O(N^2) of up to N
-  // pairs each, more to keep than to make twice.
-  Pass pass(sizes, plan.phases, plan.attempt);
+  const Coloring coloring = search(sizes);
   Phase phase;
   std::size_t number = 0;
-  pass.run([&](const Pattern& pattern) {
+  const auto emit = [&](const Pattern& pattern) {
     // Exchange k of pair (X, Y) is processor k / n_Y of X with processor k % n_Y of Y; intra-node
     // send k of X goes from processor k / (n_X - 1) to the k % (n_X - 1)-th of the others.
     for (u64 j = 0; j < pattern.repeat; ++j) {
@@ -525,7 +539,12 @@ void cluster_coloring(const ClusterColoringOptions& options, const PhaseSink& ou
       out(phase);
     }
     ++number;
-  });
+  };
+  if (coloring.plan.attempt == kMatchingPass) {
+    for (const Pattern& pattern : coloring.patterns) emit(pattern);
+  } else {  // the greedy pass that succeeded, again, emitting as it goes
+    Pass(sizes, coloring.plan.phases, coloring.plan.attempt).run(emit);
+  }
 }
 
 Claims cluster_coloring_claims(const ClusterColoringOptions& options) {

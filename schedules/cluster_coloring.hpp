@@ -21,7 +21,7 @@ struct ClusterColoringOptions {
   /// collective.
   static std::span<const ParameterSpec> parameters();
   /// Reads parameters(); the topology must be a cluster. Checks the memory the colouring needs
-  /// (8 bytes per pair of nodes) against the limit.
+  /// (160 bytes per pair of nodes) against the limit.
   static ClusterColoringOptions from(const ScheduleHeader& header);
 };
 
@@ -29,12 +29,14 @@ struct ClusterColoringOptions {
 struct ColoringPlan {
   std::uint64_t bound = 0;   ///< cluster_bound (core/cluster_bound.hpp): no schedule has fewer
   std::uint64_t phases = 0;  ///< the schedule's phases
-  unsigned attempt = 0;      ///< the greedy pass that reached `phases` (0-based)
+  unsigned attempt = 0;      ///< the pass that reached `phases`: 0-63 greedy, 64 the matching pass
   unsigned attempts = 0;     ///< passes tried in all
 };
 
-/// The colouring for these node sizes, without making the phases. O(attempts x steps x N log N)
-/// for N nodes, steps <= the node pairs + 2N.
+/// The colouring for these node sizes, without making the phases. The greedy passes take
+/// O(attempts x patterns x N log N) for N nodes (patterns <= the node pairs + 2N); the matching
+/// pass, where they fail, a maximum-weight matching a pattern (O(N^3 log N)) and a minimum odd cut
+/// (N max flows) once a batch of patterns (docs/performance.md has the times).
 ColoringPlan plan_cluster_coloring(const std::vector<Rank>& node_sizes);
 
 /// Emits the phases, labelled "pattern s (j of c)": pattern s of the colouring, which the
