@@ -153,13 +153,11 @@ class Pass {
     }
   }
 
-  std::uint32_t nodes() const { return n_; }
-  /// Exchanges left between X and Y.
-  u64 left(std::uint32_t x, std::uint32_t y) const { return left_[u64{x} * n_ + y]; }
-  u64 sends(std::uint32_t x) const { return sends_[x]; }
-
  private:
   static constexpr std::uint32_t kNone = ~0u;
+
+  /// Exchanges left between X and Y.
+  u64 left(std::uint32_t x, std::uint32_t y) const { return left_[u64{x} * n_ + y]; }
 
   enum class Step { pattern, done, stuck };
 
