@@ -22,23 +22,25 @@
 // A pass that cannot go on fails. Greedy passes (kAttempts of them; tie-breaks differ, and every
 // other one lets the round-robin factor of K_N with the most pairs left lead) cost O(N log N) a
 // pattern and complete at the bound on most clusters; they fail on clusters of many equal nodes
-// (e.g. 2 x 45 + 1 x 4: 7 phases over). Then the matching pass: each pattern is a maximum-weight
-// matching (LEMON's) in which a node with as many exchanges left as phases must be matched and
-// pairs weigh by the exchanges left at their nodes, and it also keeps the multigraph's odd-set
-// density condition (every odd set S holds its exchanges left in t phases of floor(|S|/2) pairs),
-// checked with Padberg and Rao's minimum odd cut; a set it finds overfull limits the repeat and
-// makes its pairs weigh more. The two conditions are those of Goldberg-Seymour for what remains,
-// short of Delta + 1 (a node may have exchanges in every phase left), so a pass that keeps them
-// is not proved to finish, but on every cluster measured (docs/algorithms.md) the matching pass
-// finishes at the bound. The search tries the greedy passes, then the matching pass, at the
+// (e.g. 45 nodes of 2 and 4 of 1: 7 phases over). Then the matching pass: each pattern is a
+// maximum-weight matching (LEMON's) in which a node with as many exchanges left as phases must be
+// matched and pairs weigh by the exchanges left at their nodes, and it also keeps the multigraph's
+// odd-set density condition (every odd set S holds its exchanges left in t phases of floor(|S|/2)
+// pairs), checked with Padberg and Rao's minimum odd cut; a set it finds overfull limits the repeat
+// and makes its pairs weigh more. The two conditions are those of Goldberg-Seymour for what
+// remains, short of Delta + 1 (a node may have exchanges in every phase left), so a pass that keeps
+// them is not proved to finish, but on every cluster measured (docs/algorithms.md) the matching
+// pass finishes at the bound. The search tries the greedy passes, then the matching pass, at the
 // bound, then at the bound + 1, and so on; the claim is bound + 1 at most, and the verifier
 // holds every schedule to it.
 
 #include "schedules/cluster_coloring.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "core/cluster_bound.hpp"
 #include "core/error.hpp"
@@ -60,6 +62,19 @@ constexpr unsigned kAttempts = 64;
 constexpr unsigned kMatchingPass = kAttempts;
 /// The matchings it weighs for one pattern before it gives up.
 constexpr unsigned kMatchingRounds = 64;
+/// The matching pass runs on clusters of at most this many nodes: its time grows as about N^4
+/// (96 s at 510 nodes, docs/performance.md); beyond, the greedy passes only.
+constexpr std::size_t kMatchingNodes = 512;
+
+/// What the matching pass holds: per node pair its table, the batch's copy of it and LEMON's
+/// graphs (64 bytes; about 60 measured), and the patterns it keeps (at most one a phase, each up
+/// to N/2 pairs and N nodes alone at 16 bytes).
+std::optional<u64> matching_pass_bytes(u64 nodes, u64 phases) {
+  const auto tables = checked_mul(nodes * nodes, 64);
+  const auto patterns = checked_mul(checked_mul(phases, nodes).value_or(~u64{0}), 24);
+  if (!tables || !patterns || *tables > ~u64{0} - *patterns) return std::nullopt;
+  return *tables + *patterns;
+}
 
 /// A fixed, portable mix of the pass number and a node: the pass's tie-break order.
 u64 splitmix(u64 x) {
@@ -97,12 +112,12 @@ class Factors {
 /// node's intra-node sends) earlier patterns made.
 struct Pattern {
   struct Pair {
-    std::uint32_t x, y;  // x < y
-    u64 first;
+    std::uint32_t x = 0, y = 0;  // x < y
+    u64 first = 0;
   };
   struct Alone {
-    std::uint32_t x;  // makes an intra-node send
-    u64 first;
+    std::uint32_t x = 0;  // makes an intra-node send
+    u64 first = 0;
   };
   u64 repeat = 0;
   std::vector<Pair> pairs;
@@ -199,14 +214,18 @@ class Pass {
   /// pairs inside S takes c (|S| - 1 - 2k) >= 0 from it. So when no odd set is overfull after a
   /// batch of patterns, none was after any pattern of it, and the batch is exactly what a check
   /// after each pattern would have chosen. The batch doubles while that holds; when it does not
-  /// (or the batch got stuck), the pass goes back to the batch's start and halves it, down to the
-  /// one pattern that overfills a set, which it then chooses again with the check that finds the
-  /// set and steers around it. A cut a pattern becomes a cut a violation (times a logarithm).
+  /// (or the batch got stuck), the pass goes back to the batch's start and searches the batch by
+  /// halves for the pattern that overfills a set, which it then chooses again with the check
+  /// that finds the set and steers around it: about log(patterns) cuts per overfull set found,
+  /// instead of one per pattern.
   template <class F>
   bool run_batched(F&& on_pattern) {
     std::vector<Pattern> held;
-    for (u64 batch = 1;;) {  // 0: the next pattern, checked
-      const Pass start = *this;
+    // batch 0: the next pattern, checked. within: the patterns from here that hold the first
+    // one that overfills a set (0: none known).
+    for (u64 batch = 1, within = 0;;) {
+      std::optional<Pass> start;
+      if (batch > 0) start.emplace(*this);
       held.clear();
       Step s = Step::pattern;
       for (u64 i = 0; i < std::max<u64>(batch, 1) && s == Step::pattern; ++i) {
@@ -215,13 +234,22 @@ class Pass {
       }
       if (s != Step::pattern) held.pop_back();
       if (batch > 0 && (s == Step::stuck || !odd_sets_fit())) {
-        *this = start;
+        *this = std::move(*start);
+        within = batch;
         batch /= 2;
         continue;
       }
-      for (const Pattern& pattern : held) on_pattern(pattern);
+      for (Pattern& pattern : held) on_pattern(std::move(pattern));
       if (s != Step::pattern) return s == Step::done;
-      batch = std::max<u64>(2 * batch, 1);
+      if (batch == 0) {
+        within = 0;
+        batch = 1;
+      } else if (within > 0) {
+        within -= batch;  // the overfilling pattern is among the next `within`
+        batch = std::min(within, 2 * batch);
+      } else {
+        batch *= 2;
+      }
     }
   }
 
@@ -269,7 +297,11 @@ class Pass {
     }
     // A set of h pairs a phase whose pattern puts fewer inside loses the difference each time.
     const auto fits = [&](u64 inside_left, u64 h, u64 inside) {
-      if (inside < h) repeat = std::min(repeat, (phases_ * h - inside_left) / (h - inside));
+      if (inside >= h) return;
+      // Already overfull (never in a state a pass accepted): not even one phase.
+      repeat = inside_left > phases_ * h
+                   ? 0
+                   : std::min(repeat, (phases_ * h - inside_left) / (h - inside));
     };
     fits(exchanges_, n_ / 2, matched);
     for (const OddSet& set : full_sets_) {
@@ -298,8 +330,10 @@ class Pass {
   /// (the chromatic index's density bound, for what remains): Padberg and Rao's minimum odd cut
   /// finds a set that would not; it joins full_sets_, whose limits repeat_of applies from then
   /// on, and when even one phase of the matching overfills a set, the pairs inside it weigh more
-  /// in the next matching. False when no matching of kMatchingRounds covers the nodes that must
-  /// be matched and fits.
+  /// in the next matching; when the set limit leaves not even one phase, and no set does, every
+  /// pair weighs more (pairs_bonus_: the exchanges left need more pairs a phase). False when the
+  /// nodes that must be matched cannot all be (the maximum-weight matching covers them whenever
+  /// some matching does), or no matching of kMatchingRounds fits.
   bool match(const std::vector<u64>& slack, std::vector<std::uint32_t>& mate, bool check_cuts) {
     std::vector<WeightedPair> pairs;
     for (unsigned round = 0; round < kMatchingRounds; ++round) {
@@ -334,19 +368,23 @@ class Pass {
         OddSet set{std::vector<char>(n_, 0), cut.set.size() / 2, 0};
         for (const std::uint32_t x : cut.set) set.member[x] = 1;
         full_sets_.push_back(std::move(set));
-        repeat = repeat_of(mate, slack);
+        // The set overfills after `repeat` phases, so its limit is below `repeat`; a repeat that
+        // did not shrink would mean a state already overfull, which no pass accepts.
+        const u64 shorter = repeat_of(mate, slack);
+        if (shorter >= repeat) return false;
+        repeat = shorter;
       }
       // One phase of this matching is too many for some set: its pairs weigh more next time.
-      const std::int64_t step = static_cast<std::int64_t>(phases_ / 8) + 1;
+      const std::int64_t bonus_step = static_cast<std::int64_t>(phases_ / 8) + 1;
       bool bumped = false;
       for (OddSet& set : full_sets_) {
         const auto [inside_left, inside] = inside_of(set, mate);
         if (inside < set.half && inside_left + set.half - inside > phases_ * set.half) {
-          set.bonus += step;
+          set.bonus += bonus_step;
           bumped = true;
         }
       }
-      if (!bumped) pairs_bonus_ += step;  // the exchanges left need more pairs a phase
+      if (!bumped) pairs_bonus_ += bonus_step;  // the exchanges left need more pairs a phase
     }
     return false;
   }
@@ -465,8 +503,8 @@ Coloring search(const std::vector<Rank>& sizes) {
     ++plan.attempts;
     std::vector<Pattern>& kept = coloring.patterns;
     kept.clear();
-    if (!Pass(sizes, phases, attempt).run([&](const Pattern& pattern) {
-          if (attempt == kMatchingPass) kept.push_back(pattern);
+    if (!Pass(sizes, phases, attempt).run([&](auto&& pattern) {
+          if (attempt == kMatchingPass) kept.push_back(std::forward<decltype(pattern)>(pattern));
         }))
       return false;
     plan.phases = phases;
@@ -477,7 +515,10 @@ Coloring search(const std::vector<Rank>& sizes) {
     const bool near = phases <= plan.bound + 1;
     for (unsigned a = 0; a < (near ? kAttempts : 1); ++a)
       if (completes(phases, a)) return coloring;
-    if (near && completes(phases, kMatchingPass)) return coloring;
+    if (near && sizes.size() <= kMatchingNodes) {
+      check_memory(matching_pass_bytes(sizes.size(), phases), "cluster-coloring's matching pass");
+      if (completes(phases, kMatchingPass)) return coloring;
+    }
   }
   throw std::logic_error("cluster-coloring: no greedy pass completed");
 }
@@ -498,9 +539,8 @@ ClusterColoringOptions ClusterColoringOptions::from(const ScheduleHeader& header
     throw InputError("cluster-coloring needs a cluster topology (SMP node sizes), not " +
                      describe(header.topology));
   const u64 n = cluster->node_count();
-  // The pass's table of node pairs (8 bytes a pair), and the matching pass's copy of it, its
-  // graphs for LEMON and its patterns: 160 bytes a pair covers them (510 nodes: 28 MB in all).
-  check_memory(checked_mul(n * n, 160), "cluster-coloring's tables of node pairs");
+  // The greedy passes' table of node pairs; the matching pass checks its own before it runs.
+  check_memory(checked_mul(n * n, sizeof(u64)), "cluster-coloring's table of node pairs");
   return {*cluster, header.collective};
 }
 

@@ -20,8 +20,9 @@ struct ClusterColoringOptions {
 
   /// collective.
   static std::span<const ParameterSpec> parameters();
-  /// Reads parameters(); the topology must be a cluster. Checks the memory the colouring needs
-  /// (160 bytes per pair of nodes) against the limit.
+  /// Reads parameters(); the topology must be a cluster. Checks the memory the greedy passes
+  /// need (8 bytes per pair of nodes) against the limit; the matching pass, when it runs, checks
+  /// its own (64 bytes a pair, and its patterns).
   static ClusterColoringOptions from(const ScheduleHeader& header);
 };
 

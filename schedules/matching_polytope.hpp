@@ -2,7 +2,7 @@
 /// Matchings of a weighted graph on nodes 0..n-1, and the separation oracle of Edmonds' matching
 /// polytope: a maximum-weight matching, and Padberg and Rao's minimum odd cut (the odd set of
 /// nodes that comes closest to holding more edges than matchings can cover). cluster-coloring's
-/// guided pass chooses its phases with them (cluster_coloring.cpp).
+/// matching pass chooses its phases with them (cluster_coloring.cpp).
 ///
 /// Both are LEMON's (Debian liblemon-dev): Boost 1.74's maximum_weighted_matching returns wrong
 /// matchings and can loop or crash on some graphs (boostorg/graph issues 199, 223, 399), and
