@@ -63,7 +63,7 @@ constexpr unsigned kMatchingPass = kAttempts;
 /// The matchings it weighs for one pattern before it gives up.
 constexpr unsigned kMatchingRounds = 64;
 /// The matching pass runs on clusters of at most this many nodes: its time grows as about N^4
-/// (96 s at 510 nodes, docs/performance.md); beyond, the greedy passes only.
+/// (about 100 s at 510 nodes, docs/performance.md); beyond, the greedy passes only.
 constexpr std::size_t kMatchingNodes = 512;
 
 /// What the matching pass holds: per node pair its table, the batch's copy of it and LEMON's
