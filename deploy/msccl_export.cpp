@@ -8,6 +8,7 @@
 #include "verify/verifier.hpp"
 
 namespace phasecheck::deploy {
+
 MscclExport export_msccl(const Schedule& schedule, const std::string& source,
                          const programs::MscclExportOptions& options) {
   MscclExport out;

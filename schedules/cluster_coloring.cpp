@@ -66,9 +66,10 @@ constexpr unsigned kMatchingRounds = 64;
 /// (about 100 s at 510 nodes, docs/performance.md); beyond, the greedy passes only.
 constexpr std::size_t kMatchingNodes = 512;
 
-/// What the matching pass holds: per node pair its table, the batch's copy of it and LEMON's
-/// graphs (64 bytes; about 60 measured), and the patterns it keeps (at most one a phase, each up
-/// to N/2 pairs and N nodes alone at 16 bytes).
+/// What the matching pass holds: per node pair its table and the batch's copy of it (16 bytes)
+/// and LEMON's two graphs with their maps (64 in all covers them), and the patterns it keeps (at
+/// most one a phase, each up to N/2 pairs and N nodes alone at 16 bytes). 490 x 2 + 20 x 1, 510
+/// nodes, peaks at 27 MB for the whole `check`.
 std::optional<u64> matching_pass_bytes(u64 nodes, u64 phases) {
   const auto tables = checked_mul(nodes * nodes, 64);
   const auto patterns = checked_mul(checked_mul(phases, nodes).value_or(~u64{0}), 24);
@@ -255,11 +256,13 @@ class Pass {
 
   /// Every odd set S of nodes holds its exchanges left in the phases left, floor(|S|/2) a phase.
   bool odd_sets_fit() const {
-    if (n_ < 3) return true;
-    std::vector<u64> spare(n_);
-    for (std::uint32_t x = 0; x < n_; ++x) spare[x] = phases_ - busy_[x];
-    const OddCut cut = min_odd_cut(n_, left_, spare);
-    return cut.set.size() < 3 || cut.value >= phases_;
+    return n_ < 3 || fits(overfull(std::vector<std::uint32_t>(n_, kNone), 0), phases_);
+  }
+
+  /// The minimum odd cut leaves room in `phases`: no odd set of 3 nodes or more is overfull (a
+  /// single node's cut is its exchanges plus its spare phases, `phases` exactly).
+  static bool fits(const OddCut& cut, u64 phases) {
+    return cut.set.size() < 3 || cut.value >= phases;
   }
 
   /// An odd set of nodes that the matching pass found too full (its exchanges left inside close
@@ -295,20 +298,22 @@ class Pass {
         repeat = std::min(repeat, slack[x]);  // idle: its slack shrinks
       }
     }
-    // A set of h pairs a phase whose pattern puts fewer inside loses the difference each time.
-    const auto fits = [&](u64 inside_left, u64 h, u64 inside) {
-      if (inside >= h) return;
-      // Already overfull (never in a state a pass accepted): not even one phase.
-      repeat = inside_left > phases_ * h
-                   ? 0
-                   : std::min(repeat, (phases_ * h - inside_left) / (h - inside));
-    };
-    fits(exchanges_, n_ / 2, matched);
+    repeat = std::min(repeat, set_limit(exchanges_, n_ / 2, matched));
     for (const OddSet& set : full_sets_) {
       const auto [inside_left, inside] = inside_of(set, mate);
-      fits(inside_left, set.half, inside);
+      repeat = std::min(repeat, set_limit(inside_left, set.half, inside));
     }
     return repeat;
+  }
+
+  /// How often a pattern with `inside` pairs in a set that holds h pairs a phase can repeat
+  /// while the set's `inside_left` exchanges still fit in the phases left: each phase with fewer
+  /// than h inside loses the difference. 0 when already overfull (never in a state a pass
+  /// accepted).
+  u64 set_limit(u64 inside_left, u64 h, u64 inside) const {
+    if (inside >= h) return phases_;
+    if (inside_left > phases_ * h) return 0;
+    return (phases_ * h - inside_left) / (h - inside);
   }
 
   /// The exchanges left inside `set`, and the pairs of `mate` inside it.
@@ -364,7 +369,7 @@ class Pass {
       if (repeat > 0 && !check_cuts) return true;
       while (repeat > 0) {
         const OddCut cut = overfull(mate, repeat);
-        if (cut.set.size() < 3 || cut.value >= phases_ - repeat) return true;
+        if (fits(cut, phases_ - repeat)) return true;
         OddSet set{std::vector<char>(n_, 0), cut.set.size() / 2, 0};
         for (const std::uint32_t x : cut.set) set.member[x] = 1;
         full_sets_.push_back(std::move(set));
@@ -379,7 +384,7 @@ class Pass {
       bool bumped = false;
       for (OddSet& set : full_sets_) {
         const auto [inside_left, inside] = inside_of(set, mate);
-        if (inside < set.half && inside_left + set.half - inside > phases_ * set.half) {
+        if (set_limit(inside_left, set.half, inside) == 0) {
           set.bonus += bonus_step;
           bumped = true;
         }

@@ -134,7 +134,6 @@ TEST_CASE("cluster-coloring: the bound on clusters of many equal nodes and a few
   // The shape that defeats greedy colourings: k nodes of m processors and j of s < m, 14 to 30
   // nodes, every (m, s) up to 4 (a sample of the 546 in docs/algorithms.md, all at the bound).
   // Only the plan: the test above verifies schedules of this shape.
-  std::size_t clusters = 0;
   for (Rank m = 2; m <= 4; ++m)
     for (Rank s = 1; s < m; ++s)
       for (Rank k = 11; k <= 23; k += 3)
@@ -144,9 +143,7 @@ TEST_CASE("cluster-coloring: the bound on clusters of many equal nodes and a few
           INFO("sizes " << text(sizes));
           const ColoringPlan plan = plan_cluster_coloring(sizes);
           CHECK(plan.phases == bound_of(sizes));
-          ++clusters;
         }
-  CHECK(clusters == 90);
 }
 
 TEST_CASE("cluster-coloring: claims that can fail") {
