@@ -486,19 +486,46 @@ typedef struct {
  * PC_FALLBACK with *why. Every reason to fall back depends only on what is equal on every rank
  * of a correct program (the communicator, B, each rank's own send against its own receive
  * signature), so all ranks take the same path. */
-static int pc_prepare(const pc_schedule *s, int sendcount, MPI_Datatype sendtype, int recvcount,
+static int pc_prepare(const pc_schedule *s, const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype, const void *recvbuf, int recvcount,
                       MPI_Datatype recvtype, MPI_Comm comm, pc_call *call, const char **why) {
-  MPI_Count send_size, recv_size;
+  MPI_Count send_size = 0, recv_size = 0, send_bytes, total, largest;
   int inter = 0;
-  PMPI_Type_size_x(sendtype, &send_size);
-  PMPI_Type_size_x(recvtype, &recv_size);
-  call->bytes = recv_size * recvcount;
+  /* An erroneous call (MPI 4.1, 6.9.5: counts are non-negative, types valid, MPI_IN_PLACE only
+   * as the send buffer) goes to the library untouched: it checks these arguments locally,
+   * before any communication, and answers with its own error class (MPI_ERR_COUNT, ...). */
+  if (sendcount < 0 || recvcount < 0) {
+    *why = "a negative count (the library reports the error)";
+    return PC_FALLBACK;
+  }
+  if (sendtype == MPI_DATATYPE_NULL || recvtype == MPI_DATATYPE_NULL ||
+      recvbuf == MPI_IN_PLACE) {
+    *why = "MPI_DATATYPE_NULL or MPI_IN_PLACE as the receive buffer (the library reports the "
+           "error)";
+    return PC_FALLBACK;
+  }
+  if ((sendbuf == NULL && sendcount > 0) || (recvbuf == NULL && recvcount > 0)) {
+    *why = "a null buffer with a positive count (the library reports the error)";
+    return PC_FALLBACK;
+  }
+  if (PMPI_Type_size_x(sendtype, &send_size) != MPI_SUCCESS ||
+      PMPI_Type_size_x(recvtype, &recv_size) != MPI_SUCCESS || send_size < 0 || recv_size < 0) {
+    *why = "a datatype whose size is not known (the library reports the error)";
+    return PC_FALLBACK;
+  }
+  /* Every product below is overflow-checked: a size that does not fit is a call the schedule
+   * does not serve, never a wrapped number that reaches memcpy. */
+  if (__builtin_mul_overflow(recv_size, (MPI_Count)recvcount, &call->bytes) ||
+      __builtin_mul_overflow(send_size, (MPI_Count)sendcount, &send_bytes)) {
+    *why = "a message size that overflows";
+    return PC_FALLBACK;
+  }
   PMPI_Comm_test_inter(comm, &inter);
   if (inter) {
     *why = "an intercommunicator";
     return PC_FALLBACK;
   }
-  if (send_size * sendcount != call->bytes) {
+  if (send_bytes != call->bytes) {
     *why = "the send and receive sizes differ";
     return PC_FALLBACK;
   }
@@ -506,8 +533,9 @@ static int pc_prepare(const pc_schedule *s, int sendcount, MPI_Datatype sendtype
     *why = "the message size is not a multiple of the schedule's chunks";
     return PC_FALLBACK;
   }
-  if (call->bytes * s->ranks > INT_MAX ||
-      (call->bytes / s->chunks) * s->max_message > INT_MAX) {
+  if (__builtin_mul_overflow(call->bytes, (MPI_Count)s->ranks, &total) ||
+      __builtin_mul_overflow(call->bytes / s->chunks, (MPI_Count)s->max_message, &largest) ||
+      total > INT_MAX || largest > INT_MAX) {
     *why = "more than 2^31 - 1 bytes in a buffer";
     return PC_FALLBACK;
   }
@@ -542,7 +570,8 @@ static int pc_alltoall(const pc_schedule *s, const void *sendbuf, int sendcount,
     sendcount = recvcount;
     sendtype = recvtype;
   }
-  err = pc_prepare(s, sendcount, sendtype, recvcount, recvtype, comm, &call, why);
+  err = pc_prepare(s, in_place ? recvbuf : sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, &call, why);
   if (err != MPI_SUCCESS || call.bytes == 0) return err;
   input_copy = (in_place || !call.st.dense) ? (size_t)call.bytes * p : 0;
   output_copy = call.rt.dense ? 0 : (size_t)call.bytes * p;
@@ -591,7 +620,8 @@ static int pc_allgather(const pc_schedule *s, const void *sendbuf, int sendcount
     sendcount = recvcount;
     sendtype = recvtype;
   }
-  err = pc_prepare(s, sendcount, sendtype, recvcount, recvtype, comm, &call, why);
+  err = pc_prepare(s, in_place ? recvbuf : sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, &call, why);
   if (err != MPI_SUCCESS || call.bytes == 0) return err;
   bytes = (size_t)call.bytes;
   output_copy = call.rt.dense ? 0 : bytes * p;

@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "io/json.hpp"
+#include "io/schedule_json_stream.hpp"
 
 namespace phasecheck::io {
 namespace {
@@ -133,12 +134,19 @@ void read_binary_schedule(std::istream& in, std::string_view source,
     r.fail(8, "a header of " + std::to_string(length) + " bytes (at most " +
                   std::to_string(kMaxHeaderBytes) + ")");
   const std::string json = r.text(length, "the header");
+  // The header is JSON and only JSON: read by the JSON reader itself, never by read_schedule's
+  // sniffing, which would take a header that is itself a binary stream (or XML) and recurse on
+  // a depth the input chooses.
+  if (const auto first = json.find_first_not_of(" \t\r\n");
+      first == std::string::npos || json[first] != '{')
+    r.fail(12, "the header is not a JSON object (a schedule document with \"phases\": [])");
   std::optional<ScheduleHeader> header;
   {
     std::istringstream text(json);
-    read_schedule(
+    detail::read_json_schedule(
         text, std::string(source) + " (header)", [&](const ScheduleHeader& h) { header = h; },
-        [&](const Phase&) { r.fail(12, "the header's document holds phases"); });
+        [&](const Phase&) { r.fail(12, "the header's document holds phases"); }, Tables::derive,
+        {});
   }
   if (!header) r.fail(12, "the header's document has no schedule header");
   if (header->buffers)

@@ -42,7 +42,7 @@ TEST_CASE("the same figures and checks: no regression") {
   CHECK(c.improvements.empty());
 }
 
-TEST_CASE("more phases, C1, C2 and gap are regressions --allow may lift; fewer are better") {
+TEST_CASE("more phases, C1, C2 and gap are regressions --allow may lift, fewer are better") {
   const auto worse =
       ci::compare(side("a", kAllPass, {9, 9, 9}), side("b", kAllPass, {10, 10, 9}), {});
   CHECK_FALSE(worse.passed());
@@ -92,7 +92,7 @@ TEST_CASE("a check not evaluated before and after is no regression") {
   CHECK(c.passed());
 }
 
-TEST_CASE("a failing baseline is no standard for the figures; what the change fixed is listed") {
+TEST_CASE("a failing baseline is no standard for the figures, what the change fixed is listed") {
   auto broken = kAllPass;
   broken[1].second = Verdict::fail;
   const auto c = ci::compare(side("a", broken, {9, 9, 9}), side("b", kAllPass, {12, 12, 12}), {});

@@ -90,7 +90,7 @@ TEST_CASE("write_output: symlinks planted at temporary-looking names are never w
   CHECK(contents(d / "out.json") == "{}");
 }
 
-TEST_CASE("write_output: a symlink is followed to its target; a dangling one is refused") {
+TEST_CASE("write_output: a symlink is followed to its target, a dangling one is refused") {
   const Directory d;
   put(d / "target", "old");
   fs::create_symlink(d / "target", d / "link");
@@ -117,7 +117,7 @@ TEST_CASE("write_output: the same file as an input is refused, by inode, nothing
   CHECK(contents(d / "in.json") == "input");
 }
 
-TEST_CASE("write_output: a FIFO is written in place; a directory is refused") {
+TEST_CASE("write_output: a FIFO is written in place, a directory is refused") {
   const Directory d;
   REQUIRE(mkfifo((d / "fifo").c_str(), 0600) == 0);
   // No reader: an error, not a hang.

@@ -11,6 +11,8 @@
 #   mpi4py    tests/deploy/collectives.py under the interposer, 4 ranks
 #   routine   --emit-c: compiles with -Wall -Wextra -Werror, runs against PMPI_Alltoall on 8
 #             ranks (and on 4: another size, handed to PMPI_Alltoall); same input, same bytes
+#   erroneous tests/deploy/erroneous.c on 4 ranks: negative counts, MPI_DATATYPE_NULL, MPI_IN_PLACE
+#             as the receive buffer go to the library untouched (same error class as PMPI_)
 #   refused   a schedule that fails verification: exit 1, the counterexample, nothing written
 set -u
 pc=$1 dir=$2 case=$3
@@ -110,6 +112,17 @@ case $case in
       cat out.txt
       grep -q "routine: [1-9][0-9]* calls, 0 failures" out.txt || fail "routine on $np ranks"
     done
+    ;;
+  erroneous)
+    schedules
+    run "$pc" deploy hx4.json bc4.json -o lib.so
+    run mpicc -std=c99 -O1 -Wall -Werror -o erroneous "$here/erroneous.c"
+    "${mpirun[@]}" -np 4 -x LD_PRELOAD="$PWD/lib.so" -x PHASECHECK_LOG=1 ./erroneous >out.txt 2>log.txt ||
+      { cat out.txt log.txt; fail "erroneous calls"; }
+    cat out.txt log.txt
+    grep -q "erroneous: 32 calls, 0 failures" out.txt || fail "erroneous calls"
+    expect_log log.txt "phasecheck: MPI_Alltoall on 4 ranks: falling back, a negative count"
+    expect_log log.txt "phasecheck: MPI_Allgather on 4 ranks: falling back, a negative count"
     ;;
   refused)
     bad=$here/../cli/bad/fig1-contention.json

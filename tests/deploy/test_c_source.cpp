@@ -63,7 +63,7 @@ TEST_CASE("routine_source: a label cannot end the comment it is printed in") {
   CHECK(c.find("evil * / int x; / *?") != std::string::npos);
 }
 
-TEST_CASE("interposer_source: the schedules' table and MPI_Alltoall; one schedule per size") {
+TEST_CASE("interposer_source: the schedules' table and MPI_Alltoall, one schedule per size") {
   const Plan a = hypercube_exchange(2), b = hypercube_exchange(3);
   const std::string c = interposer_source({a, b});
   CHECK(c.find("static const pc_schedule *const pc_deployed[] = {&pc_0, &pc_1};") !=

@@ -41,7 +41,7 @@ TEST_CASE("check_run_volume: all ranks' messages up to 2 GiB, one byte more is r
   CHECK_THROWS_AS(experiments::check_run_volume(256, 32769), InputError);
 }
 
-TEST_CASE("read_runnable: the size check sees the header first; buffers must fit in a run") {
+TEST_CASE("read_runnable: the size check sees the header first, buffers must fit in a run") {
   const std::string path = good("v3-scratch-rotation.json");  // 3 ranks, 1 chunk, 3 + 3 + 2 slots
   Rank seen = 0;
   const Schedule s = experiments::read_runnable(path, 100, [&](const ScheduleHeader& h) {

@@ -48,7 +48,7 @@ TEST_CASE("survey: one row per registered algorithm, none broken on the hypercub
   CHECK(exchange.kept);
 }
 
-TEST_CASE("survey: a failed check has no gaps; an algorithm that refuses the machine says why") {
+TEST_CASE("survey: a failed check has no gaps, an algorithm that refuses the machine says why") {
   const experiments::Survey s = experiments::survey({example("faraj-yuan-fig1")});
   const experiments::SurveyRow& linear = row(s, "linear");
   CHECK(linear.failed == "contention,bounds");

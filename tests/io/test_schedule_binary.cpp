@@ -71,11 +71,11 @@ TEST_CASE("binary stream: a stream cut anywhere is refused, naming the byte") {
             ": the stream ends early, in the end record");
 }
 
-TEST_CASE("binary stream: the end record must count the phases; nothing may follow it") {
+TEST_CASE("binary stream: the end record must count the phases, nothing may follow it") {
   std::string bytes = binary_of(generated("shift", FullyConnected(4, 1)));
   CHECK(error_of(bytes + "x").find("bytes after the end record") != std::string::npos);
-  bytes[bytes.size() - 8] ^= 1;  // 3 phases -> 2
-  CHECK(error_of(bytes).find("the end record says 2 phases, the stream has 3") !=
+  bytes[bytes.size() - 8] ^= 1;  // 4 phases (step 0 is the self copy) -> 5
+  CHECK(error_of(bytes).find("the end record says 5 phases, the stream has 4") !=
         std::string::npos);
 }
 
@@ -117,4 +117,27 @@ TEST_CASE("binary stream: a label that is not UTF-8 is refused, as in JSON") {
   const std::string e = error_of(binary_of(s));
   CHECK(e.find("phases[1]: the label is not UTF-8") != std::string::npos);
   CHECK(e.starts_with("s.bin: byte "));
+}
+
+TEST_CASE("binary stream: a header that is not a JSON object is refused, whatever it nests") {
+  // Issue 33: a stream whose header is itself a stream, nested thousands deep, crashed the
+  // reader (each level re-entered the format sniffing). The header is read as JSON only.
+  const auto wrap = [](const std::string& inner) {
+    std::string s = "PCSB";
+    for (std::uint32_t v : {1u, static_cast<std::uint32_t>(inner.size())})
+      for (int i = 0; i < 4; ++i) s += static_cast<char>((v >> (8 * i)) & 0xFF);
+    return s + inner;
+  };
+  const std::string good = binary_of(generated("shift", FullyConnected(4, 1)));
+  std::string nested = good;
+  for (int level = 0; level < 5000; ++level) nested = wrap(nested);
+  CHECK(error_of(nested) ==
+        "s.bin: byte 12: the header is not a JSON object (a schedule document with \"phases\": [])");
+  // One level is refused the same way: only the outer stream is ever read.
+  CHECK(error_of(wrap(good)).starts_with("s.bin: byte 12: the header is not a JSON object"));
+  CHECK(error_of(wrap("<algo/>")).starts_with("s.bin: byte 12: the header is not a JSON object"));
+  CHECK(error_of(wrap("  [1, 2]")).starts_with("s.bin: byte 12: the header is not a JSON object"));
+  CHECK(error_of(wrap("")).starts_with("s.bin: byte 12: the header is not a JSON object"));
+  // A JSON header that is an object but not a schedule is still judged by the JSON reader.
+  CHECK(error_of(wrap("{}")).starts_with("s.bin (header)"));
 }

@@ -43,7 +43,7 @@ TEST_CASE("launch: the whole process group is killed at the deadline") {
   CHECK_FALSE(std::filesystem::exists(marker));
 }
 
-TEST_CASE("launch: stdout to a new file only; a missing program is an InputError") {
+TEST_CASE("launch: stdout to a new file only, a missing program is an InputError") {
   const launch::ScratchDirectory scratch;
   const std::string out = scratch.file("out.txt");
   const launch::Finished f = launch::run({.argv = {"echo", "hi"}, .stdout_file = out, .timeout = 30});

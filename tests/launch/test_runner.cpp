@@ -31,7 +31,7 @@ const RunnerJob kJob{
 
 }  // namespace
 
-TEST_CASE("runner_arguments: plan, size and repeats; --only only when asked") {
+TEST_CASE("runner_arguments: plan, size and repeats, --only only when asked") {
   CHECK(launch::runner_arguments(kJob) ==
         Args{"/opt/runner", "/tmp/p/programs.json", "--bytes", "4096", "--repeats", "3"});
   RunnerJob library = kJob;
@@ -49,7 +49,7 @@ TEST_CASE("mpirun_command: Open MPI as root, oversubscribed, shared memory, time
   CHECK(launch::mpirun_command(2, 10, kJob)[12] == "10");
 }
 
-TEST_CASE("smpirun_command: the fluid full-duplex model; library and trace only when given") {
+TEST_CASE("smpirun_command: the fluid full-duplex model, library and trace only when given") {
   launch::SmpirunOptions o{.ranks = 6, .platform = "/s/platform.xml", .hostfile = "/s/hosts.txt"};
   const Args base = {"smpirun",
                      "-np",

@@ -31,7 +31,7 @@ TEST_CASE("parameter_json: a choice with its default, a range up to p with a def
         R"("help":"the radix r"})");
 }
 
-TEST_CASE("render_algorithms: a row per algorithm; JSON lists the declared parameters") {
+TEST_CASE("render_algorithms: a row per algorithm, JSON lists the declared parameters") {
   const std::vector<reports::AlgorithmListing> listed{
       {"bruck", "log-phase index", "Bruck et al. 1997", "collective=alltoall radix=2..p", specs()}};
   CHECK(reports::render_algorithms(listed, reports::TableFormat::csv) ==

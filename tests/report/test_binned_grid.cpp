@@ -18,7 +18,7 @@ TEST_CASE("BinnedGrid: one cell per row and phase up to max_cells, then bins of 
   CHECK(five.rows_of(2) == std::pair<std::uint64_t, std::uint64_t>{4, 4});
 }
 
-TEST_CASE("BinnedGrid: phases beyond max_cells merge pairwise; counts and maxima are kept") {
+TEST_CASE("BinnedGrid: phases beyond max_cells merge pairwise, counts and maxima are kept") {
   BinnedGrid g(3, 4);
   for (std::uint64_t t = 0; t < 9; ++t) {
     g.start_phase("p" + std::to_string(t));

@@ -45,7 +45,7 @@ TEST_CASE("render_congestion text: the sum against its bound, the argument, the 
           "  1      0         0          -\n");
 }
 
-TEST_CASE("render_congestion: INVALID when delivery fails; no argument line without one") {
+TEST_CASE("render_congestion: INVALID when delivery fails, no argument line without one") {
   verify::CongestionSummary s = canned(false);
   s.argument.clear();
   const std::string text =
@@ -55,7 +55,7 @@ TEST_CASE("render_congestion: INVALID when delivery fails; no argument line with
   CHECK(text.ends_with("  delivery: FAILS (phasecheck verify)\n"));
 }
 
-TEST_CASE("render_congestion: JSON per_phase only with phases; CSV is the table") {
+TEST_CASE("render_congestion: JSON per_phase only with phases, CSV is the table") {
   const Topology ring = Ring(4);
   const auto without = nlohmann::ordered_json::parse(
       reports::render_congestion(canned(true), ring, "s.json", false, reports::TableFormat::json));

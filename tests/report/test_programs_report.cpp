@@ -52,7 +52,7 @@ TEST_CASE("sync_text: counts, both checks and, when asked, every synchronization
         "  0 -> 2  after 0 -> 1 (phase 0), before 2 -> 1 (phase 1)\n");
 }
 
-TEST_CASE("sync_json: a table that does not verify fails the command; the list only when asked") {
+TEST_CASE("sync_json: a table that does not verify fails the command, the list only when asked") {
   programs::CheckedPlan c = plan();
   c.table = table(verify::Verdict::fail);
   const nlohmann::ordered_json j = reports::sync_json(c, "s.json", false);

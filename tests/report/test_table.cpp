@@ -25,7 +25,7 @@ TEST_CASE("table: formats are text, json and csv") {
                        InputError);
 }
 
-TEST_CASE("table report: text is heading, table, notes; csv the table alone") {
+TEST_CASE("table report: text is heading, table, notes, csv the table alone") {
   const TableReport r = sample(Verdict::pass);
   CHECK(reports::render(r, reports::TableFormat::text) ==
         "a heading\n\nname   phases\nshift  7\na note\n");

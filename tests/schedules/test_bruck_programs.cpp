@@ -260,7 +260,7 @@ void check_bruck_radix_2_rounds(const std::vector<Phase>& sends, Rank p) {
 
 }  // namespace
 
-TEST_CASE("ompi-bruck verifies for awkward p; its sends are bruck-index's radix-2 rounds") {
+TEST_CASE("ompi-bruck verifies for awkward p, its sends are bruck-index's radix-2 rounds") {
   for (Rank p : kSizes) {
     INFO("p = " << p);
     const Schedule program = program_of("ompi-bruck", FullyConnected(p, 1));

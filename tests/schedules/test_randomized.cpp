@@ -47,7 +47,7 @@ std::pair<std::uint32_t, std::set<std::uint32_t>> shape(const Graph& g) {
 
 }  // namespace
 
-TEST_CASE("shuffle: same seed, same permutation; different seeds differ") {
+TEST_CASE("shuffle: same seed, same permutation, different seeds differ") {
   CHECK(shuffled_ranks(64, 7) == shuffled_ranks(64, 7));
   CHECK(shuffled_ranks(64, 7) != shuffled_ranks(64, 8));
   std::vector<Rank> sorted = shuffled_ranks(1000, 3);
