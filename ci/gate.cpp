@@ -21,8 +21,7 @@ verify::Verdict GateResult::verdict() const {
   return failed() == 0 ? verify::Verdict::pass : verify::Verdict::fail;
 }
 
-std::vector<std::string> check_gate_trust(const std::string& path,
-                                          const io::GateManifest& manifest,
+std::vector<std::string> check_gate_trust(const std::string& path, const io::GateManifest& manifest,
                                           const GateOptions& options) {
   if (!options.generators) {
     std::string cases;
@@ -113,7 +112,8 @@ GateResult run_gate(const std::string& path, const io::GateManifest& manifest,
   // Written only once every case has run: a bad case leaves every baseline as it was.
   for (const NewBaseline& b : new_baselines) {
     try {
-      write_output(b.path, [&](std::ostream& os) { os << b.json; }, {path}, roots);
+      write_output(
+          b.path, [&](std::ostream& os) { os << b.json; }, {path}, roots);
     } catch (const InputError& e) {
       throw InputError(path + ": case '" + b.name + "': " + e.what());
     }

@@ -52,8 +52,7 @@ struct CaseSource {
 /// options.generators off, no case has a generator. Throws InputError naming the manifest, the
 /// case and the field ("cases[2].baseline"). Returns the directories --update may write in
 /// (real locations: the manifest's directory first).
-std::vector<std::string> check_gate_trust(const std::string& path,
-                                          const io::GateManifest& manifest,
+std::vector<std::string> check_gate_trust(const std::string& path, const io::GateManifest& manifest,
                                           const GateOptions& options);
 
 /// Runs every case of `manifest` (read from `path`) after check_gate_trust; a problem in a case

@@ -311,8 +311,8 @@ struct Walked {
 
 /// A symbolic link met on the way: the path as written up to it, the real directory it lies in,
 /// and the real place it leads to. May throw to refuse it.
-using OnLink = std::function<void(const std::string& link, const std::string& in,
-                                  const std::string& to)>;
+using OnLink =
+    std::function<void(const std::string& link, const std::string& in, const std::string& to)>;
 
 std::string join(const std::string& dir, const std::string& name) {
   return dir == "/" ? "/" + name : dir + "/" + name;
@@ -368,8 +368,8 @@ Walked walk(const std::string& path, bool missing_tail, const OnLink& on_link) {
     if (S_ISLNK(st.st_mode)) {
       std::unique_ptr<char, decltype(&std::free)> to(realpath(next.c_str(), nullptr), &std::free);
       if (!to)
-        throw WalkError{written, "a symbolic link to a missing or unreachable file (" +
-                                     error_text() + ")"};
+        throw WalkError{written,
+                        "a symbolic link to a missing or unreachable file (" + error_text() + ")"};
       const std::string target = to.get();
       on_link(written, current, target);
       if (stat(target.c_str(), &st) != 0) throw WalkError{written, error_text()};
@@ -412,13 +412,13 @@ Destination resolve_output(const std::string& path, const std::vector<std::strin
     // Inside the current directory (the checkout a CI job runs in), a link may not lead out of
     // it: a pull request that commits `report.xml -> ~/.bashrc` or `out -> /etc` would make the
     // job overwrite what it points to. Links outside it (/tmp on some systems) are the machine's.
-    d.file = walk(path, false, [&](const std::string& link, const std::string& in,
-                                   const std::string& to) {
-      if (!follow && lies_within(in, cwd) && !lies_within(to, cwd))
-        throw InputError(path + ": the symbolic link " + link + " leads to " + to +
-                         ", outside the current directory " + cwd +
-                         "; refusing to write through it (--follow-output-links allows it)");
-    });
+    d.file = walk(
+        path, false, [&](const std::string& link, const std::string& in, const std::string& to) {
+          if (!follow && lies_within(in, cwd) && !lies_within(to, cwd))
+            throw InputError(path + ": the symbolic link " + link + " leads to " + to +
+                             ", outside the current directory " + cwd +
+                             "; refusing to write through it (--follow-output-links allows it)");
+        });
   } catch (const WalkError& e) {
     if (e.where == path && e.why.starts_with("a symbolic link"))
       throw InputError(path + ": " + e.why + "; refusing to create a file through it");
@@ -505,8 +505,8 @@ void set_output_settings(const OutputSettings& settings) { g_output_settings = s
 
 std::string real_location(const std::string& path) {
   try {
-    const Walked w = walk(path, true, [](const std::string&, const std::string&,
-                                         const std::string&) {});
+    const Walked w =
+        walk(path, true, [](const std::string&, const std::string&, const std::string&) {});
     return w.name.empty() ? w.dir : join(w.dir, w.name);
   } catch (const WalkError& e) {
     throw InputError(path + ": " + (e.where == path ? e.why : e.where + ": " + e.why));

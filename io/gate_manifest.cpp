@@ -87,7 +87,8 @@ void update_gate_figures(const std::string& path,
     if (figures[i])
       cases[i]["baseline"] = {
           {"phases", figures[i]->phases}, {"C1", figures[i]->c1}, {"C2", figures[i]->c2}};
-  write_output(path, [&](std::ostream& os) { os << detail::dump(doc, 2) << "\n"; }, {}, roots);
+  write_output(
+      path, [&](std::ostream& os) { os << detail::dump(doc, 2) << "\n"; }, {}, roots);
 }
 
 }  // namespace phasecheck::io

@@ -186,19 +186,20 @@ TEST_CASE("write_output: inside the current directory, a link leading out of it 
   fs::create_symlink("../out", d / "checkout/deep/hop");
   const InDirectory in(d.path / "checkout");
   const std::string cwd = fs::current_path().string();
-  CHECK_THROWS_WITH_AS(write_x("report.xml"),
-                       ("report.xml: the symbolic link report.xml leads to " +
-                        fs::canonical(d / "outside/victim").string() +
-                        ", outside the current directory " + cwd +
-                        "; refusing to write through it (--follow-output-links allows it)")
-                           .c_str(),
-                       InputError);
-  CHECK_THROWS_WITH_AS(check_output("report.xml"), doctest::Contains("the symbolic link report.xml"),
-                       InputError);
+  CHECK_THROWS_WITH_AS(
+      write_x("report.xml"),
+      ("report.xml: the symbolic link report.xml leads to " +
+       fs::canonical(d / "outside/victim").string() + ", outside the current directory " + cwd +
+       "; refusing to write through it (--follow-output-links allows it)")
+          .c_str(),
+      InputError);
+  CHECK_THROWS_WITH_AS(check_output("report.xml"),
+                       doctest::Contains("the symbolic link report.xml"), InputError);
   CHECK_THROWS_WITH_AS(write_x("out/r.xml"), doctest::Contains("the symbolic link out leads to"),
                        InputError);
   CHECK_THROWS_WITH_AS(write_x(cwd + "/out/r.xml"),
-                       doctest::Contains(("the symbolic link " + cwd + "/out leads to").c_str()), InputError);
+                       doctest::Contains(("the symbolic link " + cwd + "/out leads to").c_str()),
+                       InputError);
   CHECK_THROWS_WITH_AS(write_x("deep/hop/r.xml"),
                        doctest::Contains("the symbolic link deep/hop leads to"), InputError);
   CHECK(contents(d / "outside/victim") == "victim");
@@ -244,8 +245,8 @@ TEST_CASE("write_output: roots confine the file written, links resolved, when it
   // Follow every link, so that only the roots refuse.
   const OutputSettingsFor follow({.follow_links = true});
   const std::vector<std::string> roots{d / "root"};
-  for (const std::string& path : {d / "root/baseline.json", d / "root/dir/new.json",
-                                  d / "root/../outside/new.json"}) {
+  for (const std::string& path :
+       {d / "root/baseline.json", d / "root/dir/new.json", d / "root/../outside/new.json"}) {
     CAPTURE(path);
     CHECK_THROWS_WITH_AS(write_output(
                              path, [](std::ostream& os) { os << "x"; }, {}, roots),
@@ -256,7 +257,8 @@ TEST_CASE("write_output: roots confine the file written, links resolved, when it
   }
   CHECK(contents(d / "outside/victim") == "victim");
   CHECK_FALSE(fs::exists(d / "outside/new.json"));
-  write_output(d / "root/inside.json", [](std::ostream& os) { os << "in"; }, {}, roots);
+  write_output(
+      d / "root/inside.json", [](std::ostream& os) { os << "in"; }, {}, roots);
   CHECK(contents(d / "root/inside.json") == "in");
 }
 
@@ -270,8 +272,7 @@ TEST_CASE("write_output: /dev/null is written in place; a path through a file is
                        InputError);
   CHECK_THROWS_WITH_AS(write_x(d / "missing/out"),
                        doctest::Contains("missing: No such file or directory"), InputError);
-  CHECK_THROWS_WITH_AS(write_x(d / "sub/"), doctest::Contains("cannot write the file"),
-                       InputError);
+  CHECK_THROWS_WITH_AS(write_x(d / "sub/"), doctest::Contains("cannot write the file"), InputError);
 }
 
 TEST_CASE("real_location resolves links and dots, keeps a missing tail; lies_within by component") {
