@@ -1,5 +1,7 @@
 #include "ci/gate.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <utility>
 
 #include "core/error.hpp"
@@ -19,11 +21,56 @@ verify::Verdict GateResult::verdict() const {
   return failed() == 0 ? verify::Verdict::pass : verify::Verdict::fail;
 }
 
+std::vector<std::string> check_gate_trust(const std::string& path, const io::GateManifest& manifest,
+                                          const GateOptions& options) {
+  if (!options.generators) {
+    std::string cases;
+    for (std::size_t i = 0; i < manifest.cases.size(); ++i)
+      if (!manifest.cases[i].generator.empty())
+        cases += (cases.empty() ? "" : ", ") + ("cases[" + std::to_string(i) + "] '") +
+                 manifest.cases[i].name + "'";
+    if (!cases.empty())
+      throw InputError(path + ": --no-generators: " + cases +
+                       " run a generator (a command the manifest gives); no case was run (take "
+                       "the manifest from the base branch to run its generators)");
+  }
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::vector<std::string> roots{real_location(parent.empty() ? "." : parent.string())};
+  for (const std::string& root : options.allow_outside) {
+    const std::string real = real_location(root);
+    if (!std::filesystem::is_directory(real))
+      throw InputError("--allow-outside " + root + ": not a directory");
+    roots.push_back(real);
+  }
+  for (std::size_t i = 0; i < manifest.cases.size(); ++i) {
+    const io::GateCase& g = manifest.cases[i];
+    for (const io::GatePath& p : io::case_paths(g, i)) {
+      const std::string where = path + ": " + p.field + " (case '" + g.name + "'): ";
+      std::string real;
+      try {
+        real = real_location(p.path);
+      } catch (const InputError& e) {
+        throw InputError(where + e.what());
+      }
+      if (std::none_of(roots.begin(), roots.end(),
+                       [&](const std::string& root) { return lies_within(real, root); }))
+        throw InputError(where + p.path + (real == p.path ? " is" : " leads to " + real + ",") +
+                         " outside the manifest's directory " + roots.front() +
+                         " (--allow-outside DIR admits a directory that holds it)");
+    }
+  }
+  return roots;
+}
+
 GateResult run_gate(const std::string& path, const io::GateManifest& manifest,
                     const GateOptions& options, const CaseSource& source, std::ostream* progress) {
+  const std::vector<std::string> roots = check_gate_trust(path, manifest, options);
   GateResult result{path, {}, options.update};
   std::vector<std::optional<io::Figures>> new_figures;
-  std::vector<std::pair<std::string, std::string>> new_baselines;  // path, schedule JSON
+  struct NewBaseline {
+    std::string name, path, json;
+  };
+  std::vector<NewBaseline> new_baselines;
   ProgressMeter meter(progress, "gate " + path, "cases", manifest.cases.size());
   for (const io::GateCase& g : manifest.cases) {
     meter.note(g.name);
@@ -51,7 +98,7 @@ GateResult run_gate(const std::string& path, const io::GateManifest& manifest,
           new_figures.push_back(c.after.figures);
         } else {
           new_figures.push_back(std::nullopt);
-          new_baselines.push_back({g.baseline, io::schedule_to_json(*c.after.table)});
+          new_baselines.push_back({g.name, g.baseline, io::schedule_to_json(*c.after.table)});
         }
       }
       result.cases.push_back({g.name, std::move(c)});
@@ -63,9 +110,15 @@ GateResult run_gate(const std::string& path, const io::GateManifest& manifest,
   }
   meter.finish();
   // Written only once every case has run: a bad case leaves every baseline as it was.
-  for (const auto& [baseline, text] : new_baselines)
-    write_output(baseline, [&](std::ostream& os) { os << text; }, {path});
-  if (options.update) io::update_gate_figures(path, new_figures);
+  for (const NewBaseline& b : new_baselines) {
+    try {
+      write_output(
+          b.path, [&](std::ostream& os) { os << b.json; }, {path}, roots);
+    } catch (const InputError& e) {
+      throw InputError(path + ": case '" + b.name + "': " + e.what());
+    }
+  }
+  if (options.update) io::update_gate_figures(path, new_figures, roots);
   return result;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 /// `phasecheck gate`: every case of a manifest compared with its baseline (ci/comparison.hpp), and
 /// the rules for moving a baseline (docs/ci.md): only a schedule that passes its checks replaces
-/// one, and nothing is written unless every case ran.
+/// one, and nothing is written unless every case ran. And the trust model: a manifest decides
+/// what runs and what is read and written, so its paths stay in its directory and its generators
+/// run only when allowed.
 
 #include <functional>
 #include <iosfwd>
@@ -17,6 +19,9 @@ namespace phasecheck::ci {
 struct GateOptions {
   std::set<std::string> allow;  ///< regressions that do not fail (allowable_regressions())
   bool update = false;          ///< move the baselines of the passing schedules
+  /// Directories besides the manifest's own that its paths may lead into (--allow-outside).
+  std::vector<std::string> allow_outside;
+  bool generators = true;  ///< false (--no-generators): a case with a generator is refused
 };
 
 struct GateCaseResult {
@@ -41,8 +46,19 @@ struct CaseSource {
   std::function<Claims(const ScheduleHeader&)> claims;
 };
 
-/// Runs every case of `manifest` (read from `path`); a problem in a case throws InputError naming
-/// the manifest and the case, before any baseline is written. `progress`: a terminal, or null.
+/// The trust checks, for every case before any case runs: each path of the manifest, resolved
+/// with its symbolic links (io::real_location), lies inside the manifest's directory (as the
+/// path `path` names it, links resolved) or one of options.allow_outside; with
+/// options.generators off, no case has a generator. Throws InputError naming the manifest, the
+/// case and the field ("cases[2].baseline"). Returns the directories --update may write in
+/// (real locations: the manifest's directory first).
+std::vector<std::string> check_gate_trust(const std::string& path, const io::GateManifest& manifest,
+                                          const GateOptions& options);
+
+/// Runs every case of `manifest` (read from `path`) after check_gate_trust; a problem in a case
+/// throws InputError naming the manifest and the case, before any baseline is written.
+/// --update writes only inside the directories check_gate_trust returns, checked again as each
+/// file is written. `progress`: a terminal, or null.
 GateResult run_gate(const std::string& path, const io::GateManifest& manifest,
                     const GateOptions& options, const CaseSource& source, std::ostream* progress);
 

@@ -129,6 +129,7 @@ std::string suggestion(const CLI::App& app, const CLI::ParseError& e, int argc,
 struct CommandLine::Impl {
   std::unique_ptr<CLI::App> app;
   Limits limits;
+  OutputSettings output;
   std::string alg_report = "text";  // algorithms --report
   GenerateArgs gen;
   VerifyArgs ver;
@@ -208,6 +209,10 @@ struct CommandLine::Impl {
                     "g; default a quarter of physical memory)")
         ->transform(CLI::AsSizeValue(false))
         ->envname("PHASECHECK_MAX_MEMORY");
+    app->add_flag("--follow-output-links", output.follow_links,
+                  "Write through a symbolic link in the current directory that leads out of it "
+                  "(refused by default: docs/limits.md, Outputs)")
+        ->envname("PHASECHECK_FOLLOW_OUTPUT_LINKS");
 
     auto* algorithms = app->add_subcommand("algorithms", "List the registered algorithms");
     algorithms
@@ -366,6 +371,12 @@ struct CommandLine::Impl {
                      "Seconds for one run of a case's external generator (default 300)");
     gate->add_flag("--update", gat.update,
                    "Rewrite the baselines with what the cases give now (after an improvement)");
+    gate->add_option("--allow-outside", gat.allow_outside,
+                     "A directory outside the manifest's own that its paths may lead into "
+                     "(repeatable)")
+        ->type_name("DIR");
+    gate->add_flag("--no-generators", gat.no_generators,
+                   "Refuse the manifest's generator cases before any case runs (pull requests)");
 
     auto* import = app->add_subcommand(
         "import",
@@ -749,6 +760,7 @@ std::optional<int> CommandLine::parse(int argc, const char* const* argv, std::os
   try {
     impl_->app->parse(argc, argv);
     set_limits(impl_->limits);
+    set_output_settings(impl_->output);
     for (const auto& [option, now] : impl_->renamed_)
       if (option->count() > 0)
         err << "phasecheck: note: " << option->get_name() << " is now " << now

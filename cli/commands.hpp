@@ -287,6 +287,8 @@ struct GateArgs {
   std::vector<std::string> allow;
   bool update = false;   ///< rewrite the baselines with what the cases give now
   double timeout = 300;  ///< seconds for one run of a case's external generator
+  std::vector<std::string> allow_outside;  ///< directories the manifest's paths may lead into
+  bool no_generators = false;              ///< refuse the manifest's generator cases
 };
 /// Every case of a manifest regenerated and diffed against its baseline; exit 1 on a failure.
 int gate(const GateArgs& args, std::ostream& out);

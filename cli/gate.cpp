@@ -69,9 +69,12 @@ int gate(const GateArgs& args, std::ostream& out) {
         return io::read_schedule_file(g.schedule);
       },
       schedules::claims_for};
-  const ci::GateResult result =
-      ci::run_gate(args.manifest, manifest, {{args.allow.begin(), args.allow.end()}, args.update},
-                   source, terminal_stderr());
+  const ci::GateResult result = ci::run_gate(args.manifest, manifest,
+                                             {{args.allow.begin(), args.allow.end()},
+                                              args.update,
+                                              args.allow_outside,
+                                              !args.no_generators},
+                                             source, terminal_stderr());
   out << reports::render_gate(result, args.report);
   return result.failed() ? 1 : 0;
 }

@@ -7,13 +7,17 @@
 /// sockets are refused. A file larger than limits().max_input_bytes is refused before reading,
 /// and a pipe when it delivers more.
 ///
-/// Writing (write_output): "-" is standard output. A regular file, or a new name, is written to a
-/// fresh temporary in the same directory (created exclusively with an unguessable name, never
-/// through a link) and renamed over it, so that no failure or interrupt leaves half a file. A
-/// symbolic link is followed to its target (a dangling one is refused). A FIFO or a device is
-/// written in place, never replaced; a FIFO whose reader has not opened it within
-/// kFifoReaderWait is refused ("a FIFO with no reader"), never waited on for ever. A directory or socket is refused, and so is the same file as
-/// one of the command's inputs (compared by device and inode, not by name).
+/// Writing (write_output): "-" is standard output. The path is walked one component at a time
+/// from the current directory (or "/"); inside the current directory, a symbolic link that leads
+/// out of it is refused, unless output_settings().follow_links (--follow-output-links). A
+/// regular file, or a new name, is written to a fresh temporary in the same directory (created
+/// exclusively with an unguessable name, relative to the directory's descriptor, never through a
+/// link) and renamed over it, so that no failure or interrupt leaves half a file. A symbolic link
+/// allowed by the rule above is followed to its target (a dangling one is refused). A FIFO or a
+/// device is written in place, never replaced; a FIFO whose reader has not opened it within
+/// kFifoReaderWait is refused ("a FIFO with no reader"), never waited on for ever. A directory or
+/// socket is refused, and so is the same file as one of the command's inputs (compared by device
+/// and inode, not by name).
 
 #include <chrono>
 #include <functional>
@@ -65,13 +69,36 @@ std::string read_input(const std::string& path);
 /// How long write_output waits for a FIFO's reader to open it.
 inline constexpr std::chrono::milliseconds kFifoReaderWait{2000};
 
+/// How outputs treat symbolic links, for the whole process: set once by the command line
+/// (--follow-output-links) before any command runs, like limits().
+struct OutputSettings {
+  /// Follow a link inside the current directory even when it leads out of it.
+  bool follow_links = false;
+};
+const OutputSettings& output_settings();
+void set_output_settings(const OutputSettings& settings);
+
 /// Writes the output `path` as described above; `inputs` are the files the command read, which
-/// the output must not be. Throws InputError (nothing written) when refused.
+/// the output must not be. When `roots` is not empty, the file written (links resolved) must lie
+/// inside one of these directories as well (gate --update: the manifest's directory and the
+/// --allow-outside roots), checked when it is written. Throws InputError (nothing written) when
+/// refused.
 void write_output(const std::string& path, const std::function<void(std::ostream&)>& write,
-                  const std::vector<std::string>& inputs = {});
+                  const std::vector<std::string>& inputs = {},
+                  const std::vector<std::string>& roots = {});
 
 /// The refusals of write_output, checked before a command does its work (write_output checks
 /// them again when it writes).
-void check_output(const std::string& path, const std::vector<std::string>& inputs = {});
+void check_output(const std::string& path, const std::vector<std::string>& inputs = {},
+                  const std::vector<std::string>& roots = {});
+
+/// Where `path` really is: absolute, with every symbolic link resolved and "." and ".." applied,
+/// as the kernel would resolve it; a part that does not exist yet is taken as written. Throws
+/// InputError naming `path` for a dangling link (it would lead nowhere phasecheck can judge) or
+/// a component that cannot be examined. Paths are walked a component at a time, never recursively.
+std::string real_location(const std::string& path);
+
+/// Whether the real location `path` is `root` or lies below it (both as real_location gives).
+bool lies_within(const std::string& path, const std::string& root);
 
 }  // namespace phasecheck

@@ -21,6 +21,14 @@ std::string resolve(const std::string& manifest, const std::string& relative) {
 
 }  // namespace
 
+std::vector<GatePath> case_paths(const GateCase& c, std::size_t index) {
+  const std::string at = "cases[" + std::to_string(index) + "].";
+  std::vector<GatePath> paths{{at + "topology", c.topology}};
+  if (!c.schedule.empty()) paths.push_back({at + "schedule", c.schedule});
+  if (!c.baseline_figures) paths.push_back({at + "baseline", c.baseline});
+  return paths;
+}
+
 GateManifest read_gate_manifest(const std::string& path) {
   const detail::Json doc = load(path);
   const detail::Field root{doc, path, ""};
@@ -65,7 +73,8 @@ GateManifest read_gate_manifest(const std::string& path) {
 }
 
 void update_gate_figures(const std::string& path,
-                         const std::vector<std::optional<Figures>>& figures) {
+                         const std::vector<std::optional<Figures>>& figures,
+                         const std::vector<std::string>& roots) {
   // The manifest was read and checked by read_gate_manifest; this keeps its key order.
   nlohmann::ordered_json doc;
   try {
@@ -78,7 +87,8 @@ void update_gate_figures(const std::string& path,
     if (figures[i])
       cases[i]["baseline"] = {
           {"phases", figures[i]->phases}, {"C1", figures[i]->c1}, {"C2", figures[i]->c2}};
-  write_output(path, [&](std::ostream& os) { os << detail::dump(doc, 2) << "\n"; });
+  write_output(
+      path, [&](std::ostream& os) { os << detail::dump(doc, 2) << "\n"; }, {}, roots);
 }
 
 }  // namespace phasecheck::io

@@ -3,6 +3,9 @@
 /// "topology", one of "algorithm" (+ "parameters": {key: value}) | "generator" (a command:
 /// topology JSON on stdin, schedule JSON on stdout) | "schedule" (a file), and "baseline": a
 /// schedule file or its figures {"phases", "C1", "C2"}}]}. Paths are relative to the manifest.
+///
+/// A manifest decides what runs (its generators are commands) and what is read and written; the
+/// gate confines its paths to the manifest's directory (ci/gate.hpp, docs/ci.md "Trust").
 
 #include <cstdint>
 #include <optional>
@@ -39,12 +42,23 @@ struct GateManifest {
   std::vector<GateCase> cases;
 };
 
+/// A file a case names, with its place in the manifest ("cases[2].baseline").
+struct GatePath {
+  std::string field;
+  std::string path;  ///< resolved as in GateCase
+};
+
+/// The files case `index` reads (and --update may write), in the order of the manifest's fields.
+std::vector<GatePath> case_paths(const GateCase& c, std::size_t index);
+
 /// Throws InputError naming the file and the JSON path (line:column for syntax errors).
 GateManifest read_gate_manifest(const std::string& path);
 
 /// Rewrites the figures baselines of the manifest at `path` (case i gets figures[i] when set),
-/// leaving everything else as it is; the file is rewritten atomically, indented by 2.
+/// leaving everything else as it is; the file is rewritten atomically, indented by 2, and only
+/// when it lies inside one of `roots` (write_output).
 void update_gate_figures(const std::string& path,
-                         const std::vector<std::optional<Figures>>& figures);
+                         const std::vector<std::optional<Figures>>& figures,
+                         const std::vector<std::string>& roots = {});
 
 }  // namespace phasecheck::io

@@ -152,3 +152,144 @@ TEST_CASE("InputFile: directories are refused, files over the size limit are ref
   put(d / "small", std::string(999, 'y'));
   CHECK(read_input(d / "small").size() == 999);
 }
+
+namespace {
+
+/// The current directory for one test, restored after it (the output rule is relative to it).
+struct InDirectory {
+  fs::path saved = fs::current_path();
+  explicit InDirectory(const fs::path& p) { fs::current_path(p); }
+  ~InDirectory() { fs::current_path(saved); }
+};
+
+/// The output settings for one test, restored after it.
+struct OutputSettingsFor {
+  OutputSettings saved = output_settings();
+  explicit OutputSettingsFor(OutputSettings s) { set_output_settings(s); }
+  ~OutputSettingsFor() { set_output_settings(saved); }
+};
+
+void write_x(const std::string& path) {
+  write_output(path, [](std::ostream& os) { os << "x"; });
+}
+
+}  // namespace
+
+TEST_CASE("write_output: inside the current directory, a link leading out of it is refused") {
+  const Directory d;
+  fs::create_directory(d / "checkout");
+  fs::create_directory(d / "outside");
+  put(d / "outside/victim", "victim");
+  fs::create_symlink("../outside/victim", d / "checkout/report.xml");
+  fs::create_symlink(d / "outside", d / "checkout/out");
+  fs::create_directory(d / "checkout/deep");
+  fs::create_symlink("../out", d / "checkout/deep/hop");
+  const InDirectory in(d.path / "checkout");
+  const std::string cwd = fs::current_path().string();
+  CHECK_THROWS_WITH_AS(
+      write_x("report.xml"),
+      ("report.xml: the symbolic link report.xml leads to " +
+       fs::canonical(d / "outside/victim").string() + ", outside the current directory " + cwd +
+       "; refusing to write through it (--follow-output-links allows it)")
+          .c_str(),
+      InputError);
+  CHECK_THROWS_WITH_AS(check_output("report.xml"),
+                       doctest::Contains("the symbolic link report.xml"), InputError);
+  CHECK_THROWS_WITH_AS(write_x("out/r.xml"), doctest::Contains("the symbolic link out leads to"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(write_x(cwd + "/out/r.xml"),
+                       doctest::Contains(("the symbolic link " + cwd + "/out leads to").c_str()),
+                       InputError);
+  CHECK_THROWS_WITH_AS(write_x("deep/hop/r.xml"),
+                       doctest::Contains("the symbolic link deep/hop leads to"), InputError);
+  CHECK(contents(d / "outside/victim") == "victim");
+  CHECK_FALSE(fs::exists(d / "outside/r.xml"));
+  // Nothing was left in the checkout either (no temporary).
+  CHECK(std::distance(fs::directory_iterator(d / "checkout"), fs::directory_iterator()) == 3);
+}
+
+TEST_CASE("write_output: a link that stays inside is followed; --follow-output-links any link") {
+  const Directory d;
+  fs::create_directory(d / "checkout");
+  fs::create_directory(d / "checkout/build");
+  fs::create_directory(d / "outside");
+  put(d / "checkout/build/r.xml", "old");
+  put(d / "outside/victim", "victim");
+  fs::create_symlink("build/r.xml", d / "checkout/inside.xml");
+  fs::create_symlink("build", d / "checkout/builddir");
+  fs::create_symlink("../outside/victim", d / "checkout/report.xml");
+  const InDirectory in(d.path / "checkout");
+  write_output("inside.xml", [](std::ostream& os) { os << "one"; });
+  CHECK(contents("build/r.xml") == "one");
+  CHECK(fs::is_symlink("inside.xml"));
+  write_output("builddir/new.xml", [](std::ostream& os) { os << "two"; });
+  CHECK(contents("build/new.xml") == "two");
+  // Outside the current directory, a link is the machine's: followed.
+  put(d / "outside/t", "old");
+  fs::create_symlink("t", d / "outside/l");
+  write_output("../outside/l", [](std::ostream& os) { os << "three"; });
+  CHECK(contents(d / "outside/t") == "three");
+  const OutputSettingsFor follow({.follow_links = true});
+  write_output("report.xml", [](std::ostream& os) { os << "followed"; });
+  CHECK(contents(d / "outside/victim") == "followed");
+  CHECK(fs::is_symlink("report.xml"));
+}
+
+TEST_CASE("write_output: roots confine the file written, links resolved, when it is written") {
+  const Directory d;
+  fs::create_directory(d / "root");
+  fs::create_directory(d / "outside");
+  put(d / "outside/victim", "victim");
+  fs::create_symlink(d / "outside/victim", d / "root/baseline.json");
+  fs::create_symlink(d / "outside", d / "root/dir");
+  // Follow every link, so that only the roots refuse.
+  const OutputSettingsFor follow({.follow_links = true});
+  const std::vector<std::string> roots{d / "root"};
+  for (const std::string& path :
+       {d / "root/baseline.json", d / "root/dir/new.json", d / "root/../outside/new.json"}) {
+    CAPTURE(path);
+    CHECK_THROWS_WITH_AS(write_output(
+                             path, [](std::ostream& os) { os << "x"; }, {}, roots),
+                         doctest::Contains(("outside " + fs::canonical(d / "root").string() +
+                                            "; refusing to write it there")
+                                               .c_str()),
+                         InputError);
+  }
+  CHECK(contents(d / "outside/victim") == "victim");
+  CHECK_FALSE(fs::exists(d / "outside/new.json"));
+  write_output(
+      d / "root/inside.json", [](std::ostream& os) { os << "in"; }, {}, roots);
+  CHECK(contents(d / "root/inside.json") == "in");
+}
+
+TEST_CASE("write_output: /dev/null is written in place; a path through a file is refused") {
+  write_x("/dev/null");
+  CHECK(fs::is_character_file("/dev/null"));
+  const Directory d;
+  put(d / "file", "f");
+  CHECK_THROWS_WITH_AS(write_x(d / "file/out"),
+                       doctest::Contains("file/out: cannot write the file (Not a directory)"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(write_x(d / "missing/out"),
+                       doctest::Contains("missing: No such file or directory"), InputError);
+  CHECK_THROWS_WITH_AS(write_x(d / "sub/"), doctest::Contains("cannot write the file"), InputError);
+}
+
+TEST_CASE("real_location resolves links and dots, keeps a missing tail; lies_within by component") {
+  const Directory d;
+  const std::string real = fs::canonical(d.path).string();
+  fs::create_directory(d / "a");
+  fs::create_symlink("a", d / "link");
+  fs::create_symlink(d / "nowhere", d / "dangling");
+  CHECK(real_location(d / "link") == real + "/a");
+  CHECK(real_location(d / "link/../link/./x/y") == real + "/a/x/y");
+  CHECK(real_location(d / "a/missing/../../b") == real + "/b");
+  CHECK_THROWS_WITH_AS(real_location(d / "dangling"),
+                       doctest::Contains("a symbolic link to a missing or unreachable file"),
+                       InputError);
+  CHECK(lies_within(real + "/a/x", real + "/a"));
+  CHECK(lies_within(real + "/a", real + "/a"));
+  CHECK_FALSE(lies_within(real + "/ab", real + "/a"));
+  CHECK_FALSE(lies_within(real, real + "/a"));
+  CHECK(lies_within("/etc", "/"));
+}
