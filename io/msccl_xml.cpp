@@ -332,8 +332,10 @@ void Reader::check_top_level(const pugi::xml_document& doc) const {
                                       "> (an MSCCL file holds one <algo>)");
       root = true;
     } else if (c.type() == pugi::node_pcdata || c.type() == pugi::node_cdata) {
-      invalid(c.offset_debug(), std::string(root ? "content after" : "text before") +
-                                    " the root element");
+      // Where the text starts, past the white space that runs up to it.
+      const auto blank = std::string_view(c.value()).find_first_not_of(" \t\r\n");
+      invalid(c.offset_debug() + static_cast<std::ptrdiff_t>(blank == std::string_view::npos ? 0 : blank),
+              std::string(root ? "content after" : "text before") + " the root element");
     }
   }
 }
