@@ -8,8 +8,10 @@ again and again, threadblock 1 reads it after each write (depid/deps) into scrat
 after the first races with the reads before it: all STEPS steps touch one slot.
 
 ring GPUS: GPUS gpus; each copies its own chunk, sends one chunk to the next gpu and receives one
-from the one before (three threadblocks, three steps). An incomplete alltoall: verify reports what
-is missing, or refuses the placement check's memory on many gpus, after the execution model ran.
+from the one before, which its first threadblock then copies to scratch once the receive signals
+(three threadblocks, four steps; every gpu has a slot two threadblocks touch, so the race check
+asks for every gpu's order). An incomplete alltoall: verify reports what is missing, or refuses the
+placement check's memory on many gpus, after the execution model ran.
 """
 import sys
 
@@ -40,10 +42,11 @@ def ring(gpus):
     out = []
     for g in range(gpus):
         nxt, prev = (g + 1) % gpus, (g - 1) % gpus
-        out.append(f'<gpu id="{g}" i_chunks="{gpus}" o_chunks="{gpus}" s_chunks="0">\n'
-                   f'<tb id="0" send="-1" recv="-1" chan="0">\n{step(0, "cpy", f"i{g}", f"o{g}")}</tb>\n'
+        copies = step(0, "cpy", f"i{g}", f"o{g}") + step(1, "cpy", f"o{prev}", "s0", depid=2, deps=0)
+        out.append(f'<gpu id="{g}" i_chunks="{gpus}" o_chunks="{gpus}" s_chunks="1">\n'
+                   f'<tb id="0" send="-1" recv="-1" chan="0">\n{copies}</tb>\n'
                    f'<tb id="1" send="{nxt}" recv="-1" chan="0">\n{step(0, "s", f"i{nxt}", f"o{g}")}</tb>\n'
-                   f'<tb id="2" send="-1" recv="{prev}" chan="0">\n{step(0, "r", f"i{g}", f"o{prev}")}</tb>\n'
+                   f'<tb id="2" send="-1" recv="{prev}" chan="0">\n{step(0, "r", f"i{g}", f"o{prev}", hasdep=1)}</tb>\n'
                    '</gpu>\n')
     return algo(f"ring-{gpus}", gpus, "".join(out))
 
