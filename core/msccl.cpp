@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/error.hpp"
+#include "core/happens_before.hpp"
 #include "core/limits.hpp"
 
 namespace phasecheck {
@@ -95,6 +96,7 @@ struct Event {
   std::uint32_t local = 0;  // position among the threadblock's events
   EventKind kind = EventKind::nop;
   bool blocked = false;  // can never run: unmatched, or waits for a step that never signals
+  bool outside = false;  // names a slot beyond its gpu's declared buffers: moves nothing
   static constexpr std::uint32_t kNone = ~0u;
   std::uint32_t partner = kNone;  // the receive a send meets, the send a receive meets
   std::uint32_t inbox = 0;        // send/receive: the first inbox slot of its connection
@@ -125,7 +127,9 @@ class Lowering {
     imported_.faults.push_back({std::move(kind), std::move(explanation), std::move(steps), phase});
   }
 
+  void charge_steps();
   void build_events();
+  void check_buffers();
   void match();
   void depend();
   void layer();
@@ -135,6 +139,8 @@ class Lowering {
   Slot local_slot(std::uint32_t g, Slot s) const;
   /// Whether `count` slots from `s` lie inside gpu g's declared buffers.
   bool inside(std::uint32_t g, Slot s, std::uint32_t count) const;
+  /// The first declared slot event e names whose chunks do not all lie in its gpu's buffers.
+  std::optional<Slot> outside_slot(std::uint32_t e) const;
   /// The slots an event reads and writes, as the lowered program names them.
   struct Access {
     std::optional<Slot> read, write;
@@ -142,7 +148,6 @@ class Lowering {
   };
   Access access(std::uint32_t e) const;
   Slot inbox(const Event& e) const { return {Buffer::scratch, inbox_base_ + e.inbox}; }
-  bool happens_before(std::uint32_t gpu, std::uint32_t u, std::uint32_t v);
   Schedule emit();
 
   const Program& p_;
@@ -162,10 +167,18 @@ class Lowering {
   // Inboxes: scratch slots after every gpu's declared ones, a region per incoming connection.
   std::uint32_t inbox_base_ = 0;
   std::uint32_t inbox_slots_ = 0;  // the most any gpu needs
-  // The race check's clocks, computed per gpu when first needed.
-  std::uint32_t clock_gpu_ = ~0u;
-  std::vector<std::uint32_t> clock_;  // [event * T + tb]
+  // Bytes charged to the memory limit so far (core/limits.hpp).
+  std::uint64_t charged_ = 0;
 };
+
+/// What the lowering keeps per step at most, the race check's clocks and slots aside: two events
+/// (a recv-copy-send is two) of 32 bytes, five edges of 12 (order, dependency, data, buffer)
+/// with a vector's slack, the layering's and the deadlock search's arrays and lists, and the race
+/// check's threads, positions and edges between threadblocks.
+constexpr std::uint64_t kBytesPerStep = 512;
+/// The race check's state per chunk a step touches: a hash map entry, the slot's epochs and a
+/// read since the slot's last write.
+constexpr std::uint64_t kBytesPerAccess = 64;
 
 Slot Lowering::local_slot(std::uint32_t g, Slot s) const {
   if (placement_ == Placement::in_place && s.buffer == Buffer::input)
@@ -179,6 +192,41 @@ bool Lowering::inside(std::uint32_t g, Slot s, std::uint32_t count) const {
                              : s.buffer == Buffer::output ? gpu.output_chunks
                                                           : gpu.scratch_chunks;
   return std::uint64_t{s.index} + count <= size;
+}
+
+std::optional<Slot> Lowering::outside_slot(std::uint32_t e) const {
+  const Event& ev = events_[e];
+  if (ev.kind == EventKind::nop) return std::nullopt;
+  const Step& st = step(ev);
+  // The declared slot an event names, checked against its own gpu's buffers.
+  const std::optional<Slot> declared =
+      ev.kind == EventKind::receive ? st.dst
+                                    : (st.type == StepType::receive_copy_send ? st.dst : st.src);
+  const std::optional<Slot> second = ev.kind == EventKind::copy ? st.dst : std::nullopt;
+  for (const std::optional<Slot>& d : {declared, second}) {
+    if (!d) continue;
+    // In place, i[k] is o[g*c + k]: only the gpu's own c chunks are its input.
+    const bool fits = inside(ev.gpu, *d, st.count) &&
+                      !(placement_ == Placement::in_place && d->buffer == Buffer::input &&
+                        std::uint64_t{d->index} + st.count > chunks_);
+    if (!fits) return d;
+  }
+  return std::nullopt;
+}
+
+void Lowering::check_buffers() {
+  // Before anything is sized by a step's count: a step beyond its buffers moves nothing (emit
+  // reports it), so neither a connection's buffer nor the race check's state grows with it.
+  for (std::uint32_t e = 0; e < events_.size(); ++e) events_[e].outside = outside_slot(e).has_value();
+}
+
+void Lowering::charge_steps() {
+  std::uint64_t steps = 0;
+  for (const Gpu& g : p_.gpus)
+    for (const Threadblock& t : g.threadblocks) steps += t.steps.size();
+  charged_ = checked_mul(steps, kBytesPerStep).value_or(~std::uint64_t{0});
+  check_memory(charged_, source_ + ": the execution model of " + std::to_string(steps) +
+                             " steps (" + std::to_string(kBytesPerStep) + " bytes a step)");
 }
 
 void Lowering::build_events() {
@@ -269,12 +317,21 @@ void Lowering::match() {
   std::vector<std::uint32_t> inbox_used(p_.gpus.size(), 0);
   for (auto& [key, c] : connections) {
     const auto [from, to, channel] = key;
-    // The connection's buffer: one message, as wide as its widest.
-    std::uint32_t width = 0;
-    for (std::uint32_t e : c.sends) width = std::max(width, step(events_[e]).count);
-    for (std::uint32_t e : c.receives) width = std::max(width, step(events_[e]).count);
+    // The connection's buffer: one message, as wide as its widest that moves data.
+    std::uint32_t width = 0, widest = Event::kNone;
+    for (const auto* list : {&c.sends, &c.receives})
+      for (std::uint32_t e : *list)
+        if (!events_[e].outside && step(events_[e]).count > width) {
+          width = step(events_[e]).count;
+          widest = e;
+        }
     for (std::uint32_t e : c.sends) events_[e].inbox = inbox_used[to];
     for (std::uint32_t e : c.receives) events_[e].inbox = inbox_used[to];
+    // Checked as it grows: the buffers are scratch slots of the lowered program.
+    if (std::uint64_t{inbox_base_} + inbox_used[to] + width > kMaxSlots)
+      throw InputError(source_ + ": " + name(widest) + ": the connection buffers of gpu " +
+                       std::to_string(to) + " (one message of cnt=\"" + std::to_string(width) +
+                       "\" each) and its scratch pass " + std::to_string(kMaxSlots) + " slots");
     inbox_used[to] += width;
     inbox_slots_ = std::max(inbox_slots_, inbox_used[to]);
 
@@ -498,88 +555,114 @@ Lowering::Access Lowering::access(std::uint32_t e) const {
   return a;
 }
 
-bool Lowering::happens_before(std::uint32_t gpu, std::uint32_t u, std::uint32_t v) {
-  const auto T = static_cast<std::uint32_t>(p_.gpus[gpu].threadblocks.size());
-  const Event &a = events_[u], &b = events_[v];
-  if (a.tb == b.tb) return a.local < b.local;
-  if (clock_gpu_ != gpu) {
-    // clock[e][t]: 1 + the position of the latest event of threadblock t (of this gpu) that
-    // happens before or at event e, 0 if none. One pass in layering order.
-    check_memory(checked_mul(checked_mul(events_.size(), T), 4),
-                 "the race check of an MSCCL program (events x threadblocks of one gpu)");
-    clock_gpu_ = gpu;
-    clock_.assign(events_.size() * std::size_t{T}, 0);
-    std::vector<std::vector<std::uint32_t>> preds(events_.size());
-    for (const Edge& e : edges_) preds[e.to].push_back(e.from);
-    for (std::uint32_t n : order_) {
-      std::uint32_t* c = &clock_[std::size_t{n} * T];
-      for (std::uint32_t p : preds[n]) {
-        const std::uint32_t* pc = &clock_[std::size_t{p} * T];
-        for (std::uint32_t t = 0; t < T; ++t) c[t] = std::max(c[t], pc[t]);
-      }
-      if (events_[n].gpu == gpu) c[events_[n].tb] = events_[n].local + 1;
-    }
-  }
-  return clock_[std::size_t{v} * T + a.tb] >= a.local + 1;
-}
-
 void Lowering::check_races() {
-  struct Touch {
-    std::uint32_t event;
-    bool write;
-  };
-  // (gpu, buffer, slot) -> the events that run and touch it.
-  std::map<std::tuple<std::uint32_t, std::uint8_t, std::uint32_t>, std::vector<Touch>> slots;
+  // Threads are threadblocks, numbered across gpus; the engine orders events whatever gpus a
+  // chain of dependencies passes through.
+  std::vector<std::uint32_t> base(p_.gpus.size() + 1, 0);
+  for (std::size_t g = 0; g < p_.gpus.size(); ++g)
+    base[g + 1] = base[g] + static_cast<std::uint32_t>(p_.gpus[g].threadblocks.size());
   // Only the slots a gpu's own steps touch: a connection's buffer is written by the sending gpu
   // and read by the receiving one in an order the graph fixes (send k, receive k, send k + 1),
   // unless two threadblocks share the connection, which is a fault of its own.
-  const auto declared = [&](Slot s) {
-    return !(s.buffer == Buffer::scratch && s.index >= inbox_base_);
+  const auto declared = [&](const std::optional<Slot>& s) {
+    return s && !(s->buffer == Buffer::scratch && s->index >= inbox_base_);
   };
+  // The state per chunk, charged step by step before any of it is built: a step's cnt is a
+  // number in the file, bounded here only by the gpu's declared buffers.
+  std::uint64_t accesses = 0;
   for (std::uint32_t e = 0; e < events_.size(); ++e) {
-    if (level_[e] == kUnreached) continue;
+    if (level_[e] == kUnreached || events_[e].outside) continue;
     const Access a = access(e);
-    for (std::uint32_t k = 0; k < a.count; ++k) {
-      if (a.read && declared(*a.read))
-        slots[{a.read_gpu, static_cast<std::uint8_t>(a.read->buffer), a.read->index + k}]
-            .push_back({e, false});
-      if (a.write && declared(*a.write))
-        slots[{a.write_gpu, static_cast<std::uint8_t>(a.write->buffer), a.write->index + k}]
-            .push_back({e, true});
-    }
+    accesses += std::uint64_t{a.count} * (declared(a.read) + declared(a.write));
+    const std::uint64_t total = charged_ + accesses * kBytesPerAccess;
+    if (total > limits().max_memory_bytes)
+      check_memory(total, source_ + ": the race check up to " + name(e) + " (cnt=\"" +
+                              std::to_string(a.count) + "\"; " + std::to_string(kBytesPerAccess) +
+                              " bytes per chunk a step reads or writes)");
   }
+  charged_ += accesses * kBytesPerAccess;
+
+  const auto n = static_cast<std::uint32_t>(events_.size());
+  std::vector<std::uint32_t> thread(n), position(n);
+  for (std::uint32_t e = 0; e < n; ++e) {
+    thread[e] = base[events_[e].gpu] + events_[e].tb;
+    position[e] = events_[e].local;
+  }
+  std::vector<HappensBefore::Arc> arcs;
+  for (const Edge& x : edges_)
+    if (thread[x.from] != thread[x.to]) arcs.push_back({x.from, x.to});
+  HappensBefore hb(thread, position, arcs, base.back(), source_ + ": the race check");
+
+  // FastTrack's shadow state per chunk: the last write, and the reads since it. An access is
+  // compared with those only: what came before the last write is ordered before it, or raced
+  // with it and was reported then.
+  constexpr std::uint32_t kNone = ~0u;
+  struct Chunk {
+    std::uint32_t write = kNone;  // the event that wrote it last
+    std::uint32_t reads = kNone;  // the latest read since, a list through Read::next
+  };
+  struct Read {
+    std::uint32_t event, next;
+  };
+  std::unordered_map<std::uint64_t, std::uint32_t> index;  // (gpu, buffer, slot) -> chunks
+  std::vector<Chunk> chunks;
+  std::vector<Read> reads;
+  index.reserve(accesses);
+  chunks.reserve(accesses);
+  reads.reserve(accesses);
+  const auto chunk = [&](std::uint32_t g, Slot s) -> Chunk& {
+    const std::uint64_t key = (std::uint64_t{g} << 34) | (std::uint64_t(s.buffer) << 32) | s.index;
+    const auto [it, fresh] = index.try_emplace(key, static_cast<std::uint32_t>(chunks.size()));
+    if (fresh) chunks.emplace_back();
+    return chunks[it->second];
+  };
+
   std::uint64_t races = 0;
   const std::size_t first_fault = imported_.faults.size();
-  for (auto& [key, list] : slots) {
-    const auto [g, buffer, index] = key;
-    if (list.size() < 2 ||
-        std::none_of(list.begin(), list.end(), [](const Touch& t) { return t.write; }))
-      continue;
-    // A total order (std::stable_sort's buffer trips a deprecation in clang-19 on libstdc++ 12).
-    std::sort(list.begin(), list.end(), [&](const Touch& x, const Touch& y) {
-      return std::tuple(level_[x.event], x.event, x.write) <
-             std::tuple(level_[y.event], y.event, y.write);
-    });
-    for (std::size_t i = 0; i < list.size(); ++i)
-      for (std::size_t j = i + 1; j < list.size(); ++j) {
-        const Touch &x = list[i], &y = list[j];
-        if ((!x.write && !y.write) || x.event == y.event) continue;
-        if (level_[x.event] < level_[y.event] && happens_before(g, x.event, y.event)) continue;
-        if (races++ > 0) continue;
-        const auto act = [&](const Touch& t) {
-          return describe(t.event) + (t.write ? " writes it" : " reads it");
-        };
-        fault("race",
-              "gpu " + std::to_string(g) + ": " + act(x) + " and " + act(y) + " touch " +
-                  to_string(Slot{static_cast<Buffer>(buffer), index}) +
-                  ", and no chain of dependencies orders them: which runs first depends on "
-                  "timing",
-              {ref(events_[x.event]), ref(events_[y.event])});
+  const auto race = [&](std::uint32_t g, Slot s, std::uint32_t earlier, bool earlier_writes,
+                        std::uint32_t later, bool later_writes) {
+    if (races++ > 0) return;
+    const auto act = [&](std::uint32_t e, bool writes) {
+      return describe(e) + (writes ? " writes it" : " reads it");
+    };
+    fault("race",
+          "gpu " + std::to_string(g) + ": " + act(earlier, earlier_writes) + " and " +
+              act(later, later_writes) + " touch " + to_string(s) +
+              ", and no chain of dependencies orders them: which runs first depends on timing",
+          {ref(events_[earlier]), ref(events_[later])});
+  };
+  // A topological order of the graph: every event after all it waits for.
+  for (std::uint32_t e : order_) {
+    hb.advance(e);
+    if (events_[e].outside) continue;
+    const Access a = access(e);
+    // Reads happen at the phase's start, writes at its end: an event reads before it writes.
+    if (declared(a.read))
+      for (std::uint32_t k = 0; k < a.count; ++k) {
+        const Slot s{a.read->buffer, a.read->index + k};
+        Chunk& c = chunk(a.read_gpu, s);
+        if (c.write != kNone && c.write != e && !hb.ordered(c.write))
+          race(a.read_gpu, s, c.write, true, e, false);
+        reads.push_back({e, c.reads});
+        c.reads = static_cast<std::uint32_t>(reads.size() - 1);
+      }
+    if (declared(a.write))
+      for (std::uint32_t k = 0; k < a.count; ++k) {
+        const Slot s{a.write->buffer, a.write->index + k};
+        Chunk& c = chunk(a.write_gpu, s);
+        std::optional<std::pair<std::uint32_t, bool>> with;  // the first access it races with
+        if (c.write != kNone && c.write != e && !hb.ordered(c.write)) with = {c.write, true};
+        for (std::uint32_t r = c.reads; r != kNone && !with; r = reads[r].next)
+          if (reads[r].event != e && !hb.ordered(reads[r].event)) with = {reads[r].event, false};
+        if (with) race(a.write_gpu, s, with->first, with->second, e, true);
+        c.write = e;
+        c.reads = kNone;
       }
   }
   if (races > 1)
     imported_.faults[first_fault].explanation +=
-        " (" + std::to_string(races - 1) + " more racing pairs)";
+        " (" + std::to_string(races - 1) +
+        (races == 2 ? " more racing access)" : " more racing accesses)");
 }
 
 Schedule Lowering::emit() {
@@ -626,34 +709,21 @@ Schedule Lowering::emit() {
       const Event& ev = events_[e];
       if (ev.kind == EventKind::nop) continue;
       const Step& st = step(ev);
-      // The declared slot an event names, checked against its own gpu's buffers.
-      const std::optional<Slot> declared =
-          ev.kind == EventKind::receive
-              ? st.dst
-              : (st.type == StepType::receive_copy_send ? st.dst : st.src);
-      const std::optional<Slot> second = ev.kind == EventKind::copy ? st.dst : std::nullopt;
-      bool outside = false;
-      for (const std::optional<Slot>& d : {declared, second}) {
-        if (!d || outside) continue;
-        // In place, i[k] is o[g*c + k]: only the gpu's own c chunks are its input.
-        const bool fits = inside(ev.gpu, *d, st.count) &&
-                          !(placement_ == Placement::in_place && d->buffer == Buffer::input &&
-                            std::uint64_t{d->index} + st.count > chunks_);
-        if (fits) continue;
-        outside = true;
-        const std::uint32_t size = d->buffer == Buffer::input    ? p_.gpus[ev.gpu].input_chunks
-                                   : d->buffer == Buffer::output ? p_.gpus[ev.gpu].output_chunks
+      if (ev.outside) {
+        const Slot d = *outside_slot(e);
+        const std::uint32_t size = d.buffer == Buffer::input    ? p_.gpus[ev.gpu].input_chunks
+                                   : d.buffer == Buffer::output ? p_.gpus[ev.gpu].output_chunks
                                                                  : p_.gpus[ev.gpu].scratch_chunks;
         fault("outside buffer",
-              describe(e) + " names " + to_string(*d) +
+              describe(e) + " names " + to_string(d) +
                   (st.count > 1 ? " and the " + std::to_string(st.count - 1) + " slots after it"
                                 : std::string()) +
-                  ", beyond the " + std::string(to_string(d->buffer)) + " buffer of gpu " +
-                  std::to_string(ev.gpu) + " (" + std::string(1, to_string(d->buffer)[0]) +
+                  ", beyond the " + std::string(to_string(d.buffer)) + " buffer of gpu " +
+                  std::to_string(ev.gpu) + " (" + std::string(1, to_string(d.buffer)[0]) +
                   "_chunks=\"" + std::to_string(size) + "\")",
               {ref(ev)}, s.phases.size());
+        continue;  // the op moves nothing
       }
-      if (outside) continue;  // the op moves nothing
       const Access a = access(e);
       phase.add(BufferOp{a.read_gpu, a.write_gpu, *a.read, *a.write, a.count});
       if (ev.kind == EventKind::send && ev.partner != Event::kNone)
@@ -680,7 +750,9 @@ Schedule Lowering::run() {
   chunks_ = chunks_per_pair(p_, source_);
   if (placement_ == Placement::in_place && collective_ == Collective::alltoall)
     throw InputError(source_ + ": an alltoall cannot be judged in place (inplace=\"1\" only)");
+  charge_steps();
   build_events();
+  check_buffers();
   match();
   depend();
   layer();

@@ -18,7 +18,9 @@
 /// movement are dropped. In that phase a send reads its source slot at the phase's start and the
 /// receive's slot is written at its end; a recv-copy-send receives in one phase and forwards from
 /// the next. Two steps of one gpu that touch the same slot (one of them writing) and are not
-/// ordered by the dependence graph race: the program's result depends on timing.
+/// ordered by the dependence graph (through any gpus) race: the program's result depends on
+/// timing. The race check compares each access with the slot's last write and the reads since it,
+/// in a topological order, asking core/happens_before.hpp (a clock entry per threadblock).
 
 #include <cstdint>
 #include <optional>
@@ -137,9 +139,13 @@ Placement default_placement(const Program& p);
 /// The program as a format-3 schedule with header.imported set (docs/msccl.md). `source` names
 /// the file in messages. Throws InputError only for what the runtime would refuse to load or
 /// what the model cannot express (a collective other than alltoall/allgather, a step that
-/// reduces, buffers too small for the collective); every fault of the program's execution is data
-/// in header.imported. O((steps + dependencies) x threadblocks per gpu) for the race check, linear
-/// otherwise.
+/// reduces, buffers too small for the collective) and for memory beyond the limit
+/// (core/limits.hpp): 512 bytes per step, charged before the events are built, and 64 per chunk a
+/// step reads or writes, charged step by step before the race check builds its state (the
+/// refusal names `source` and the step); every step is checked against its gpu's declared
+/// buffers before that, and one beyond them is a fault that sizes nothing. Every fault of the
+/// program's execution is data in header.imported. Linear in the steps and the chunks they touch,
+/// plus the happens-before engine's merges (core/happens_before.hpp).
 Schedule lower(const Program& p, std::string_view source,
                std::optional<Placement> placement = std::nullopt);
 

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <pugixml.hpp>
 #include <sstream>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -43,6 +46,52 @@ class Positions {
   std::vector<std::size_t> starts_;
 };
 
+/// The code point of the UTF-8 sequence at text[i] and its length, or a length of 0 when the
+/// bytes there are not UTF-8 (overlong forms and surrogates included).
+std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char b = byte(i);
+  if (b < 0x80) return {b, 1};
+  const std::size_t length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 0;
+  if (length == 0 || b > 0xF4 || i + length > text.size()) return {0, 0};
+  char32_t c = b & (0x7F >> length);
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return {0, 0};
+    c = (c << 6) | (byte(i + k) & 0x3F);
+  }
+  static constexpr char32_t kLeast[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (c < kLeast[length] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return {0, 0};
+  return {c, length};
+}
+
+/// XML 1.0's Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].
+bool xml_char(char32_t c) {
+  return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) ||
+         (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+std::string hex(char32_t c) {
+  char text[16];
+  std::snprintf(text, sizeof text, "U+%04X", static_cast<unsigned>(c));
+  return text;
+}
+
+/// The children of a subtree, depth first, by a loop (no recursion: the depth is the input's).
+template <class Visit>
+void walk(const pugi::xml_node& root, Visit visit) {
+  pugi::xml_node n = root.first_child();
+  while (n) {
+    visit(n);
+    if (n.first_child()) {
+      n = n.first_child();
+      continue;
+    }
+    while (n && !n.next_sibling() && n != root) n = n.parent();
+    if (!n || n == root) break;
+    n = n.next_sibling();
+  }
+}
+
 class Reader {
  public:
   Reader(std::string_view text, std::string_view source)
@@ -55,6 +104,19 @@ class Reader {
     throw InputError(source_ + ":" + std::to_string(line) + ":" + std::to_string(col) + ": <" +
                      n.name() + ">: " + what);
   }
+  /// "invalid XML: `what`" at byte `offset` of the text.
+  [[noreturn]] void invalid(std::ptrdiff_t offset, const std::string& what) const {
+    const auto [line, col] = pos_.at(offset);
+    throw InputError(source_ + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                     ": invalid XML: " + what);
+  }
+  /// Refuses what XML 1.0 does not allow and pugixml lets through: bytes that are not UTF-8,
+  /// characters outside XML's Char (control characters, U+FFFE, U+FFFF), also as character
+  /// references; an attribute twice on one element; text or elements around the root element.
+  void check_characters() const;
+  void check_references() const;
+  void check_attributes(const pugi::xml_document& doc, const char* buffer) const;
+  void check_top_level(const pugi::xml_document& doc) const;
   std::uint32_t line(const pugi::xml_node& n) const {
     return static_cast<std::uint32_t>(pos_.at(n.offset_debug()).first);
   }
@@ -202,21 +264,98 @@ Step Reader::read_step(const pugi::xml_node& n, Dialect dialect, const Threadblo
   return s;
 }
 
-Program Reader::read() {
-  pugi::xml_document doc;
-  const pugi::xml_parse_result r =
-      doc.load_buffer(text_.data(), text_.size(), pugi::parse_default, pugi::encoding_utf8);
-  if (!r) {
-    const auto [line, col] = pos_.at(r.offset);
-    throw InputError(source_ + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                     ": invalid XML: " + r.description());
+void Reader::check_characters() const {
+  for (std::size_t i = 0; i < text_.size();) {
+    const auto [c, length] = decode_utf8(text_, i);
+    if (length == 0)
+      invalid(static_cast<std::ptrdiff_t>(i),
+              "bytes that are not UTF-8 (the file must be UTF-8 XML 1.0)");
+    if (!xml_char(c))
+      invalid(static_cast<std::ptrdiff_t>(i), "character " + hex(c) + " is not allowed in XML 1.0");
+    i += length;
   }
-  pugi::xml_node algo;
+}
+
+void Reader::check_references() const {
+  // pugixml decodes &#1; and even &#0; (which ends the value there): read the references as
+  // written, in the values pugixml would decode them in.
+  std::string copy(text_);
+  pugi::xml_document raw;
+  if (!raw.load_buffer_inplace(copy.data(), copy.size(),
+                               (pugi::parse_default | pugi::parse_fragment) & ~pugi::parse_escapes,
+                               pugi::encoding_utf8))
+    return;  // the real parse reports it
+  const auto scan = [&](const char* value) {
+    for (const char* at = std::strstr(value, "&#"); at; at = std::strstr(at + 2, "&#")) {
+      const bool hexadecimal = at[2] == 'x';
+      const char* digits = at + (hexadecimal ? 3 : 2);
+      std::uint32_t c = 0;
+      const auto [end, ec] = std::from_chars(digits, digits + std::strlen(digits), c,
+                                             hexadecimal ? 16 : 10);
+      if (ec != std::errc() || *end != ';' || !xml_char(c))
+        invalid(at - copy.data(), "the character reference " +
+                                      std::string(at, std::min<std::size_t>(
+                                                          std::strcspn(at, ";") + 1, 16)) +
+                                      " is not a character XML 1.0 allows");
+    }
+  };
+  walk(raw, [&](const pugi::xml_node& n) {
+    if (n.type() == pugi::node_pcdata) scan(n.value());
+    for (const pugi::xml_attribute& a : n.attributes()) scan(a.value());
+  });
+}
+
+void Reader::check_attributes(const pugi::xml_document& doc, const char* buffer) const {
+  std::vector<std::string_view> names;
+  walk(doc, [&](const pugi::xml_node& n) {
+    names.clear();
+    for (const pugi::xml_attribute& a : n.attributes()) names.emplace_back(a.name());
+    if (names.size() < 2) return;
+    std::sort(names.begin(), names.end());
+    const auto twice = std::adjacent_find(names.begin(), names.end());
+    if (twice == names.end()) return;
+    // The second one in the file: the attribute list holds them in order.
+    bool seen = false;
+    for (const pugi::xml_attribute& a : n.attributes())
+      if (*twice == a.name() && std::exchange(seen, true))
+        invalid(a.name() - buffer, "attribute " + std::string(*twice) + " appears twice in <" +
+                                       n.name() + ">");
+  });
+}
+
+void Reader::check_top_level(const pugi::xml_document& doc) const {
+  bool root = false;
   for (const pugi::xml_node& c : doc.children()) {
-    if (c.type() != pugi::node_element) continue;
-    if (algo) fail(c, "a second top-level element (an MSCCL file holds one <algo>)");
-    algo = c;
+    if (c.type() == pugi::node_element) {
+      if (root)
+        invalid(c.offset_debug(), "content after the root element: <" + std::string(c.name()) +
+                                      "> (an MSCCL file holds one <algo>)");
+      root = true;
+    } else if (c.type() == pugi::node_pcdata || c.type() == pugi::node_cdata) {
+      // Where the text starts, past the white space that runs up to it.
+      const auto blank = std::string_view(c.value()).find_first_not_of(" \t\r\n");
+      invalid(c.offset_debug() + static_cast<std::ptrdiff_t>(blank == std::string_view::npos ? 0 : blank),
+              std::string(root ? "content after" : "text before") + " the root element");
+    }
   }
+}
+
+Program Reader::read() {
+  check_characters();
+  if (text_.find("&#") != std::string_view::npos) check_references();
+  // Parsed in place in a copy of ours, so that an attribute's name gives its offset.
+  std::string buffer(text_);
+  pugi::xml_document doc;
+  // A fragment keeps the text around the root element, which a document would drop unseen.
+  const pugi::xml_parse_result r =
+      doc.load_buffer_inplace(buffer.data(), buffer.size(),
+                              pugi::parse_default | pugi::parse_fragment, pugi::encoding_utf8);
+  if (!r) invalid(r.offset, r.description());
+  check_top_level(doc);
+  check_attributes(doc, buffer.data());
+  pugi::xml_node algo;
+  for (const pugi::xml_node& c : doc.children())
+    if (c.type() == pugi::node_element) algo = c;
   if (!algo) throw InputError(source_ + ": no <algo> element: not an MSCCL XML file");
   if (std::string_view(algo.name()) != "algo")
     fail(algo, "the top-level element of an MSCCL file is <algo>");

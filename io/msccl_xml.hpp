@@ -5,7 +5,9 @@
 /// one every runtime loads.
 ///
 /// Malformed files are InputError naming the file and the line:column of the element: XML
-/// syntax, a missing or non-integer attribute, ids out of range (a gpu, a threadblock, a peer, a
+/// syntax, what XML 1.0 refuses and pugixml lets through (an attribute twice on an element, content
+/// after the root element or text before it, bytes that are not UTF-8, characters outside XML's
+/// Char, also as references), a missing or non-integer attribute, ids out of range (a gpu, a threadblock, a peer, a
 /// dependency on a step that does not exist), a send in a threadblock without a send peer, step
 /// types that reduce (not an alltoall or allgather program). What the program does wrong when it
 /// runs is not an error here: core/msccl.hpp lowers it and reports it as data.

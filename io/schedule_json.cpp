@@ -1047,10 +1047,21 @@ class JsonReader {
   ScheduleSax sax_;
 };
 
-/// Whether the stream holds XML: its first character that is not white space is '<'. Consumes
-/// the white space only (JSON ignores it too).
-bool xml_ahead(std::istream& in) {
-  while (in.peek() == ' ' || in.peek() == '\t' || in.peek() == '\r' || in.peek() == '\n') in.get();
+/// Whether the stream holds XML: its first character that is not white space, after a UTF-8 byte
+/// order mark, is '<'. Consumes the mark and the white space only (JSON ignores both) into
+/// `skipped`, which the XML reader gets back so that its lines and columns count them.
+bool xml_ahead(std::istream& in, std::string_view source, std::string& skipped) {
+  if (in.peek() == 0xEF) {
+    for (const char c : std::string_view("\xEF\xBB\xBF")) {
+      if (in.peek() != static_cast<unsigned char>(c))
+        throw InputError(std::string(source) +
+                         ":1:1: invalid JSON: a stray byte at the start (not a UTF-8 byte order "
+                         "mark)");
+      skipped += static_cast<char>(in.get());
+    }
+  }
+  while (in.peek() == ' ' || in.peek() == '\t' || in.peek() == '\r' || in.peek() == '\n')
+    skipped += static_cast<char>(in.get());
   return in.peek() == '<';
 }
 
@@ -1063,8 +1074,8 @@ void read_schedule(std::istream& in, std::string_view source,
     read_binary_schedule(in, source, on_header, on_phase);
     return;
   }
-  if (xml_ahead(in)) {
-    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (std::string text; xml_ahead(in, source, text)) {
+    text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     if (in.bad()) throw InputError(std::string(source) + ": read error");
     read_msccl_schedule(text, source, on_header, on_phase, tables);
     return;

@@ -3,6 +3,7 @@
 
 #include "core/error.hpp"
 #include "core/msccl.hpp"
+#include "io/json.hpp"
 #include "io/msccl_xml.hpp"
 #include "programs/msccl_export.hpp"
 #include "schedules/buffers.hpp"
@@ -138,4 +139,114 @@ TEST_CASE("msccl: every registered algorithm exports to XML that verifies when r
       ++exported;
     }
   CHECK(exported >= 20);
+}
+
+TEST_CASE("msccl: an attribute twice on one element is refused at the second one") {
+  std::string xml = two_gpus(false);
+  // Line 3, the first <step> of gpu 0: cnt given again after hasdep.
+  const std::size_t at = xml.find("hasdep=\"0\"/>");
+  xml.insert(at + 10, " cnt=\"2\"");
+  const std::size_t line_start = xml.rfind('\n', at) + 1;
+  const std::size_t column = at + 11 - line_start + 1;
+  CHECK_THROWS_WITH_AS(io::parse_msccl(xml, "x.xml"),
+                       ("x.xml:3:" + std::to_string(column) +
+                        ": invalid XML: attribute cnt appears twice in <step>")
+                           .c_str(),
+                       InputError);
+  // Many attributes (sorted, not compared pairwise), the twice-given one among them.
+  std::string many = two_gpus(false);
+  std::string extra;
+  for (int k = 0; k < 100; ++k) extra += " x" + std::to_string(k) + "=\"0\"";
+  many.insert(many.find("<algo ") + 6, extra + " x57=\"1\" ");
+  CHECK_THROWS_WITH_AS(io::parse_msccl(many, "x.xml"),
+                       doctest::Contains("attribute x57 appears twice in <algo>"),
+                       InputError);
+}
+
+TEST_CASE("msccl: content after the root element, and text before it, are refused") {
+  const std::string xml = two_gpus(false);
+  const auto lines = [](const std::string& text) {
+    return std::to_string(std::count(text.begin(), text.end(), '\n') + 1);
+  };
+  CHECK_THROWS_WITH_AS(io::parse_msccl(xml + "<algo/>", "x.xml"),
+                       ("x.xml:" + lines(xml) + ":2: invalid XML: content after the root element: "
+                        "<algo> (an MSCCL file holds one <algo>)")
+                           .c_str(),
+                       InputError);
+  CHECK_THROWS_WITH_AS(io::parse_msccl(xml + "trailing words", "x.xml"),
+                       doctest::Contains("invalid XML: content after the root element"), InputError);
+  CHECK_THROWS_WITH_AS(io::parse_msccl("words " + xml, "x.xml"),
+                       doctest::Contains("x.xml:1:1: invalid XML: text before the root element"),
+                       InputError);
+  // Comments and white space around it are XML.
+  CHECK_NOTHROW(io::parse_msccl("<!-- a -->\n" + xml + "\n<!-- b -->\n\n", "x.xml"));
+}
+
+TEST_CASE("msccl: a UTF-8 byte order mark is XML, for the reader and for the schedule sniffing") {
+  const std::string bom = "\xEF\xBB\xBF";
+  CHECK(io::looks_like_xml(bom + "\n <algo/>"));
+  const msccl::Program p = io::parse_msccl(bom + two_gpus(false), "x.xml");
+  CHECK(p.gpus.size() == 2);
+  CHECK(p.gpus[1].line == 9);
+  // Where a schedule is read by content (verify, diff, ...): XML, lines counted from the file's
+  // first byte (the white space before the root included).
+  const Schedule s = io::parse_schedule(bom + "\n\n" + two_gpus(false), "bom.xml");
+  CHECK(s.header.imported.has_value());
+  CHECK(s.header.imported->summary.starts_with("6 steps in 4 threadblocks on 2 gpus"));
+  std::string bad = two_gpus(false);
+  bad.replace(bad.find("cnt=\"1\""), 7, "cnt=\"x\"");
+  CHECK_THROWS_WITH_AS(io::parse_schedule(bom + "\n\n" + bad, "bom.xml"),
+                       doctest::Contains("bom.xml:5:"), InputError);
+  // A stray byte that starts no mark is neither.
+  CHECK_THROWS_WITH_AS(io::parse_schedule("\xEF{}", "x.json"),
+                       doctest::Contains("x.json:1:1: invalid JSON"), InputError);
+}
+
+TEST_CASE("msccl: characters XML 1.0 does not allow are refused with the file and line") {
+  const std::string xml = two_gpus(false);
+  const std::size_t at = xml.find("<gpu id=\"1\"");  // line 9
+  const auto with = [&](const std::string& inserted) {
+    std::string x = xml;
+    x.insert(at, inserted);
+    return x;
+  };
+  CHECK_THROWS_WITH_AS(io::parse_msccl(with("\x01"), "x.xml"),
+                       "x.xml:9:1: invalid XML: character U+0001 is not allowed in XML 1.0",
+                       InputError);
+  CHECK_THROWS_WITH_AS(io::parse_msccl(with("<!-- \xEF\xBF\xBE -->"), "x.xml"),
+                       "x.xml:9:6: invalid XML: character U+FFFE is not allowed in XML 1.0",
+                       InputError);
+  CHECK_THROWS_WITH_AS(io::parse_msccl(with("<!-- \xEF\xBF\xBF -->"), "x.xml"),
+                       doctest::Contains("character U+FFFF is not allowed"), InputError);
+  for (const char* bytes : {"\xC0\xAF", "\xED\xA0\x80", "\xF5\x80\x80\x80", "\xE2\x82", "\x80"})
+    CHECK_THROWS_WITH_AS(io::parse_msccl(with(std::string("<!-- ") + bytes + " -->"), "x.xml"),
+                         "x.xml:9:6: invalid XML: bytes that are not UTF-8 (the file must be "
+                         "UTF-8 XML 1.0)",
+                         InputError);
+  // As character references, where pugixml would decode them (and &#0; would end the value).
+  std::string referenced = xml;
+  referenced.replace(referenced.find("name=\"t\""), 8, "name=\"t&#0;x\"");
+  CHECK_THROWS_WITH_AS(io::parse_msccl(referenced, "x.xml"),
+                       doctest::Contains("x.xml:1:14: invalid XML: the character reference &#0; "
+                                         "is not a character XML 1.0 allows"),
+                       InputError);
+  referenced.replace(referenced.find("&#0;"), 4, "&#x1F;");
+  CHECK_THROWS_WITH_AS(io::parse_msccl(referenced, "x.xml"),
+                       doctest::Contains("&#x1F; is not a character"), InputError);
+  // Allowed ones read as before: a tab (a space in an attribute, as XML normalises it), a
+  // character beyond the BMP, a reference to U+00E9.
+  referenced.replace(referenced.find("&#x1F;"), 6, "&#233;\t\xF0\x9F\x98\x80");
+  CHECK(io::parse_msccl(referenced, "x.xml").name == "t\xC3\xA9 \xF0\x9F\x98\x80x");
+}
+
+TEST_CASE("msccl: deep nesting is refused without recursion") {
+  std::string xml = two_gpus(false);
+  const std::size_t depth = 200000;
+  std::string open, close;
+  for (std::size_t k = 0; k < depth; ++k) open += "<x>";
+  for (std::size_t k = 0; k < depth; ++k) close += "</x>";
+  xml.insert(xml.find("<gpu id=\"1\""), open + close);
+  CHECK_THROWS_WITH_AS(io::parse_msccl(xml, "x.xml"),
+                       "x.xml:9:2: <x>: unexpected element inside <algo> (expected <gpu>)",
+                       InputError);
 }
