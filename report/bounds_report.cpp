@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "core/escape.hpp"
 #include "report/verify_report.hpp"
 
 namespace phasecheck::reports {
@@ -81,7 +82,7 @@ std::string render_bounds(const experiments::MachineBounds& b, TableFormat forma
       break;
   }
   std::ostringstream out;
-  out << "lower bounds for " << b.collective << " on " << b.topology << " (" << b.ranks
+  out << "lower bounds for " << b.collective << " on " << text_escape(b.topology) << " (" << b.ranks
       << " ranks)\n"
       << table.text("  ") << "direct schedules need at least " << b.direct_phases
       << " phases with communication; with "
