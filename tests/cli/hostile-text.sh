@@ -22,7 +22,7 @@ run() {
 
 # The hostile files, written by Python's json module (so every JSON string is well-formed): the
 # Fig. 1 tree's linear schedule (it fails contention, so reports draw the label and a route
-# through the renamed machine), and ring-6's ring schedule (it passes, so it exports).
+# through the renamed machine and switch), and ring-6's ring schedule (it passes, so it exports).
 /usr/bin/python3 - "$ex" <<'EOF' || fail "writing the hostile files"
 import json, sys
 ex = sys.argv[1]
@@ -37,7 +37,7 @@ def hostile(path, rename):
     for old, new in rename.items():
         text = text.replace(json.dumps(old), json.dumps(new))
     return text
-machine = {"n0": "n0 " + H}
+machine = {"n0": "n0 " + H, "s1": "s1 " + H}  # a machine, and the bottleneck's switch
 open("fail.json", "w").write(hostile(ex + "/faraj-yuan-fig1/linear.json", machine))
 open("pass.json", "w").write(hostile(ex + "/ring-6/ring.json", {}))
 topology = json.loads(open("fail.json").read())["topology"]
@@ -68,6 +68,7 @@ run 0 draw.txt -- "$pc" draw fail.json -o draw.svg
 $inert xml draw.svg '\u202e' || fail "draw"
 run 0 draw.txt -- "$pc" draw fail.json --links -o links.svg
 $inert xml links.svg '\u202e' || fail "draw --links"
+$inert text draw.txt 'bottleneck link s1 x\n' || fail "draw --links (its summary)"
 
 run 1 diff.md -- "$pc" diff base.json fail.json --report markdown
 $inert markdown diff.md '&#64;' '````' '\x1b[31m \u202e' || fail "diff --report markdown"
@@ -95,6 +96,10 @@ run 0 survey.csv -- "$pc" survey survey/*.json --report csv
 $inert csv survey.csv "'=HYPERLINK(1)\n::error::x" || fail "survey --report csv"
 run 0 survey.txt -- "$pc" survey survey/*.json
 $inert text survey.txt '=HYPERLINK(1)\n::error::x' || fail "survey (text)"
+run 0 bounds.csv -- "$pc" bounds --topology tree.json --report csv
+$inert csv bounds.csv 'link s1 x\n::error::pwned \x1b[31m \u202e' || fail "bounds --report csv"
+run 0 bounds.txt -- "$pc" bounds --topology tree.json
+$inert text bounds.txt 'link s1 x\n::error::pwned \x1b[31m \u202e' || fail "bounds (text)"
 echo "ok csv"
 
 # Error messages quote their input: a generator's standard error, printed by phasecheck.

@@ -78,6 +78,7 @@ void check_text(std::string_view out, bool newlines, const char* what) {
     const long v = next_code_point(out, i);
     if (v == '\n' && newlines) {
       line_start = true;
+      previous = v;
       continue;
     }
     if (v < 0) fuzz::finding(std::string(what) + ": not UTF-8", out);
