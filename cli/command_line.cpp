@@ -21,6 +21,7 @@
 #include "cli/deploy.hpp"
 #include "cli/draw.hpp"
 #include "core/error.hpp"
+#include "core/escape.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
 #include "core/suggest.hpp"
@@ -778,7 +779,9 @@ std::optional<int> CommandLine::parse(int argc, const char* const* argv, std::os
 
 void CommandLine::Impl::report_error(const std::string& message, std::ostream& out,
                                      std::ostream& err) const {
-  err << "phasecheck: error: " << message << "\n";
+  // A message quotes its input (names, labels, another program's standard error): its own line
+  // breaks stay, every control and bidirectional control is shown, not obeyed (core/escape.hpp).
+  err << "phasecheck: error: " << text_escape(message, Newlines::keep) << "\n";
   for (const auto& [command, target] : reports_) {
     if (!*command || *target.format == "text" || *target.format == "csv") continue;
     const std::string source = input_name(target.source());
@@ -791,7 +794,7 @@ void CommandLine::Impl::report_error(const std::string& message, std::ostream& o
     try {
       write_output(*target.output, [&](std::ostream& os) { os << text; }, target.inputs());
     } catch (const std::exception& e) {  // the output itself is the problem: standard output
-      err << "phasecheck: error: " << e.what() << "\n";
+      err << "phasecheck: error: " << text_escape(e.what(), Newlines::keep) << "\n";
       out << text;
     }
     return;
@@ -822,7 +825,7 @@ int CommandLine::run(std::ostream& out, std::ostream& err) {
     impl_->report_error("not enough memory for this input", out, err);
     return stop(2, out, err);
   } catch (const std::exception& e) {
-    err << "phasecheck: internal error: " << e.what() << "\n";
+    err << "phasecheck: internal error: " << text_escape(e.what(), Newlines::keep) << "\n";
     return stop(3, out, err);
   }
   return 2;

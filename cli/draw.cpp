@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "core/error.hpp"
+#include "core/escape.hpp"
 #include "core/files.hpp"
 #include "io/json.hpp"
 #include "report/counterexample_svg.hpp"
@@ -68,11 +69,12 @@ int draw(const DrawArgs& args, std::ostream& out) {
         });
     svg = reports::link_heatmap_svg(*grid, picture_title(header, source));
     const auto bottleneck = grid->bottleneck();
-    summary = "link loads of " + std::to_string(grid->totals().size()) + " directed links x " +
-              std::to_string(grid->grid().phases()) + " phases; " +
-              (bottleneck ? "bottleneck link " + link_name(header.topology, *bottleneck) +
-                                " (load " + std::to_string(grid->totals()[*bottleneck]) + ")"
-                          : "no link carries anything");
+    summary =
+        "link loads of " + std::to_string(grid->totals().size()) + " directed links x " +
+        std::to_string(grid->grid().phases()) + " phases; " +
+        (bottleneck ? "bottleneck link " + text_escape(link_name(header.topology, *bottleneck)) +
+                          " (load " + std::to_string(grid->totals()[*bottleneck]) + ")"
+                    : "no link carries anything");
   } else {
     const auto grid = gather<reports::PartnerGrid>(
         args.schedule, header, [](auto& data, const ScheduleHeader& h) { data.emplace(h); });

@@ -7,6 +7,8 @@
 #include <iostream>
 #include <utility>
 
+#include "core/escape.hpp"
+
 namespace phasecheck {
 
 namespace {
@@ -49,7 +51,7 @@ void ProgressMeter::advance(std::uint64_t n) {
 }
 
 void ProgressMeter::note(std::string text) {
-  note_ = std::move(text);
+  note_ = text_escape(text);  // a machine's or a label's name: one line, no terminal controls
   draw();
 }
 

@@ -27,7 +27,8 @@ class ProgressMeter {
 
   /// `n` more units done.
   void advance(std::uint64_t n = 1);
-  /// Words after the counter until the next note ("shrinking: 3 of 10 kept"); "" for none.
+  /// Words after the counter until the next note ("shrinking: 3 of 10 kept"); "" for none. Shown
+  /// through text_escape() (core/escape.hpp): a note may name a machine or a label.
   void note(std::string text);
   /// Erases the line if one was drawn. Called by the destructor; call it before printing a
   /// result while the meter is alive.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/escape.hpp"
+
 namespace phasecheck {
 namespace {
 
@@ -11,13 +13,6 @@ std::string as_text(const Cell& c) {
   if (const auto* n = std::get_if<std::uint64_t>(&c)) return std::to_string(*n);
   if (const auto* d = std::get_if<double>(&c)) return figure(*d);
   return "-";
-}
-
-std::string csv_field(std::string_view s) {
-  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
-  std::string out = "\"";
-  for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return out + "\"";
 }
 
 }  // namespace
@@ -43,7 +38,10 @@ std::string Table::text(std::string_view indent) const {
   for (const Column& c : columns_) lines.back().push_back(c.title);
   for (const auto& row : rows_) {
     lines.emplace_back();
-    for (const Cell& c : row) lines.back().push_back(as_text(c));
+    // A text cell may be a name from a file: one line, no controls (core/escape.hpp).
+    for (const Cell& c : row)
+      lines.back().push_back(std::holds_alternative<std::string>(c) ? text_escape(as_text(c))
+                                                                    : as_text(c));
   }
   std::vector<std::size_t> width(columns_.size(), 0);
   for (const auto& line : lines)
@@ -61,12 +59,12 @@ std::string Table::text(std::string_view indent) const {
 std::string Table::csv() const {
   std::string out;
   for (std::size_t i = 0; i < columns_.size(); ++i)
-    out += (i ? "," : "") + csv_field(columns_[i].key);
+    out += (i ? "," : "") + csv_cell(columns_[i].key);
   out += "\r\n";
   for (const auto& row : rows_) {
     for (std::size_t i = 0; i < row.size(); ++i)
       out += (i ? "," : "") +
-             (std::holds_alternative<std::monostate>(row[i]) ? "" : csv_field(as_text(row[i])));
+             (std::holds_alternative<std::monostate>(row[i]) ? "" : csv_cell(as_text(row[i])));
     out += "\r\n";
   }
   return out;

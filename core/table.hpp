@@ -32,9 +32,11 @@ class Table {
   void add(std::vector<Cell> row);
   std::size_t size() const { return rows_.size(); }
 
-  /// Aligned columns under their titles, each line starting with `indent`.
+  /// Aligned columns under their titles, each line starting with `indent`; text cells through
+  /// text_escape() (one line each).
   std::string text(std::string_view indent = "") const;
-  /// A header line of keys, then the rows; fields with a comma, quote or newline are quoted.
+  /// A header line of keys, then the rows, each field through csv_cell() (core/escape.hpp): quoted
+  /// when it holds a comma, quote or line break, and a text that would be a formula made text.
   std::string csv() const;
   /// An array of objects, one per row, keys in column order.
   nlohmann::ordered_json json() const;

@@ -2,6 +2,8 @@
 
 #include <ostream>
 
+#include "core/escape.hpp"
+
 namespace phasecheck {
 
 std::string_view to_string(Verdict v) {
@@ -51,8 +53,9 @@ std::string tally(const std::vector<CheckResult>& checks) {
 std::ostream& operator<<(std::ostream& os, Verdict v) { return os << to_string(v); }
 
 std::ostream& operator<<(std::ostream& os, const Counterexample& c) {
-  if (c.phase) os << "phase " << *c.phase << " \"" << c.label << "\": ";
-  os << c.explanation;
+  // The label and the explanation may quote the input: one line each (core/escape.hpp).
+  if (c.phase) os << "phase " << *c.phase << " \"" << text_escape(c.label) << "\": ";
+  os << text_escape(c.explanation);
   for (const OffendingTransfer& t : c.transfers) {
     os << "\n  " << t.src << " -> " << t.dst;
     for (const Block& b : t.blocks) os << ' ' << b;
@@ -61,7 +64,7 @@ std::ostream& operator<<(std::ostream& os, const Counterexample& c) {
 }
 
 std::ostream& operator<<(std::ostream& os, const CheckResult& r) {
-  os << r.name << ": " << r.verdict << " (" << r.summary << ")";
+  os << r.name << ": " << r.verdict << " (" << text_escape(r.summary) << ")";
   if (r.counterexample) os << "\n" << *r.counterexample;
   return os;
 }

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/escape.hpp"
 #include "core/files.hpp"
 
 namespace phasecheck::io {
@@ -482,9 +483,12 @@ msccl::Program read_msccl_file(const std::string& path) {
 std::string msccl_to_xml(const msccl::Program& p) {
   pugi::xml_document doc;
   pugi::xml_node algo = doc.append_child("algo");
+  // pugixml escapes markup but writes any character it is given: text from the input (the
+  // program's name, protocol, collective) is made XML's characters first, and one line of inert
+  // text, since the runtimes print the name in their logs.
   const auto set = [](pugi::xml_node& n, const char* key, const auto& value) {
     if constexpr (std::is_convertible_v<decltype(value), std::string_view>)
-      n.append_attribute(key).set_value(std::string(value).c_str());
+      n.append_attribute(key).set_value(xml_chars(text_escape(value)).c_str());
     else
       n.append_attribute(key).set_value(std::to_string(value).c_str());
   };

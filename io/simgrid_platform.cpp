@@ -7,12 +7,15 @@
 
 #include <pugixml.hpp>
 
+#include "core/escape.hpp"
+
 namespace phasecheck::io {
 namespace {
 
-/// Text allowed inside an XML comment: no "--", and no '-' at its end.
+/// Text allowed inside an XML comment: XML characters only (a name comes from the topology file),
+/// no "--", and no '-' at its end.
 std::string comment_text(const std::string& s) {
-  std::string out = " " + s;
+  std::string out = " " + xml_chars(s);
   for (std::size_t at; (at = out.find("--")) != std::string::npos;) out.replace(at, 2, "- -");
   return out + " ";
 }
@@ -51,8 +54,8 @@ std::string simgrid_platform_xml(const Tree& tree, const std::string& bandwidth,
   for (std::size_t i = 0; i < tree.links().size(); ++i) {
     auto link = zone.append_child("link");
     link.append_attribute("id") = ("cable" + std::to_string(i)).c_str();
-    link.append_attribute("bandwidth") = bandwidth.c_str();
-    link.append_attribute("latency") = latency.c_str();
+    link.append_attribute("bandwidth") = xml_chars(bandwidth).c_str();
+    link.append_attribute("latency") = xml_chars(latency).c_str();
     link.append_attribute("sharing_policy") = "SPLITDUPLEX";
   }
   for (std::size_t i = 0; i < tree.links().size(); ++i) {

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "core/escape.hpp"
 #include "report/verify_report.hpp"
 
 namespace phasecheck::reports {
@@ -11,8 +12,9 @@ namespace {
 /// throughput bound, and the root and phases of Section 4. Nothing below 2 machines.
 void tree_text(const experiments::TreeFigures& t, std::ostream& out) {
   if (!t.faraj_yuan) return;
-  out << "\nbottleneck link " << t.link_a << " - " << t.link_b << ": |Mu| x |Mv| = " << t.machines_a
-      << " x " << t.machines_b << " = " << t.load << " messages each way\n"
+  out << "\nbottleneck link " << text_escape(t.link_a) << " - " << text_escape(t.link_b)
+      << ": |Mu| x |Mv| = " << t.machines_a << " x " << t.machines_b << " = " << t.load
+      << " messages each way\n"
       << "peak aggregate throughput <= |M| (|M| - 1) B / (|Mu| |Mv|) = "
       << figure(t.peak_throughput_factor) << " B";
   if (t.peak_throughput)
@@ -20,7 +22,7 @@ void tree_text(const experiments::TreeFigures& t, std::ostream& out) {
         << " bytes/s";
   out << "\n";
   const experiments::FarajYuanFigures& fy = *t.faraj_yuan;
-  out << "faraj-yuan: root " << fy.root.value_or("(none)") << ", subtrees of";
+  out << "faraj-yuan: root " << text_escape(fy.root.value_or("(none)")) << ", subtrees of";
   for (std::size_t i = 0; i < fy.subtrees.size();) {  // sizes run-length coded: "16, 8, 8 x 1"
     std::size_t same = i;
     while (same < fy.subtrees.size() && fy.subtrees[same] == fy.subtrees[i]) ++same;
@@ -81,7 +83,7 @@ std::string render_bounds(const experiments::MachineBounds& b, TableFormat forma
       break;
   }
   std::ostringstream out;
-  out << "lower bounds for " << b.collective << " on " << b.topology << " (" << b.ranks
+  out << "lower bounds for " << b.collective << " on " << text_escape(b.topology) << " (" << b.ranks
       << " ranks)\n"
       << table.text("  ") << "direct schedules need at least " << b.direct_phases
       << " phases with communication; with "

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/escape.hpp"
 #include "report/table.hpp"
 #include "report/verify_report.hpp"
 
@@ -59,11 +60,12 @@ std::string rules(const std::set<std::string>& allow) {
 
 std::string text_report(const Comparison& c) {
   std::ostringstream os;
-  os << headline(c) << "\n";
+  os << text_escape(headline(c)) << "\n";
   for (const auto& f : c.regressions)
-    os << "  " << (f.allowed ? "allowed     " : "regression  ") << f.key << ": " << f.text
+    os << "  " << (f.allowed ? "allowed     " : "regression  ") << f.key << ": "
+       << text_escape(f.text)
        << (f.allowed || f.key == "check-failed" ? "" : "  (--allow " + f.key + ")") << "\n";
-  for (const auto& i : c.improvements) os << "  better      " << i << "\n";
+  for (const auto& i : c.improvements) os << "  better      " << text_escape(i) << "\n";
   os << "  " << rules(c.allow) << "\n\n";
   Table checks({{"check", "check"}, {"before", "before"}, {"after", "after"}});
   for (const auto& n : ci::check_names(c))
@@ -80,31 +82,25 @@ std::string text_report(const Comparison& c) {
   return os.str();
 }
 
-std::string markdown_escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
-  return out;
-}
-
 std::string markdown_report(const Comparison& c) {
   std::ostringstream os;
   os << "### " << (c.passed() ? "✅ " : "❌ ") << markdown_escape(headline(c)) << "\n\n";
   for (const auto& f : c.regressions)
     os << "- **" << (f.allowed ? "allowed" : "regression") << "** `" << f.key
        << "`: " << markdown_escape(f.text) << "\n";
-  for (const auto& i : c.improvements) os << "- better: " << i << "\n";
+  for (const auto& i : c.improvements) os << "- better: " << markdown_escape(i) << "\n";
   os << "\n| | before | after |\n|---|---|---|\n";
   for (const auto& n : ci::check_names(c))
-    os << "| " << n << " | " << ci::verdict_of(c.before, n) << " | " << ci::verdict_of(c.after, n)
-       << " |\n";
+    os << "| " << markdown_escape(n) << " | " << ci::verdict_of(c.before, n) << " | "
+       << ci::verdict_of(c.after, n) << " |\n";
   for (const auto& r : figure_rows(c))
     os << "| " << r[0] << " | " << r[1] << " | " << r[2] << " |\n";
   if (c.first_difference) os << "\nFirst difference: phase " << *c.first_difference << ".\n";
   os << "\n<sub>" << rules(c.allow) << "</sub>\n";
   for (const auto& f : c.new_failures) {
-    os << "\n<details><summary>" << f.name << ": " << markdown_escape(f.summary)
-       << "</summary>\n\n```\n"
-       << draw_check(f, c.collective()) << "```\n</details>\n";
+    os << "\n<details><summary>" << markdown_escape(f.name) << ": " << markdown_escape(f.summary)
+       << "</summary>\n\n"
+       << markdown_code_block(draw_check(f, c.collective())) << "</details>\n";
   }
   return os.str();
 }
@@ -143,15 +139,15 @@ std::string junit_suite(const std::string& name, const Comparison& c) {
   std::size_t tests = 0, failures = 0;
   const auto testcase = [&](const std::string& test, const std::string& failure) {
     ++tests;
-    cases << "    <testcase classname=\"" << xml_escape(name) << "\" name=\"" << xml_escape(test)
-          << "\"";
+    cases << "    <testcase classname=\"" << xml_escape_line(name) << "\" name=\""
+          << xml_escape_line(test) << "\"";
     if (failure.empty()) {
       cases << "/>\n";
       return;
     }
     ++failures;
-    cases << ">\n      <failure message=\"" << xml_escape(failure) << "\">" << xml_escape(failure)
-          << "</failure>\n    </testcase>\n";
+    cases << ">\n      <failure message=\"" << xml_escape_line(failure) << "\">"
+          << xml_escape(failure) << "</failure>\n    </testcase>\n";
   };
   for (const auto& n : ci::check_names(c)) {
     std::string failure;
@@ -163,12 +159,13 @@ std::string junit_suite(const std::string& name, const Comparison& c) {
     if (std::string_view(key) == "check-failed") continue;  // the check's own test case above
     std::string failure;
     for (const auto& f : c.regressions)
-      if (f.key == key && !f.allowed) failure += (failure.empty() ? "" : "; ") + f.text;
+      if (f.key == key && !f.allowed)
+        failure += (failure.empty() ? "" : "; ") + text_escape(f.text);
     testcase(key, failure);
   }
   std::ostringstream os;
-  os << "  <testsuite name=\"" << xml_escape(name) << "\" tests=\"" << tests << "\" failures=\""
-     << failures << "\">\n"
+  os << "  <testsuite name=\"" << xml_escape_line(name) << "\" tests=\"" << tests
+     << "\" failures=\"" << failures << "\">\n"
      << cases.str() << "  </testsuite>\n";
   return os.str();
 }
@@ -212,7 +209,8 @@ std::string render_gate(const ci::GateResult& gate, std::string_view format) {
   const bool md = format == "markdown";
   std::ostringstream out;
   out << (md ? "### " + std::string(failed ? "❌ " : "✅ ") : "") << (failed ? "FAIL" : "PASS")
-      << "  gate " << gate.manifest << ": " << total - failed << " of " << total << " cases pass"
+      << "  gate " << (md ? markdown_escape(gate.manifest) : text_escape(gate.manifest)) << ": "
+      << total - failed << " of " << total << " cases pass"
       << (gate.updated ? " (baselines of the passing schedules updated)" : "") << "\n\n";
   if (md)
     out << "| case | verdict | phases (baseline) | C2 (baseline) | bound C1 / C2 | note |\n"
@@ -251,7 +249,7 @@ std::string render_gate(const ci::GateResult& gate, std::string_view format) {
         out << "\n<details><summary>" << markdown_escape(name) << "</summary>\n\n"
             << markdown_report(c) << "\n</details>\n";
       else
-        out << "\n" << name << ":\n" << text_report(c);
+        out << "\n" << text_escape(name) << ":\n" << text_report(c);
     }
   return out.str();
 }

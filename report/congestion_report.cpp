@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "core/escape.hpp"
 #include "report/verify_report.hpp"
 
 namespace phasecheck::reports {
@@ -45,8 +46,9 @@ std::string render_congestion(const verify::CongestionSummary& s, const Topology
       break;
   }
   std::ostringstream out;
-  out << (s.delivered ? "" : "INVALID  ") << "congestion of " << report.algorithm << " ("
-      << report.collective << ") on " << report.topology << "  [" << source << "]\n"
+  out << (s.delivered ? "" : "INVALID  ") << "congestion of " << text_escape(report.algorithm)
+      << " (" << report.collective << ") on " << text_escape(report.topology) << "  ["
+      << text_escape(source) << "]\n"
       << "  " << s.phases << " phases; sum over phases of the busiest link's load: " << s.sum_of_max
       << " blocks (lower bound " << s.lower_bound << "); mean per phase " << figure(s.mean_of_max)
       << ", peak " << s.peak << "\n";

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/escape.hpp"
 #include "report/svg.hpp"
 #include "report/verify_report.hpp"
 
@@ -73,7 +74,7 @@ void arc(std::ostream& o, double x1, double x2, double axis, bool offending,
     << "," << axis << " Q" << fixed((x1 + x2) / 2, 1) << "," << fixed(cy, 1) << " " << fixed(x2, 1)
     << "," << axis << "\" fill=\"none\" stroke=\"" << (offending ? kRed : kGrey)
     << "\" stroke-width=\"" << (offending ? "2.5" : "1") << "\" marker-end=\"url(#"
-    << (offending ? "arrow-red" : "arrow-grey") << ")\"><title>" << xml_escape(title)
+    << (offending ? "arrow-red" : "arrow-grey") << ")\"><title>" << xml_escape_line(title)
     << "</title></path>\n";
 }
 
@@ -172,7 +173,7 @@ std::string counterexample_svg(const verify::CheckResult& check, const verify::R
           << y + 12 << "\" x2=\"" << at - 2 << "\" y2=\"" << y + 12 << "\" stroke=\""
           << (hop ? kRed : "black") << "\" stroke-width=\"" << (hop ? 3 : 1)
           << "\" marker-end=\"url(#" << (hop ? "arrow-red" : "arrow-grey") << ")\">";
-        o << "<title>" << xml_escape("link " + t.route[n - 1] + " -> " + name)
+        o << "<title>" << xml_escape_line("link " + t.route[n - 1] + " -> " + name)
           << "</title></line>\n";
         if (hop)
           svg_text(o, at - 15, y - 2, "shared",

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/escape.hpp"
 
 namespace phasecheck::reports {
 namespace {
@@ -59,7 +60,8 @@ std::string render_deploy(const DeployRun& run, ReportFormat format) {
   if (!o.deployed()) {
     for (const deploy::Checked& c : o.checked) {
       if (c.plan) continue;
-      out << "deploy refused: " << c.source << ": " << c.refusal << "; nothing written\n\n"
+      out << "deploy refused: " << text_escape(c.source) << ": " << text_escape(c.refusal)
+          << "; nothing written\n\n"
           << render(c.lowered ? *c.lowered : c.report, c.source, ReportFormat::text);
       if (c.replay && c.replay->verdict != Verdict::pass && c.replay->counterexample)
         out << "\nreplay: " << *c.replay->counterexample << "\n";
@@ -68,8 +70,8 @@ std::string render_deploy(const DeployRun& run, ReportFormat format) {
   }
   for (std::size_t i = 0; i < o.checked.size(); ++i) {
     const deploy::Plan& p = *o.checked[i].plan;
-    out << "verified  " << p.algorithm << " (" << to_string(p.collective) << ") on " << p.ranks
-        << " ranks [" << p.source << "]: " << p.verdict << "; --sync "
+    out << "verified  " << text_escape(p.algorithm) << " (" << to_string(p.collective) << ") on "
+        << p.ranks << " ranks [" << text_escape(p.source) << "]: " << p.verdict << "; --sync "
         << programs::to_string(p.separation) << "; ";
     if (run.emit_c)
       out << "int " << o.functions[i] << "(...)\n";

@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "core/escape.hpp"
 #include "report/verify_report.hpp"
 
 namespace phasecheck::reports {
@@ -14,7 +15,7 @@ std::string fuzz_outcome_text(const properties::FuzzOutcome& o) {
   switch (o.verdict) {
     case Verdict::pass: {
       const double s = o.seconds;
-      out << "pass  " << o.name << ": " << o.cases << " cases in " << std::fixed
+      out << "pass  " << text_escape(o.name) << ": " << o.cases << " cases in " << std::fixed
           << std::setprecision(2) << s << " s ("
           << static_cast<std::uint64_t>(double(o.cases) / std::max(s, 1e-9)) << "/s)";
       if (o.discarded) out << "; " << o.discarded << " generated machines did not fit it";
@@ -22,18 +23,20 @@ std::string fuzz_outcome_text(const properties::FuzzOutcome& o) {
       break;
     }
     case Verdict::not_evaluated:
-      out << "gave up  " << o.name << ": " << o.reason << " (" << o.cases << " cases ran)\n";
+      out << "gave up  " << text_escape(o.name) << ": " << text_escape(o.reason, Newlines::keep)
+          << " (" << o.cases << " cases ran)\n";
       break;
     case Verdict::fail:
     case Verdict::unknown:
       if (!o.failure) {
-        out << "FAIL  " << o.name << ": " << o.reason << "\n";
+        out << "FAIL  " << text_escape(o.name) << ": " << text_escape(o.reason, Newlines::keep)
+            << "\n";
         break;
       }
       {
         const properties::FuzzFailure& f = *o.failure;
-        out << "\nFAIL  " << f.what << "\n  smallest machine: " << f.machine
-            << "\n  written: " << f.files.front();
+        out << "\nFAIL  " << text_escape(f.what, Newlines::keep)
+            << "\n  smallest machine: " << f.machine << "\n  written: " << f.files.front();
         for (std::size_t i = 1; i < f.files.size(); ++i)
           out << ", " << std::filesystem::path(f.files[i]).filename().string();
         out << "\n  replay:  " << f.replay << "\n  again:   " << f.again << "\n\n" << f.report;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/escape.hpp"
 #include "report/svg.hpp"
 #include "report/verify_report.hpp"
 
@@ -13,7 +14,7 @@ LinkLoadGrid::LinkLoadGrid(const Topology& model, std::uint32_t max_cells)
     : model_(model), meter_(model), grid_(meter_.links(), max_cells), totals_(meter_.links(), 0) {}
 
 void LinkLoadGrid::consume(const Phase& phase) {
-  grid_.start_phase(phase.label());
+  grid_.start_phase(text_escape(phase.label()));  // once a phase, not per cell
   meter_.consume(phase, [&](LinkId l, std::uint64_t load) {
     GridCell& cell = grid_.cell(l);
     ++cell.busy;
@@ -43,11 +44,12 @@ std::string load_color(std::uint64_t load, std::uint64_t peak) {
   return hsl_color(55 * (1 - x), 0.9, 0.6 - 0.3 * x);
 }
 
+/// Names from a topology file, shown as one line of text (core/escape.hpp).
 std::string links_text(const LinkLoadGrid& grid, std::pair<std::uint64_t, std::uint64_t> span) {
   const std::string first = link_name(grid.model(), static_cast<LinkId>(span.first));
-  if (span.first == span.second) return "link " + first;
-  return "links " + span_text(span) + " (" + first + " ... " +
-         link_name(grid.model(), static_cast<LinkId>(span.second)) + ")";
+  if (span.first == span.second) return text_escape("link " + first);
+  return text_escape("links " + span_text(span) + " (" + first + " ... " +
+                     link_name(grid.model(), static_cast<LinkId>(span.second)) + ")");
 }
 
 std::string cell_title(const LinkLoadGrid& grid, std::uint64_t r, std::uint64_t c,
@@ -137,7 +139,7 @@ std::string link_heatmap_svg(const LinkLoadGrid& grid, std::string_view title) {
     o << "<rect class=\"bottleneck\" x=\"" << left - 1 << "\" y=\"" << y - 1 << "\" width=\""
       << gw + 2 << "\" height=\"" << cell + 2
       << "\" fill=\"none\" stroke=\"#b00000\" stroke-width=\"2\"><title>"
-      << xml_escape("bottleneck: link " + link_name(grid.model(), *bottleneck))
+      << xml_escape_line("bottleneck: link " + link_name(grid.model(), *bottleneck))
       << "</title></rect>\n";
     svg_text(o, left + gw + 6, y + cell / 2 + 4, "< bottleneck", "fill=\"#b00000\"");
   }

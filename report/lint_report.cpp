@@ -4,6 +4,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/escape.hpp"
 
 namespace phasecheck::reports {
 
@@ -15,8 +16,9 @@ using verify::LintReport;
 using verify::Severity;
 using OJson = nlohmann::ordered_json;
 
+/// The file and the place, as one line of text (a file name is input).
 std::string where(const LintFinding& f) {
-  return f.line == 0 ? f.file : f.file + ":" + std::to_string(f.line);
+  return text_escape(f.line == 0 ? f.file : f.file + ":" + std::to_string(f.line));
 }
 
 std::string plural(std::size_t n, const char* one, const char* many) {
@@ -24,7 +26,7 @@ std::string plural(std::size_t n, const char* one, const char* many) {
 }
 
 std::string group_name(const CoverageGroup& g) {
-  return g.collective + ", " + std::to_string(g.ngpus) + " gpus, " +
+  return text_escape(g.collective) + ", " + std::to_string(g.ngpus) + " gpus, " +
          (g.in_place ? "in-place" : "out-of-place");
 }
 
@@ -40,12 +42,13 @@ std::string bytes(std::int64_t n) {
 
 std::string text(const LintReport& r) {
   std::ostringstream os;
-  os << (r.errors() == 0 ? "PASS" : "FAIL") << "  lint msccl: " << plural(r.files.size(), "file", "files")
-     << ", " << plural(r.errors(), "error", "errors") << ", "
-     << plural(r.warnings(), "warning", "warnings") << "\n";
+  os << (r.errors() == 0 ? "PASS" : "FAIL")
+     << "  lint msccl: " << plural(r.files.size(), "file", "files") << ", "
+     << plural(r.errors(), "error", "errors") << ", " << plural(r.warnings(), "warning", "warnings")
+     << "\n";
   for (const LintFinding& f : r.findings)
-    os << "  " << where(f) << ": " << to_string(f.severity) << " [" << f.code << "] " << f.message
-       << "\n";
+    os << "  " << where(f) << ": " << to_string(f.severity) << " [" << f.code << "] "
+       << text_escape(f.message) << "\n";
   if (r.coverage.empty()) return os.str();
   os << "size coverage (bytes; RCCL takes the first loaded file whose range holds the size)\n";
   for (const CoverageGroup& g : r.coverage) {
@@ -59,7 +62,7 @@ std::string text(const LintReport& r) {
     }
     for (std::size_t i = 0; i < g.claims.size(); ++i)
       os << "    " << ranges[i] << std::string(width - ranges[i].size() + 2, ' ')
-         << g.claims[i].file << "\n";
+         << text_escape(g.claims[i].file) << "\n";
   }
   return os.str();
 }
@@ -103,8 +106,8 @@ std::string junit(const LintReport& r) {
     for (const LintFinding& f : r.findings)
       if (f.file == file)
         (f.severity == Severity::error ? errors : warnings) +=
-            where(f) + ": [" + f.code + "] " + f.message + "\n";
-    cases << "    <testcase classname=\"phasecheck.lint\" name=\"" << xml_escape(file) << "\"";
+            where(f) + ": [" + f.code + "] " + text_escape(f.message) + "\n";
+    cases << "    <testcase classname=\"phasecheck.lint\" name=\"" << xml_escape_line(file) << "\"";
     if (errors.empty() && warnings.empty()) {
       cases << "/>\n";
       continue;
@@ -112,10 +115,11 @@ std::string junit(const LintReport& r) {
     cases << ">\n";
     if (!errors.empty()) {
       ++failures;
-      cases << "      <failure message=\"" << xml_escape(errors.substr(0, errors.find('\n')))
+      cases << "      <failure message=\"" << xml_escape_line(errors.substr(0, errors.find('\n')))
             << "\" type=\"error\">" << xml_escape(errors) << "</failure>\n";
     }
-    if (!warnings.empty()) cases << "      <system-out>" << xml_escape(warnings) << "</system-out>\n";
+    if (!warnings.empty())
+      cases << "      <system-out>" << xml_escape(warnings) << "</system-out>\n";
     cases << "    </testcase>\n";
   }
   std::ostringstream os;

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "core/escape.hpp"
 #include "report/table.hpp"
 
 namespace phasecheck::reports {
@@ -26,8 +27,8 @@ std::string mutation_text(const MutationRun& run) {
   const properties::MutationReport& report = run.report;
   const Totals t = totals(report);
   std::ostringstream out;
-  out << "mutation analysis of " << run.algorithm << " on " << run.topology << "  [" << run.source
-      << "]\n"
+  out << "mutation analysis of " << text_escape(run.algorithm) << " on "
+      << text_escape(run.topology) << "  [" << text_escape(run.source) << "]\n"
       << "  a mutant is invalid when a naive re-simulation finds "
       << (report.program ? "an op fault, an output slot without its chunk, " : "")
       << "a block not delivered exactly once"
@@ -44,7 +45,8 @@ std::string mutation_text(const MutationRun& run) {
     table.add({c.name, c.mutants, c.invalid, c.caught, c.missed, c.over_strict, c.claims_only});
   out << table.text("  ");
   for (const auto& c : report.classes)
-    if (!c.example.empty()) out << "\n  " << c.name << ": " << c.example << "\n";
+    if (!c.example.empty())
+      out << "\n  " << text_escape(c.name) << ": " << text_escape(c.example) << "\n";
   out << "\n"
       << (run.perfect ? "PASS" : "FAIL") << "  caught " << t.caught << " of " << t.invalid
       << " invalid mutants"

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/escape.hpp"
 #include "report/svg.hpp"
 #include "report/verify_report.hpp"
 
@@ -15,7 +16,7 @@ PartnerGrid::PartnerGrid(const ScheduleHeader& header, std::uint32_t max_cells)
 
 void PartnerGrid::consume(const Phase& phase) {
   const std::uint64_t index = grid_.phases();
-  grid_.start_phase(phase.label());
+  grid_.start_phase(text_escape(phase.label()));  // once a phase, not per cell
   const bool detail = grid_.full_resolution();
   const auto transfers = phase.transfers();
   for (std::size_t i = 0; i < transfers.size(); ++i) {

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "core/escape.hpp"
 #include "report/verify_report.hpp"
 
 namespace phasecheck::reports {
@@ -25,8 +26,9 @@ std::string sync_text(const programs::CheckedPlan& c, std::string_view source, b
   const programs::SyncPlan& plan = c.plan;
   const Verdict table_verdict = report.verdict();
   std::ostringstream out;
-  out << (c.ok() ? "PASS" : "FAIL") << "  pair-wise synchronization of " << report.algorithm << " ("
-      << report.collective << ") on " << report.topology << "  [" << source << "]\n"
+  out << (c.ok() ? "PASS" : "FAIL") << "  pair-wise synchronization of "
+      << text_escape(report.algorithm) << " (" << report.collective << ") on "
+      << text_escape(report.topology) << "  [" << text_escape(source) << "]\n"
       << "  " << plan.messages.size() << " messages in " << report.counts.phases << " phases\n"
       << "  " << plan.contending_pairs
       << " contending pairs (messages in different phases sharing a link): the naive "
@@ -39,8 +41,8 @@ std::string sync_text(const programs::CheckedPlan& c, std::string_view source, b
       << "  " << verdict_mark(table_verdict) << "  table            "
       << (table_verdict == Verdict::pass ? "verifies (delivery, contention, claims, bounds)"
                                          : "does not verify: run phasecheck verify")
-      << "\n  " << verdict_mark(c.check.verdict) << "  " << c.check.name << "  " << c.check.summary
-      << "\n";
+      << "\n  " << verdict_mark(c.check.verdict) << "  " << c.check.name << "  "
+      << text_escape(c.check.summary) << "\n";
   if (c.check.counterexample) out << "\n" << *c.check.counterexample << "\n";
   if (list) {
     out << "\nsynchronization messages (after -> sender waits before):\n";
@@ -88,9 +90,9 @@ nlohmann::ordered_json sync_json(const programs::CheckedPlan& c, std::string_vie
 std::string program_text(const programs::CheckedPrograms& c, std::string_view source) {
   const verify::Report& report = c.table;
   std::ostringstream out;
-  out << (c.ok() ? "PASS" : "FAIL") << "  per-rank programs of " << report.algorithm << " ("
-      << report.collective << ") on " << report.topology << ", " << c.separation_name
-      << " synchronization  [" << source << "]\n"
+  out << (c.ok() ? "PASS" : "FAIL") << "  per-rank programs of " << text_escape(report.algorithm)
+      << " (" << report.collective << ") on " << text_escape(report.topology) << ", "
+      << c.separation_name << " synchronization  [" << text_escape(source) << "]\n"
       << "  " << c.programs.size() << " programs, " << c.operations << " operations";
   if (c.synchronizations) out << ", " << *c.synchronizations << " synchronization messages";
   out << "\n  " << verdict_mark(report.verdict()) << "  table   "

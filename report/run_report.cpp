@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/escape.hpp"
 #include "report/table.hpp"
 
 namespace phasecheck::reports {
@@ -42,8 +43,9 @@ std::string run_text(const experiments::RunOutcome& o) {
   const long long bad = r.errors;
   const double schedule = r.schedule_seconds.value(), lib = r.library_seconds.value();
   std::ostringstream out;
-  out << (bad == 0 ? "PASS" : "FAIL") << "  " << o.algorithm << " (" << o.collective
-      << (o.buffers ? ", buffer program" : "") << ") on " << o.ranks << " ranks " << o.where << ": "
+  out << (bad == 0 ? "PASS" : "FAIL") << "  " << text_escape(o.algorithm) << " (" << o.collective
+      << (o.buffers ? ", buffer program" : "") << ") on " << o.ranks << " ranks "
+      << text_escape(o.where) << ": "
       << (bad == 0 ? o.buffers ? "every output slot holds its chunk, byte for byte"
                                : "every byte arrived as sent"
                    : std::to_string(bad) + (bad == 1 ? " error" : " errors") + " in the data" +
@@ -58,11 +60,11 @@ std::string run_text(const experiments::RunOutcome& o) {
       << " calls (the slowest rank's time)\n"
       << "  schedule " << (o.table == verify::Verdict::pass ? "verifies" : "DOES NOT VERIFY")
       << " on its model\n"
-      << "  " << o.algorithm << ": " << ms(schedule) << " per call\n"
+      << "  " << text_escape(o.algorithm) << ": " << ms(schedule) << " per call\n"
       << "  " << o.library << ": " << ms(lib) << " per call (same run); ratio "
       << figure(lib > 0 ? schedule / lib : 0) << "\n";
   if (const auto& t = o.throughput) {
-    out << "  aggregate throughput: " << o.algorithm << " " << figure(t->schedule)
+    out << "  aggregate throughput: " << text_escape(o.algorithm) << " " << figure(t->schedule)
         << " MB/s, library " << figure(t->library)
         << " MB/s; peak bound |M| (|M| - 1) B / (|Mu| |Mv|) = " << figure(t->peak_bound)
         << " MB/s\n";
@@ -97,12 +99,12 @@ std::string faraj_yuan_heading(const experiments::FarajYuanQuestion& q) {
 std::string faraj_yuan_machine_text(const experiments::FarajYuanMachine& m) {
   const Tree& tree = std::get<Tree>(m.machine.model);
   const Tree::Cut cut = tree.bottleneck();
-  std::string out = "\n" + m.machine.name + ": " + describe(m.machine.model) + ", bottleneck " +
-                    tree.node_name(cut.a) + " - " + tree.node_name(cut.b) + " (" +
-                    std::to_string(cut.machines_a) + " x " + std::to_string(cut.machines_b) +
-                    "), simulated in " + figure(std::round(m.wall_seconds * 10) / 10) +
-                    " s wall time\n\n" + m.table.text();
-  for (const auto& [why, sizes] : m.notes) out += "  " + why + " (at " + sizes + ")\n";
+  std::string out =
+      "\n" + text_escape(m.machine.name) + ": " + describe(m.machine.model) + ", bottleneck " +
+      text_escape(tree.node_name(cut.a)) + " - " + text_escape(tree.node_name(cut.b)) + " (" +
+      std::to_string(cut.machines_a) + " x " + std::to_string(cut.machines_b) + "), simulated in " +
+      figure(std::round(m.wall_seconds * 10) / 10) + " s wall time\n\n" + m.table.text();
+  for (const auto& [why, sizes] : m.notes) out += "  " + text_escape(why) + " (at " + sizes + ")\n";
   return out;
 }
 

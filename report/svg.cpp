@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "core/escape.hpp"
 #include "report/verify_report.hpp"
 
 namespace phasecheck::reports {
@@ -42,7 +43,7 @@ void svg_text(std::ostream& os, double x, double y, std::string_view text,
               std::string_view attributes) {
   os << "<text x=\"" << x << "\" y=\"" << y << "\"";
   if (!attributes.empty()) os << " " << attributes;
-  os << ">" << xml_escape(text) << "</text>\n";
+  os << ">" << xml_escape_line(text) << "</text>\n";
 }
 
 double grid_cell_size(std::uint64_t rows, std::uint64_t columns) {
@@ -72,7 +73,7 @@ void svg_ticks(std::ostream& os, bool vertical, double start, double across, dou
 
 void svg_vertical_text(std::ostream& os, double x, double y, std::string_view text) {
   os << "<text x=\"" << x << "\" y=\"" << y << "\" transform=\"rotate(-90 " << x << " " << y
-     << ")\" text-anchor=\"middle\">" << xml_escape(text) << "</text>\n";
+     << ")\" text-anchor=\"middle\">" << xml_escape_line(text) << "</text>\n";
 }
 
 std::string transfer_text(Rank src, Rank dst, std::span<const Block> blocks) {

@@ -25,7 +25,8 @@ std::string hsl_color(double hue, double saturation, double lightness);
 /// `value` with `decimals` digits after the point ("12.5" for 12.5 and 1), the C locale's way.
 std::string fixed(double value, int decimals);
 
-/// A text element at (x, y) with `attributes` (e.g. `text-anchor="end"`) and `text` escaped.
+/// A text element at (x, y) with `attributes` (e.g. `text-anchor="end"`) and `text` through
+/// xml_escape_line() (core/escape.hpp): one line, XML-escaped.
 void svg_text(std::ostream& os, double x, double y, std::string_view text,
               std::string_view attributes = {});
 

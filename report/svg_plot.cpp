@@ -4,6 +4,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "core/escape.hpp"
 #include "report/svg.hpp"
 #include "report/table.hpp"
 #include "report/verify_report.hpp"
@@ -28,7 +29,8 @@ std::string throughput_svg(const std::string& title, const std::vector<std::uint
   const auto y = [&](double v) { return top + ph * (1 - v / ymax); };
   std::ostringstream o;
   svg_open(o, W, H);
-  o << "<text x=\"" << left << "\" y=\"22\" font-size=\"14\">" << xml_escape(title) << "</text>\n"
+  o << "<text x=\"" << left << "\" y=\"22\" font-size=\"14\">" << xml_escape_line(title)
+    << "</text>\n"
     << "<line x1=\"" << left << "\" y1=\"" << top + ph << "\" x2=\"" << left + pw << "\" y2=\""
     << top + ph << "\" stroke=\"black\"/>\n<line x1=\"" << left << "\" y1=\"" << top << "\" x2=\""
     << left << "\" y2=\"" << top + ph << "\" stroke=\"black\"/>\n";
@@ -64,7 +66,7 @@ std::string throughput_svg(const std::string& title, const std::vector<std::uint
     legend += 18;
     o << "<line x1=\"" << left + pw + 12 << "\" y1=\"" << legend << "\" x2=\"" << left + pw + 30
       << "\" y2=\"" << legend << "\" stroke=\"" << color << "\" stroke-width=\"2\"/>\n<text x=\""
-      << left + pw + 34 << "\" y=\"" << legend + 4 << "\">" << xml_escape(series[k].first)
+      << left + pw + 34 << "\" y=\"" << legend + 4 << "\">" << xml_escape_line(series[k].first)
       << "</text>\n";
   }
   o << "</svg>\n";

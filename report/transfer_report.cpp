@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/escape.hpp"
 
 namespace phasecheck::reports {
 namespace {
@@ -43,12 +44,12 @@ std::string render_trace_import(const TraceImportRun& r, ReportFormat format) {
   }
   std::ostringstream out;
   out << "imported call " << r.call << " of " << r.trace.calls << " of " << r.trace.state
-      << " from " << r.source << ": " << r.trace.ranks << " ranks, " << r.trace.messages.size()
-      << " messages in " << r.phases << " steps\n"
+      << " from " << text_escape(r.source) << ": " << r.trace.ranks << " ranks, "
+      << r.trace.messages.size() << " messages in " << r.phases << " steps\n"
       << "  pairs messaged: " << r.coverage.pairs << " of " << r.coverage.all_pairs << ", "
       << r.coverage.repeated << " more than once, " << r.coverage.self << " messages to self\n"
-      << "  phase table: " << r.output << " (on " << r.machine << "; check it with " << next
-      << ")\n";
+      << "  phase table: " << text_escape(r.output) << " (on " << r.machine << "; check it with "
+      << next << ")\n";
   return out.str();
 }
 
@@ -79,15 +80,16 @@ std::string render_msccl_import(const MscclImportRun& r, ReportFormat format) {
   }
   std::ostringstream out;
   if (faults.empty()) {
-    out << "imported " << r.source << ": " << r.imported.summary << ", " << r.phases
-        << " phases -> " << r.output << " (format 3; phasecheck verify it, or the XML itself)\n";
+    out << "imported " << text_escape(r.source) << ": " << text_escape(r.imported.summary) << ", "
+        << r.phases << " phases -> " << text_escape(r.output)
+        << " (format 3; phasecheck verify it, or the XML itself)\n";
     return out.str();
   }
-  out << "FAIL  " << r.source << ": " << r.imported.summary << ": " << faults.size()
-      << (faults.size() == 1 ? " fault" : " faults")
+  out << "FAIL  " << text_escape(r.source) << ": " << text_escape(r.imported.summary) << ": "
+      << faults.size() << (faults.size() == 1 ? " fault" : " faults")
       << " in its execution; nothing written (the JSON program would not carry them: "
          "phasecheck verify "
-      << r.source << " shows them with the other checks)\n";
+      << text_escape(r.source) << " shows them with the other checks)\n";
   for (const ExecutionFault& f : faults) {
     out << "  " << f.kind << ": " << f.explanation << "\n";
     for (const StepRef& s : f.steps) out << "    " << to_string(s) << "\n";
@@ -120,17 +122,17 @@ std::string render_msccl_export(const MscclExportRun& r, ReportFormat format) {
   std::ostringstream out;
   switch (x.stage) {
     case Stage::refused:
-      out << "export refused: " << r.source << " does not verify\n\n"
+      out << "export refused: " << text_escape(r.source) << " does not verify\n\n"
           << render(x.input, r.source, ReportFormat::text);
       break;
     case Stage::self_check_failed:
-      out << "export failed its own check: the MSCCL program made from " << r.source
+      out << "export failed its own check: the MSCCL program made from " << text_escape(r.source)
           << " does not verify (please report this)\n\n"
           << render(x.read_back, "<export>", ReportFormat::text);
       break;
     case Stage::exported:
-      out << "exported " << r.source << " (verified) -> " << r.output << ": " << x.steps
-          << " steps on " << x.gpus << " gpus, " << x.channels
+      out << "exported " << text_escape(r.source) << " (verified) -> " << text_escape(r.output)
+          << ": " << x.steps << " steps on " << x.gpus << " gpus, " << x.channels
           << (x.channels == 1u ? " channel" : " channels")
           << "; read back and verified: " << tally(x.read_back.checks) << "\n";
       break;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/escape.hpp"
 
 namespace phasecheck::reports {
 namespace {
@@ -62,11 +63,11 @@ std::string blocks_text(const verify::OffendingTransfer& t, Collective c) {
 /// shared resource.
 void draw(std::ostream& os, const CheckResult& check, Collective c) {
   const Counterexample& x = *check.counterexample;
-  os << "\n" << check.name << ": " << x.explanation << "\n";
+  os << "\n" << text_escape(check.name) << ": " << text_escape(x.explanation) << "\n";
   if (x.phase) {
     const bool ops = !x.ops.empty();
     const std::size_t involved = ops ? x.ops.size() : x.transfers.size();
-    os << "  phase " << *x.phase << " \"" << x.label << "\" (" << x.phase_size
+    os << "  phase " << *x.phase << " \"" << text_escape(x.label) << "\" (" << x.phase_size
        << (ops                 ? x.phase_size == 1 ? " op" : " ops"
            : x.phase_size == 1 ? " transfer"
                                : " transfers");
@@ -77,7 +78,7 @@ void draw(std::ostream& os, const CheckResult& check, Collective c) {
     os << "    ";
     if (!x.phase || *x.phase != o.phase) os << "phase " << o.phase << " ";
     os << "op " << o.index << "   " << describe_op(o.op);
-    if (!o.origin.empty()) os << "   (" << o.origin << ")";
+    if (!o.origin.empty()) os << "   (" << text_escape(o.origin) << ")";
     os << "\n";
   }
   std::size_t width = 0;
@@ -88,10 +89,11 @@ void draw(std::ostream& os, const CheckResult& check, Collective c) {
     os << "    " << head << std::string(width - head.size(), ' ');
     if (t.route.size() > 2 || (!t.route.empty() && t.route.front() != std::to_string(t.src))) {
       os << "   path ";
-      for (std::size_t i = 0; i < t.route.size(); ++i) os << (i ? " > " : "") << t.route[i];
+      for (std::size_t i = 0; i < t.route.size(); ++i)
+        os << (i ? " > " : "") << text_escape(t.route[i]);
     }
     os << blocks_text(t, c);
-    if (!t.origin.empty()) os << "   (" << t.origin << ")";
+    if (!t.origin.empty()) os << "   (" << text_escape(t.origin) << ")";
     os << "\n";
   }
   if (!x.steps.empty()) {
@@ -99,18 +101,19 @@ void draw(std::ostream& os, const CheckResult& check, Collective c) {
     for (const StepRef& s : x.steps) os << "\n    " << to_string(s);
     os << "\n";
   }
-  if (!x.resource.empty()) os << (x.ops.empty() ? "  shared: " : "  slot: ") << x.resource << "\n";
+  if (!x.resource.empty())
+    os << (x.ops.empty() ? "  shared: " : "  slot: ") << text_escape(x.resource) << "\n";
 }
 
 std::string text(const Report& r, std::string_view source) {
   std::ostringstream os;
-  os << upper(r.verdict()) << "  " << r.algorithm << " (" << r.collective << ") on " << r.topology
-     << ": " << tally(r.checks) << "  [" << source << "]\n";
+  os << upper(r.verdict()) << "  " << text_escape(r.algorithm) << " (" << r.collective << ") on "
+     << text_escape(r.topology) << ": " << tally(r.checks) << "  [" << text_escape(source) << "]\n";
   std::size_t width = 0;
   for (const auto& c : r.checks) width = std::max(width, c.name.size());
   for (const auto& c : r.checks)
     os << "  " << verdict_mark(c.verdict) << "  " << c.name
-       << std::string(width - c.name.size(), ' ') << "  " << c.summary << "\n";
+       << std::string(width - c.name.size(), ' ') << "  " << text_escape(c.summary) << "\n";
   os << "  " << r.counts.phases << (r.counts.phases == 1 ? " phase, " : " phases, ")
      << r.counts.transfers << " transfers, C1 = " << r.counts.c1 << ", C2 = " << r.counts.c2
      << (r.counts.direct ? " (direct)" : " (forwarding)") << "\n";
@@ -119,7 +122,7 @@ std::string text(const Report& r, std::string_view source) {
   for (const auto& b : r.bounds)
     if (!binding || b.value > binding->value) binding = &b;
   if (binding && binding->value > 0)
-    os << "  lower bound " << binding->value << ": " << binding->argument << "\n";
+    os << "  lower bound " << binding->value << ": " << text_escape(binding->argument) << "\n";
   for (const auto& c : r.checks)
     if (c.verdict == Verdict::fail && c.counterexample) draw(os, c, r.collective);
   return os.str();
@@ -221,40 +224,11 @@ std::string json_text(const nlohmann::ordered_json& report) {
 }
 
 std::string draw_check(const verify::CheckResult& check, Collective collective) {
-  if (!check.counterexample) return check.name + ": " + check.summary + "\n";
+  if (!check.counterexample)
+    return text_escape(check.name) + ": " + text_escape(check.summary) + "\n";
   std::ostringstream os;
   draw(os, check, collective);
   return os.str().substr(1);  // draw() starts with a blank line
-}
-
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // XML 1.0 forbids most control characters even when escaped.
-        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t' && ch != '\r')
-          out += '?';
-        else
-          out += ch;
-    }
-  }
-  return out;
 }
 
 namespace {
@@ -272,22 +246,23 @@ std::string junit(const Report& r, std::string_view source) {
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
      << "<testsuites name=\"phasecheck\" tests=\"" << r.checks.size() << "\" failures=\""
      << failures << "\">\n"
-     << "  <testsuite name=\"" << xml_escape(source) << "\" tests=\"" << r.checks.size()
+     << "  <testsuite name=\"" << xml_escape_line(source) << "\" tests=\"" << r.checks.size()
      << "\" failures=\"" << failures << "\" errors=\"0\" skipped=\"" << skipped << "\">\n";
   for (const auto& c : r.checks) {
-    os << "    <testcase classname=\"phasecheck." << xml_escape(r.algorithm) << "\" name=\""
-       << xml_escape(c.name + " on " + r.topology) << "\"";
+    os << "    <testcase classname=\"phasecheck." << xml_escape_line(r.algorithm) << "\" name=\""
+       << xml_escape_line(c.name + " on " + r.topology) << "\"";
     if (c.verdict == Verdict::pass) {
       os << "/>\n";
       continue;
     }
     if (c.verdict == Verdict::not_evaluated) {
-      os << ">\n      <skipped message=\"" << xml_escape(c.summary) << "\"/>\n    </testcase>\n";
+      os << ">\n      <skipped message=\"" << xml_escape_line(c.summary)
+         << "\"/>\n    </testcase>\n";
       continue;
     }
     std::ostringstream detail;
     if (c.counterexample) draw(detail, c, r.collective);
-    os << ">\n      <failure message=\"" << xml_escape(c.summary) << "\" type=\""
+    os << ">\n      <failure message=\"" << xml_escape_line(c.summary) << "\" type=\""
        << to_string(c.verdict) << "\">" << xml_escape(detail.str()) << "</failure>\n"
        << "    </testcase>\n";
   }
@@ -303,8 +278,9 @@ std::string seconds(double t) {
 
 std::string cost_text(const verify::CostReport& c, const Report& r, std::string_view source) {
   std::ostringstream os;
-  os << upper(r.verdict()) << "  " << r.algorithm << " (" << r.collective << ") on " << r.topology
-     << ": T = " << seconds(c.seconds) << " s  [" << source << "]\n"
+  os << upper(r.verdict()) << "  " << text_escape(r.algorithm) << " (" << r.collective << ") on "
+     << text_escape(r.topology) << ": T = " << seconds(c.seconds) << " s  [" << text_escape(source)
+     << "]\n"
      << "  linear model: t_s = " << seconds(c.model.ts) << " s, t_w = " << seconds(c.model.tw)
      << " s per byte, m = " << seconds(c.model.m) << " bytes per message\n\n";
   std::vector<std::array<std::string, 5>> rows{{"", "time (s)", "T / row", "", "formula"}};
@@ -404,18 +380,18 @@ std::string render_error(std::string_view format, std::string_view command, std:
     std::ostringstream os;
     os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
        << "<testsuites name=\"phasecheck\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
-       << "  <testsuite name=\"" << xml_escape(source) << "\" tests=\"1\" failures=\"0\" "
+       << "  <testsuite name=\"" << xml_escape_line(source) << "\" tests=\"1\" failures=\"0\" "
        << "errors=\"1\" skipped=\"0\">\n"
-       << "    <testcase classname=\"phasecheck." << xml_escape(command) << "\" name=\""
-       << xml_escape(std::string(command) + " " + std::string(source)) << "\">\n"
-       << "      <error message=\"" << xml_escape(message) << "\" type=\"input\"/>\n"
+       << "    <testcase classname=\"phasecheck." << xml_escape_line(command) << "\" name=\""
+       << xml_escape_line(std::string(command) + " " + std::string(source)) << "\">\n"
+       << "      <error message=\"" << xml_escape_line(message) << "\" type=\"input\"/>\n"
        << "    </testcase>\n  </testsuite>\n</testsuites>\n";
     return os.str();
   }
   if (format == "markdown")
-    return "### ⚠️ phasecheck " + std::string(command) + ": error\n\n`" + std::string(source) +
-           "`: " + std::string(message) + "\n";
-  return std::string(message) + "\n";
+    return "### ⚠️ phasecheck " + markdown_escape(command) + ": error\n\n" +
+           markdown_escape(source) + ":\n\n" + markdown_code_block(message);
+  return text_escape(message, Newlines::keep) + "\n";
 }
 
 }  // namespace phasecheck::reports

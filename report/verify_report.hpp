@@ -16,10 +16,6 @@ enum class ReportFormat { text, json, junit };
 /// Throws InputError on anything but text, json, junit.
 ReportFormat parse_report_format(std::string_view name);
 
-/// Text for an XML attribute or element: & < > " ' escaped, and the control characters XML 1.0
-/// forbids even escaped replaced by '?'. Shared by the JUnit, SVG and platform writers.
-std::string xml_escape(std::string_view s);
-
 /// A failed check as `verify` prints it: the explanation, then the offending phase with its
 /// transfers, their routes and the shared link or port; "name: summary" when it has no
 /// counterexample.
