@@ -45,3 +45,12 @@ TEST_CASE("table: figures have four significant digits, sizes whole KiB or bytes
   CHECK(size_label(8192) == "8K");
   CHECK(size_label(1000) == "1000B");
 }
+
+TEST_CASE("table: a hostile text cell is one line of text, and no formula in CSV") {
+  Table t({{"name", "name"}, {"delta", "delta"}});
+  t.add({std::string("=HYPERLINK(\"http://e\")\n::error::x\x1b"), std::string("-3")});
+  CHECK(t.text() ==
+        "name                                    delta\n"
+        "=HYPERLINK(\"http://e\")\\n::error::x\\x1b  -3\n");
+  CHECK(t.csv() == "name,delta\r\n\"'=HYPERLINK(\"\"http://e\"\")\\n::error::x\\x1b\",-3\r\n");
+}
