@@ -208,7 +208,7 @@ TEST_CASE("write_output: inside the current directory, a link leading out of it 
   CHECK(std::distance(fs::directory_iterator(d / "checkout"), fs::directory_iterator()) == 3);
 }
 
-TEST_CASE("write_output: a link that stays inside is followed; --follow-output-links any link") {
+TEST_CASE("write_output: a link that stays inside is followed, --follow-output-links any link") {
   const Directory d;
   fs::create_directory(d / "checkout");
   fs::create_directory(d / "checkout/build");
@@ -262,7 +262,7 @@ TEST_CASE("write_output: roots confine the file written, links resolved, when it
   CHECK(contents(d / "root/inside.json") == "in");
 }
 
-TEST_CASE("write_output: /dev/null is written in place; a path through a file is refused") {
+TEST_CASE("write_output: /dev/null is written in place, a path through a file is refused") {
   write_x("/dev/null");
   CHECK(fs::is_character_file("/dev/null"));
   const Directory d;
@@ -275,7 +275,7 @@ TEST_CASE("write_output: /dev/null is written in place; a path through a file is
   CHECK_THROWS_WITH_AS(write_x(d / "sub/"), doctest::Contains("cannot write the file"), InputError);
 }
 
-TEST_CASE("real_location resolves links and dots, keeps a missing tail; lies_within by component") {
+TEST_CASE("real_location resolves links and dots, keeps a missing tail, lies_within by component") {
   const Directory d;
   const std::string real = fs::canonical(d.path).string();
   fs::create_directory(d / "a");

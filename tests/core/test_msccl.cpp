@@ -128,7 +128,7 @@ TEST_CASE("msccl: the steps' own state is charged before the events are built") 
   });
 }
 
-TEST_CASE("msccl: a chain of dependencies through another gpu orders two steps; without it they race") {
+TEST_CASE("msccl: a chain of dependencies through another gpu orders two steps, without it they race") {
   const Schedule ordered = lower(across_gpus(true));
   CHECK_FALSE(has_race(ordered));
   CHECK(faults(ordered).empty());
@@ -140,7 +140,7 @@ TEST_CASE("msccl: a chain of dependencies through another gpu orders two steps; 
   CHECK(faults(racing)[0].steps == std::vector<StepRef>{{0, 0, 0}, {0, 1, 0}});
 }
 
-TEST_CASE("msccl: every access is compared with the last write and the reads since; each racing access counts once") {
+TEST_CASE("msccl: every access is compared with the last write and the reads since, each racing access counts once") {
   // Three threadblocks write output[0] and nothing orders them: the second races with the
   // first, the third with the second.
   std::string tbs;

@@ -238,7 +238,7 @@ std::uint64_t operations(const std::vector<RankProgram>& programs) {
 }  // namespace
 
 TEST_CASE(
-    "programs: operations are counted before they are made; barriers past the limit refused") {
+    "programs: operations are counted before they are made, barriers past the limit refused") {
   const Schedule fig1 = fig1_schedule();
   const SyncPlan plan = pairwise_synchronization(fig1, fig1.header.topology);
   for (const Separation s : {Separation::none, Separation::barrier, Separation::pairwise}) {

@@ -88,7 +88,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "hierarchical-factor: node order by size, then index; the smaller node's processors lead") {
+    "hierarchical-factor: node order by size, then index, the smaller node's processors lead") {
   // Node 0 has 2 processors (ranks 0, 1), node 1 has 1 (rank 2): node 1 < node 0. In phase 1
   // (current = 1) round 1 pairs them: rank 2 exchanges with rank 0, then with rank 1.
   const Schedule s = generate({2, 1});
