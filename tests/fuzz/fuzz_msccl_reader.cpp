@@ -3,7 +3,8 @@
 // model (core/msccl.hpp lower) and, when it executes, the verifier. An InputError is the expected
 // answer to bad input; a crash, a sanitizer report, a hang or any other exception is a finding.
 // What the reader accepts must survive a round trip: written in the <step> dialect and read again
-// it is the same program (up to line numbers and dialect), and writing that gives the same bytes.
+// it is the same program (up to line numbers and dialect, and its names as the writer makes them:
+// one line of inert text, core/escape.hpp), and writing that gives the same bytes.
 
 #include <cstdint>
 #include <exception>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/escape.hpp"
 #include "core/msccl.hpp"
 #include "finding.hpp"
 #include "io/msccl_xml.hpp"
@@ -21,10 +23,16 @@ using namespace phasecheck;
 
 namespace {
 
-/// The program without what a round trip may change: where it was read from and its dialect.
+/// The program without what a round trip may change: where it was read from, its dialect, and
+/// its names, protocol and collective, which the writer passes through text_escape and xml_chars
+/// (both idempotent: a name written once is written again unchanged).
 msccl::Program normalized(msccl::Program p) {
+  const auto as_written = [](const std::string& s) { return xml_chars(text_escape(s)); };
   p.line = 0;
   p.dialect = msccl::Dialect::step;
+  p.name = as_written(p.name);
+  p.coll = as_written(p.coll);
+  if (p.protocol) p.protocol = as_written(*p.protocol);
   for (msccl::Gpu& g : p.gpus) {
     g.line = 0;
     for (msccl::Threadblock& t : g.threadblocks) {
