@@ -4,20 +4,8 @@
 #include <cstdio>
 
 namespace phasecheck {
-namespace {
 
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
-
-/// One code point of `s` at `i`: its value and its bytes, or `valid` false for one byte that does
-/// not start a well-formed sequence (Unicode 15, table 3-7: no overlong form, no surrogate,
-/// nothing beyond U+10FFFF).
-struct CodePoint {
-  char32_t value = 0;
-  std::size_t size = 1;
-  bool valid = false;
-};
-
-CodePoint decode(std::string_view s, std::size_t i) {
+CodePoint decode_utf8(std::string_view s, std::size_t i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char c = byte(i);
   if (c < 0x80) return {c, 1, true};
@@ -46,21 +34,27 @@ CodePoint decode(std::string_view s, std::size_t i) {
   return {value, n, true};
 }
 
+bool xml_char(char32_t c) {
+  return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) ||
+         (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+namespace {
+
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
+
 /// Calls `f(CodePoint, bytes)` for each code point or ill-formed byte of `s`, in order.
 template <typename F>
 void for_each_code_point(std::string_view s, F f) {
   for (std::size_t i = 0; i < s.size();) {
-    const CodePoint c = decode(s, i);
+    const CodePoint c = decode_utf8(s, i);
     f(c, s.substr(i, c.size));
     i += c.size;
   }
 }
 
-bool xml_allowed(char32_t c) {
-  return c == '\t' || c == '\n' || c == '\r' || (c >= 0x20 && c < 0x7F) ||
-         (c >= 0xA0 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD) ||
-         (c >= 0x10000 && c <= 0x10FFFF);
-}
+/// What the XML writers emit: XML 1.0's characters but DEL and C1 (see xml_chars()).
+bool xml_allowed(char32_t c) { return xml_char(c) && !(c >= 0x7F && c <= 0x9F); }
 
 /// Whether every byte of `s` is printable ASCII, or one of `also`.
 bool plain(std::string_view s, std::string_view also) {

@@ -12,6 +12,19 @@
 
 namespace phasecheck {
 
+/// One code point of `s` at byte `i` (< s.size()): its value and its length in bytes, or `valid`
+/// false (and a length of 1) for a byte that does not start a well-formed UTF-8 sequence (Unicode
+/// 15, table 3-7: no overlong form, no surrogate, nothing beyond U+10FFFF).
+struct CodePoint {
+  char32_t value = 0;
+  std::size_t size = 1;
+  bool valid = false;
+};
+CodePoint decode_utf8(std::string_view s, std::size_t i);
+
+/// XML 1.0's Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].
+bool xml_char(char32_t c);
+
 /// Text for an XML 1.0 attribute value or element: `&` `<` `>` `"` `'` as the entities
 /// `&amp;` `&lt;` `&gt;` `&quot;` `&apos;`, then everything xml_chars() does. The result holds only
 /// characters XML 1.0 allows and never a character reference (so never `&#1;`).

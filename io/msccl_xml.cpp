@@ -47,30 +47,6 @@ class Positions {
   std::vector<std::size_t> starts_;
 };
 
-/// The code point of the UTF-8 sequence at text[i] and its length, or a length of 0 when the
-/// bytes there are not UTF-8 (overlong forms and surrogates included).
-std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char b = byte(i);
-  if (b < 0x80) return {b, 1};
-  const std::size_t length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 0;
-  if (length == 0 || b > 0xF4 || i + length > text.size()) return {0, 0};
-  char32_t c = b & (0x7F >> length);
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return {0, 0};
-    c = (c << 6) | (byte(i + k) & 0x3F);
-  }
-  static constexpr char32_t kLeast[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (c < kLeast[length] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return {0, 0};
-  return {c, length};
-}
-
-/// XML 1.0's Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].
-bool xml_char(char32_t c) {
-  return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) ||
-         (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
-}
-
 std::string hex(char32_t c) {
   char text[16];
   std::snprintf(text, sizeof text, "U+%04X", static_cast<unsigned>(c));
@@ -267,13 +243,14 @@ Step Reader::read_step(const pugi::xml_node& n, Dialect dialect, const Threadblo
 
 void Reader::check_characters() const {
   for (std::size_t i = 0; i < text_.size();) {
-    const auto [c, length] = decode_utf8(text_, i);
-    if (length == 0)
+    const CodePoint c = decode_utf8(text_, i);
+    if (!c.valid)
       invalid(static_cast<std::ptrdiff_t>(i),
               "bytes that are not UTF-8 (the file must be UTF-8 XML 1.0)");
-    if (!xml_char(c))
-      invalid(static_cast<std::ptrdiff_t>(i), "character " + hex(c) + " is not allowed in XML 1.0");
-    i += length;
+    if (!xml_char(c.value))
+      invalid(static_cast<std::ptrdiff_t>(i),
+              "character " + hex(c.value) + " is not allowed in XML 1.0");
+    i += c.size;
   }
 }
 
