@@ -15,7 +15,7 @@
 #include "core/progress.hpp"
 #include "core/suggest.hpp"
 #include "distributed/processes.hpp"
-#include "experiments/check.hpp"
+#include "pipeline/check.hpp"
 #include "experiments/machine_bounds.hpp"
 #include "experiments/survey.hpp"
 #include "io/json.hpp"
@@ -122,9 +122,9 @@ using verify::Verdict;
 /// How `verify` and `check` spread their work: over this process's threads and, under mpirun,
 /// over the MPI processes (distributed/processes.hpp; there one thread each unless --threads
 /// says otherwise: the processes are the spread). The progress line is process 0's.
-experiments::Spread spread(unsigned threads) {
+pipeline::Spread spread(unsigned threads) {
   const distributed::Processes& processes = distributed::Processes::get();
-  experiments::Spread s;
+  pipeline::Spread s;
   s.threads = threads != 0 ? threads : processes.spread() ? 1 : verify::default_threads();
   s.share = processes.share();
   if (processes.spread())
@@ -161,8 +161,8 @@ int verify(const VerifyArgs& args, std::ostream& out, std::ostream& err) {
   const distributed::Processes& processes = distributed::Processes::get();
   if (processes.spread() && (args.schedule == "-" || args.topology == "-"))
     throw InputError("verify under mpirun reads its files in every process: give a file, not -");
-  const experiments::Verified v =
-      experiments::verify_file(args.schedule, args.topology, spread(args.threads));
+  const pipeline::Verified v =
+      pipeline::verify_file(args.schedule, args.topology, spread(args.threads));
   int code = 0;
   if (v.report) {  // process 0
     emit(reports::render(*v.report, v.source, format), args.output, out,
@@ -185,7 +185,7 @@ int check(const CheckArgs& args, std::ostream& out) {
   const Topology machine = io::read_topology_file(args.topology);
   const Parameters parameters = Parameters::parse(args.set);
   const auto report = on_machine_of(args.topology, [&] {
-    return experiments::check_algorithm(algorithm, machine, parameters, spread(args.threads));
+    return pipeline::check_algorithm(algorithm, machine, parameters, spread(args.threads));
   });
   int code = 0;
   if (report) {  // process 0
@@ -314,7 +314,7 @@ int cost(const CostArgs& args, std::ostream& out) {
   if (format == reports::ReportFormat::junit) throw InputError("cost reports are text or json");
   if (!args.output.empty()) check_output(args.output, {args.schedule, args.topology});
   require_stdin_once({args.schedule, args.topology});
-  const experiments::Verified v = experiments::verify_file(args.schedule, args.topology);
+  const pipeline::Verified v = pipeline::verify_file(args.schedule, args.topology);
   const verify::Report& report = *v.report;  // one process, so the report is here
   const verify::CostReport c = verify::cost(report, v.claims, model);
   emit(reports::render_cost(c, report, v.source, format), args.output, out,

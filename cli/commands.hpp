@@ -49,7 +49,7 @@ struct CheckArgs {
   std::string output;            ///< report file; empty for standard output
   unsigned threads = 0;          ///< 0: the machine's cores
 };
-/// `generate | verify` in one pass (experiments/check.hpp): the same report, the schedule never
+/// `generate | verify` in one pass (pipeline/check.hpp): the same report, the schedule never
 /// held. Exit 0 when every check that applies passes, 1 otherwise.
 int check(const CheckArgs& args, std::ostream& out);
 

@@ -7,7 +7,7 @@
 #include "core/error.hpp"
 #include "core/limits.hpp"
 #include "distributed/partial_json.hpp"
-#include "experiments/check.hpp"
+#include "pipeline/check.hpp"
 #include "io/json.hpp"
 #include "verify/delivery.hpp"
 #include "verify/verifier.hpp"
@@ -40,7 +40,7 @@ TEST_CASE("check: the same report as generate | verify, for every algorithm on e
     for (const schedules::Algorithm& a : schedules::algorithms()) {
       std::optional<verify::Report> streamed;
       try {
-        streamed = experiments::check_algorithm(a, model, {});
+        streamed = pipeline::check_algorithm(a, model, {});
       } catch (const InputError&) {
         CHECK_THROWS_AS(generate_then_verify(a, model), InputError);  // refused alike
         continue;
@@ -50,9 +50,9 @@ TEST_CASE("check: the same report as generate | verify, for every algorithm on e
       CHECK(*streamed == generate_then_verify(a, model));
       // Spread over threads: the same report, to the byte of every counterexample.
       for (const unsigned threads : {2u, 3u}) {
-        experiments::Spread spread;
+        pipeline::Spread spread;
         spread.threads = threads;
-        CHECK(experiments::check_algorithm(a, model, {}, spread) == streamed);
+        CHECK(pipeline::check_algorithm(a, model, {}, spread) == streamed);
       }
       ++compared;
     }
@@ -64,7 +64,7 @@ TEST_CASE("check: a contended schedule is found contended, with its counterexamp
   const Topology tree = io::read_topology_file(std::string(PHASECHECK_SOURCE_DIR) +
                                                "/examples/faraj-yuan-fig1/topology.json");
   const verify::Report r =
-      *experiments::check_algorithm(*schedules::find_algorithm("linear"), tree, {});
+      *pipeline::check_algorithm(*schedules::find_algorithm("linear"), tree, {});
   CHECK(r.verdict() == Verdict::fail);
   REQUIRE_FALSE(r.passed("contention"));
   bool drawn = false;
@@ -77,7 +77,7 @@ TEST_CASE("check: bad parameters are refused before any phase is made") {
   const Topology model = FullyConnected(8, 1);
   Parameters p;
   p.set("radix", std::string("99"));
-  CHECK_THROWS_AS(experiments::check_algorithm(*schedules::find_algorithm("bruck-index"), model, p),
+  CHECK_THROWS_AS(pipeline::check_algorithm(*schedules::find_algorithm("bruck-index"), model, p),
                   InputError);
 }
 
@@ -88,25 +88,25 @@ TEST_CASE("check: spread over processes, the findings merged on the stateful one
                                                "/examples/faraj-yuan-fig1/topology.json");
   for (const char* name : {"linear", "faraj-yuan", "shift"}) {
     const schedules::Algorithm& a = *schedules::find_algorithm(name);
-    const auto whole = experiments::check_algorithm(a, tree, {});
+    const auto whole = pipeline::check_algorithm(a, tree, {});
     REQUIRE(whole);
     for (const std::uint32_t processes : {2u, 3u, 4u}) {
       INFO(name << " on " << processes << " processes");
       std::vector<verify::Verifier::Partial> partials;
       for (std::uint32_t rank = 1; rank < processes; ++rank) {
-        experiments::Spread spread;
+        pipeline::Spread spread;
         spread.share = {false, rank - 1, processes - 1};
         spread.gather = [&](const verify::Verifier::Partial& mine) {
           partials.push_back(distributed::from_wire(distributed::to_wire(mine)));
           return std::vector<verify::Verifier::Partial>{};
         };
-        CHECK_FALSE(experiments::check_algorithm(a, tree, {}, spread));  // no report there
+        CHECK_FALSE(pipeline::check_algorithm(a, tree, {}, spread));  // no report there
       }
-      experiments::Spread root;
+      pipeline::Spread root;
       root.share = {true, 0, 0};
       root.threads = 2;
       root.gather = [&](const verify::Verifier::Partial&) { return partials; };
-      CHECK(experiments::check_algorithm(a, tree, {}, root) == whole);
+      CHECK(pipeline::check_algorithm(a, tree, {}, root) == whole);
     }
   }
 }
@@ -118,9 +118,9 @@ TEST_CASE("check: an error in a checking thread reaches the caller") {
   Limits l = saved;
   l.max_memory_bytes = verify::DeliveryChecker::memory_bytes(64) + 256;
   set_limits(l);
-  experiments::Spread spread;
+  pipeline::Spread spread;
   spread.threads = 2;
-  CHECK_THROWS_AS(experiments::check_algorithm(*schedules::find_algorithm("shift"),
+  CHECK_THROWS_AS(pipeline::check_algorithm(*schedules::find_algorithm("shift"),
                                                FullyConnected(64, 1), {}, spread),
                   InputError);
   set_limits(saved);
@@ -144,14 +144,14 @@ TEST_CASE(
       a.generate(header, writer.sink());
       writer.finish();
     }
-    const std::optional<verify::Report> one = experiments::verify_file(path, "", {}).report;
+    const std::optional<verify::Report> one = pipeline::verify_file(path, "", {}).report;
     REQUIRE(one);
-    CHECK(one == experiments::check_algorithm(a, tree, {}));
+    CHECK(one == pipeline::check_algorithm(a, tree, {}));
     for (const unsigned threads : {2u, 3u}) {
       INFO(name << " with " << threads << " threads");
-      experiments::Spread spread;
+      pipeline::Spread spread;
       spread.threads = threads;
-      CHECK(experiments::verify_file(path, "", spread).report == one);
+      CHECK(pipeline::verify_file(path, "", spread).report == one);
     }
   }
   std::filesystem::remove_all(dir);

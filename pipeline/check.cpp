@@ -1,4 +1,4 @@
-#include "experiments/check.hpp"
+#include "pipeline/check.hpp"
 
 #include <memory>
 
@@ -8,7 +8,7 @@
 #include "io/json.hpp"
 #include "verify/parallel.hpp"
 
-namespace phasecheck::experiments {
+namespace phasecheck::pipeline {
 namespace {
 
 /// The verifier of one spread check and its progress line, phase by phase.
@@ -89,4 +89,4 @@ Verified verify_file(const std::string& path, const std::string& topology_path,
   return v;
 }
 
-}  // namespace phasecheck::experiments
+}  // namespace phasecheck::pipeline

@@ -3,7 +3,7 @@
 /// and verified in one pass; `phasecheck verify FILE`: a schedule file (JSON or binary stream,
 /// file or pipe) verified as it is read. Either way the phases go straight into the verifier and
 /// are dropped, so what stays in memory is the checkers' state, never the schedule (tests:
-/// tests/experiments/test_check.cpp compares `check` with `generate | verify` on every algorithm
+/// tests/pipeline/test_check.cpp compares `check` with `generate | verify` on every algorithm
 /// and example).
 ///
 /// Both may be spread (Spread): over threads (verify/parallel.hpp) and over processes, each of
@@ -24,7 +24,7 @@
 #include "verify/report.hpp"
 #include "verify/verifier.hpp"
 
-namespace phasecheck::experiments {
+namespace phasecheck::pipeline {
 
 struct Spread {
   unsigned threads = 1;  ///< checking threads of this process (verify/parallel.hpp)
@@ -56,4 +56,4 @@ struct Verified {
 Verified verify_file(const std::string& path, const std::string& topology_path,
                      const Spread& spread = {});
 
-}  // namespace phasecheck::experiments
+}  // namespace phasecheck::pipeline
