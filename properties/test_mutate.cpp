@@ -289,3 +289,26 @@ TEST_CASE("mutate: the same seed plants the same faults") {
   const Schedule s = schedules::generate_program(a, schedules::make_header(a, t, {}));
   CHECK(properties::mutate(s, t, 25, 3) == properties::mutate(s, t, 25, 3));
 }
+
+TEST_CASE("mutate: an imported program is judged without the claims of the algorithm it names") {
+  // An MSCCL program named after a registered algorithm: the verifier judges it on its own
+  // (schedules::claims_for), so no valid mutant may be counted as rejected by the claims, while
+  // the same program as generated has such mutants (the claims did run there).
+  const auto& a = *schedules::find_algorithm("factor");
+  const Topology t = FullyConnected(4, 2);
+  Schedule s = schedules::generate_program(a, schedules::make_header(a, t, {}));
+  const auto claims_only = [&] {
+    std::uint64_t n = 0, mutants = 0;
+    for (const auto& c : properties::mutate(s, t, 30, 3).classes) {
+      n += c.claims_only;
+      mutants += c.mutants;
+    }
+    CHECK(mutants > 0);
+    return n;
+  };
+  CHECK(claims_only() > 0);
+  Imported imported{"msccl", "by hand", {}, {}};
+  for (const Phase& phase : s.phases) imported.ops.emplace_back(phase.ops().size());
+  s.header.imported = imported;
+  CHECK(claims_only() == 0);
+}
