@@ -240,7 +240,12 @@ TEST_CASE("mutate: no invalid mutant of any registered algorithm's program is mi
       Cluster({2, 3}),
       Tree({"a", "b", "c", "d", "e"}, {"s", "t"},
            {{"a", "s"}, {"b", "s"}, {"c", "t"}, {"d", "t"}, {"e", "t"}, {"s", "t"}})};
-  for (const schedules::Algorithm& a : schedules::algorithms())
+  // The sweep must do its work: a pair that throws for another reason than not fitting, or a
+  // mutate that plants nothing, would otherwise pass by default.
+  std::size_t runs = 0, algorithms_run = 0;
+  std::uint64_t planted = 0, invalid = 0;
+  for (const schedules::Algorithm& a : schedules::algorithms()) {
+    const std::size_t runs_before = runs;
     for (const Topology& t : machines) {
       Schedule s;
       try {
@@ -249,13 +254,24 @@ TEST_CASE("mutate: no invalid mutant of any registered algorithm's program is mi
         continue;  // the algorithm does not fit this machine
       }
       const auto report = properties::mutate(s, t, 20, 11);
+      ++runs;
       INFO(a.name << " on " << describe(t));
+      CHECK(report.program);
       for (const auto& c : report.classes) {
         INFO(c.name << ": " << c.example);
         CHECK(c.missed == 0);
         CHECK(c.over_strict == 0);
+        planted += c.mutants;
+        invalid += c.invalid;
       }
     }
+    algorithms_run += runs > runs_before;
+  }
+  // Every registered algorithm fits at least one of the machines.
+  CHECK(algorithms_run == schedules::algorithms().size());
+  CHECK(runs >= algorithms_run);
+  CHECK(planted > 0);
+  CHECK(invalid > 0);
 }
 
 TEST_CASE("mutate: no invalid mutant of a program is missed on random machines and parameters") {
