@@ -123,7 +123,8 @@ std::string unit_name(std::size_t phase, std::size_t op, const BufferOp& o, std:
          ")";
 }
 
-/// A place in the original: a transfer (table) or an op's chunk (program) of one phase.
+/// A place in the original: a transfer of one phase (a table: unit.op is the transfer's index)
+/// or an op's chunk (a program).
 struct At {
   std::size_t phase = 0;
   Unit unit;
