@@ -10,7 +10,9 @@
 /// rotation shifted by one, the self copy dropped, a receive redirected to scratch, a wrong slot
 /// read, a slot written twice in a phase) and the six table faults done on ops; the naive method
 /// is a second simulation of the slots, written from the semantics of core/buffers.hpp alone
-/// (a map of slots per rank), not from core/buffer_state.
+/// (a map of slots per rank), not from core/buffer_state (both in properties/naive.hpp). The
+/// classes are the rows of one table in mutate.cpp: a name, the schedules it applies to (tables
+/// or programs) and the function that plants it.
 
 #include <cstdint>
 #include <iosfwd>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "core/schedule.hpp"
+#include "properties/naive.hpp"
 
 namespace phasecheck::properties {
 
@@ -54,26 +57,9 @@ inline constexpr std::uint32_t kMaxMutantsPerClass = 100000;
 /// op fault, and every output slot holds its chunk at the end), and, when the original is
 /// contention-free on the model, no contention. A class that does not apply to the schedule (no
 /// forwarded block, a single phase, no self copy) has 0 mutants. Throws InputError for more than
-/// 64 ranks or a schedule without a transfer (op) to mutate.
+/// 64 ranks or a schedule without a transfer (op) to mutate. The checkers judge with the claims
+/// the verifier would use (schedules::claims_for: none for an imported program).
 MutationReport mutate(const Schedule& schedule, const Topology& model, std::uint32_t per_class,
                       std::uint64_t seed);
-
-/// Naive validity of a schedule (the second method), exposed for tests. For a table: delivery by
-/// sets of holdings. For a program: a simulation of every slot, phase by phase (every op reads
-/// the state at the phase's start, its writes land at the phase's end); `placed` fails on a read
-/// or write beyond a buffer, a read of an empty slot, a write to the input buffer, two writes to
-/// one slot in a phase, or an output slot without its chunk at the end; `delivered` fails when a
-/// chunk arrives by a send at a rank that needs it and already has it. Contention is counted per
-/// link, port or node on the sends of each phase.
-struct NaiveVerdict {
-  bool delivered = false;
-  bool contention_free = false;
-  bool placed = true;   ///< a table has no slots: always true
-  std::string problem;  ///< the first thing found wrong ("" when valid; contention not named)
-  bool valid(bool contention_counts) const {
-    return placed && delivered && (!contention_counts || contention_free);
-  }
-};
-NaiveVerdict naive_verdict(const Schedule& schedule, const Topology& model);
 
 }  // namespace phasecheck::properties

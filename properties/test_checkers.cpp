@@ -1,52 +1,15 @@
-// The delivery checker checked by a second method: a naive simulation over a std::set of
-// (rank, block) holdings, written from the definition in docs/models.md, must agree with it on
-// random schedules near the valid ones (relays, junk, drops): same verdict, same delivered pairs.
-
-#include <map>
-#include <set>
-#include <tuple>
+// The delivery checker checked by a second method: the naive simulation over a std::set of
+// (rank, block) holdings that `mutate` uses too (naive.hpp), written from the definition in
+// docs/models.md, must agree with it on random schedules near the valid ones (relays, junk,
+// drops): same verdict, same delivered pairs.
 
 #include "doctest_rapidcheck.hpp"
+#include "naive.hpp"
 #include "verify/delivery.hpp"
 
 using namespace phasecheck;
 
 namespace {
-
-struct Naive {
-  bool valid = true;
-  std::set<std::pair<Rank, Rank>> delivered;  // (origin, dest)
-};
-
-Naive naive(Collective c, Rank p, const std::vector<Phase>& phases) {
-  // holdings: (rank, origin, dest-or-kEveryRank)
-  std::set<std::tuple<Rank, Rank, Rank>> held;
-  for (Rank o = 0; o < p; ++o)
-    for (Rank d = 0; d < p; ++d) held.insert({o, o, c == Collective::alltoall ? d : kEveryRank});
-  Naive out;
-  for (const Phase& ph : phases) {
-    std::vector<std::tuple<Rank, Rank, Rank>> arrivals;
-    for (const Transfer& t : ph.transfers())
-      for (const Block& b : ph.blocks(t)) {
-        if (!held.count({t.src, b.origin, b.dest})) {
-          out.valid = false;  // sent without being held: invalid, and moves nothing
-          continue;
-        }
-        if (t.src != t.dst) arrivals.push_back({t.dst, b.origin, b.dest});
-      }
-    for (const auto& [r, o, d] : arrivals) {
-      const bool needs = c == Collective::allgather || r == d;
-      if (needs && !held.insert({r, o, d}).second) out.valid = false;  // twice at a destination
-      held.insert({r, o, d});
-    }
-  }
-  for (Rank o = 0; o < p; ++o)
-    for (Rank d = 0; d < p; ++d)
-      if (o != d && held.count({d, o, c == Collective::alltoall ? d : kEveryRank}))
-        out.delivered.insert({o, d});
-  if (out.delivered.size() != std::size_t{p} * (p - 1)) out.valid = false;
-  return out;
-}
 
 /// A random schedule near the valid ones: every message, direct or relayed through one other
 /// rank, placed in random phases (a relay leg may come too early), then a few random transfers
@@ -100,9 +63,14 @@ TEST_CASE("the delivery checker agrees with a naive simulation") {
     const std::vector<Phase> phases = near_valid_schedule(c, p);
     verify::DeliveryChecker checker(c, p);
     for (std::size_t i = 0; i < phases.size(); ++i) checker.consume(i, phases[i]);
-    const Naive expected = naive(c, p, phases);
-    RC_CLASSIFY(expected.valid, "valid");
-    RC_ASSERT((checker.finish().verdict == verify::Verdict::pass) == expected.valid);
+    Schedule table;
+    table.header.topology = FullyConnected(p, 1);
+    table.header.collective = c;
+    table.phases = phases;
+    const properties::NaiveDelivery expected = properties::naive_delivery(table);
+    const bool valid = expected.problem.empty();
+    RC_CLASSIFY(valid, "valid");
+    RC_ASSERT((checker.finish().verdict == verify::Verdict::pass) == valid);
     for (Rank o = 0; o < p; ++o)
       for (Rank d = 0; d < p; ++d)
         if (o != d) RC_ASSERT(checker.delivered(o, d) == (expected.delivered.count({o, d}) == 1));

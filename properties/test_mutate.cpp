@@ -240,7 +240,12 @@ TEST_CASE("mutate: no invalid mutant of any registered algorithm's program is mi
       Cluster({2, 3}),
       Tree({"a", "b", "c", "d", "e"}, {"s", "t"},
            {{"a", "s"}, {"b", "s"}, {"c", "t"}, {"d", "t"}, {"e", "t"}, {"s", "t"}})};
-  for (const schedules::Algorithm& a : schedules::algorithms())
+  // The sweep must do its work: a pair that throws for another reason than not fitting, or a
+  // mutate that plants nothing, would otherwise pass by default.
+  std::size_t runs = 0, algorithms_run = 0;
+  std::uint64_t planted = 0, invalid = 0;
+  for (const schedules::Algorithm& a : schedules::algorithms()) {
+    const std::size_t runs_before = runs;
     for (const Topology& t : machines) {
       Schedule s;
       try {
@@ -249,13 +254,24 @@ TEST_CASE("mutate: no invalid mutant of any registered algorithm's program is mi
         continue;  // the algorithm does not fit this machine
       }
       const auto report = properties::mutate(s, t, 20, 11);
+      ++runs;
       INFO(a.name << " on " << describe(t));
+      CHECK(report.program);
       for (const auto& c : report.classes) {
         INFO(c.name << ": " << c.example);
         CHECK(c.missed == 0);
         CHECK(c.over_strict == 0);
+        planted += c.mutants;
+        invalid += c.invalid;
       }
     }
+    algorithms_run += runs > runs_before;
+  }
+  // Every registered algorithm fits at least one of the machines.
+  CHECK(algorithms_run == schedules::algorithms().size());
+  CHECK(runs >= algorithms_run);
+  CHECK(planted > 0);
+  CHECK(invalid > 0);
 }
 
 TEST_CASE("mutate: no invalid mutant of a program is missed on random machines and parameters") {
@@ -288,4 +304,27 @@ TEST_CASE("mutate: the same seed plants the same faults") {
   const Topology t = FullyConnected(5, 1);
   const Schedule s = schedules::generate_program(a, schedules::make_header(a, t, {}));
   CHECK(properties::mutate(s, t, 25, 3) == properties::mutate(s, t, 25, 3));
+}
+
+TEST_CASE("mutate: an imported program is judged without the claims of the algorithm it names") {
+  // An MSCCL program named after a registered algorithm: the verifier judges it on its own
+  // (schedules::claims_for), so no valid mutant may be counted as rejected by the claims, while
+  // the same program as generated has such mutants (the claims did run there).
+  const auto& a = *schedules::find_algorithm("factor");
+  const Topology t = FullyConnected(4, 2);
+  Schedule s = schedules::generate_program(a, schedules::make_header(a, t, {}));
+  const auto claims_only = [&] {
+    std::uint64_t n = 0, mutants = 0;
+    for (const auto& c : properties::mutate(s, t, 30, 3).classes) {
+      n += c.claims_only;
+      mutants += c.mutants;
+    }
+    CHECK(mutants > 0);
+    return n;
+  };
+  CHECK(claims_only() > 0);
+  Imported imported{"msccl", "by hand", {}, {}};
+  for (const Phase& phase : s.phases) imported.ops.emplace_back(phase.ops().size());
+  s.header.imported = imported;
+  CHECK(claims_only() == 0);
 }
