@@ -56,7 +56,7 @@ TEST_CASE("schedule header: complete once the required keys and the machine are 
       Json::parse(v3 + R"(, "buffers": {"input": 3, "output": 3, "scratch": 0}})")));
 }
 
-TEST_CASE("schedule header: built and validated; on_shape sees it before the parameters") {
+TEST_CASE("schedule header: built and validated, on_shape sees it before the parameters") {
   int shapes = 0;
   const ScheduleHeader h = header_of(
       kV1.substr(0, kV1.size() - 1) + R"(, "parameters": {"k": 2, "name": "a", "on": true}})",
