@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "verify/verifier.hpp"
 
 namespace phasecheck::ci {
@@ -44,11 +45,8 @@ Side judge(Schedule table, const std::string& source, const Topology* model, con
   Side s;
   s.source = source;
   const Topology& m = model ? *model : table.header.topology;
-  try {
-    s.report = verify::verify(table, m, claims);
-  } catch (const InputError& e) {  // the rank counts differ: say which file
-    throw InputError(source + ": " + e.what());
-  }
+  // (An InputError here: the rank counts differ; it names the file.)
+  s.report = with_source(source, [&] { return verify::verify(table, m, claims); });
   s.figures = {s.report->counts.phases, s.report->counts.c1, s.report->counts.c2};
   s.bound_c1 = s.report->bound_c1;
   s.bound_c2 = s.report->bound_c2;

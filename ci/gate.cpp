@@ -45,16 +45,11 @@ std::vector<std::string> check_gate_trust(const std::string& path, const io::Gat
   for (std::size_t i = 0; i < manifest.cases.size(); ++i) {
     const io::GateCase& g = manifest.cases[i];
     for (const io::GatePath& p : io::case_paths(g, i)) {
-      const std::string where = path + ": " + p.field + " (case '" + g.name + "'): ";
-      std::string real;
-      try {
-        real = real_location(p.path);
-      } catch (const InputError& e) {
-        throw InputError(where + e.what());
-      }
+      const std::string where = path + ": " + p.field + " (case '" + g.name + "')";
+      const std::string real = with_source(where, [&] { return real_location(p.path); });
       if (std::none_of(roots.begin(), roots.end(),
                        [&](const std::string& root) { return lies_within(real, root); }))
-        throw InputError(where + p.path + (real == p.path ? " is" : " leads to " + real + ",") +
+        throw InputError(where + ": " + p.path + (real == p.path ? " is" : " leads to " + real + ",") +
                          " outside the manifest's directory " + roots.front() +
                          " (--allow-outside DIR admits a directory that holds it)");
     }
@@ -74,8 +69,9 @@ GateResult run_gate(const std::string& path, const io::GateManifest& manifest,
   ProgressMeter meter(progress, "gate " + path, "cases", manifest.cases.size());
   for (const io::GateCase& g : manifest.cases) {
     meter.note(g.name);
-    // Every problem of a case names the manifest and the case.
-    try {
+    // Every problem of a case names the manifest and the case. (The meter erases its line as the
+    // error leaves this function.)
+    with_source(path + ": case '" + g.name + "'", [&] {
       const Topology model = io::read_topology_file(g.topology);
       Schedule schedule = source.schedule(g, model);
       const Claims claims = source.claims(schedule.header);
@@ -102,21 +98,16 @@ GateResult run_gate(const std::string& path, const io::GateManifest& manifest,
         }
       }
       result.cases.push_back({g.name, std::move(c)});
-    } catch (const InputError& e) {
-      meter.finish();
-      throw InputError(path + ": case '" + g.name + "': " + e.what());
-    }
+    });
     meter.advance();
   }
   meter.finish();
   // Written only once every case has run: a bad case leaves every baseline as it was.
   for (const NewBaseline& b : new_baselines) {
-    try {
+    with_source(path + ": case '" + b.name + "'", [&] {
       write_output(
           b.path, [&](std::ostream& os) { os << b.json; }, {path}, roots);
-    } catch (const InputError& e) {
-      throw InputError(path + ": case '" + b.name + "': " + e.what());
-    }
+    });
   }
   if (options.update) io::update_gate_figures(path, new_figures, roots);
   return result;

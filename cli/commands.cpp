@@ -47,11 +47,7 @@ namespace {
 /// memory limit) names the file, as every other bad input does.
 template <class F>
 decltype(auto) on_machine_of(const std::string& path, F&& f) {
-  try {
-    return f();
-  } catch (const InputError& e) {
-    throw InputError(input_name(path) + ": " + e.what());
-  }
+  return with_source(path, std::forward<F>(f));
 }
 
 }  // namespace
@@ -223,14 +219,10 @@ int program(const ProgramArgs& args, std::ostream& out) {
                   "--sync barrier works on any size");
   });
   const std::string source = input_name(args.schedule);
-  const programs::CheckedPrograms checked = [&] {
-    try {
-      return programs::check_programs(table, separation, schedules::claims_for(table.header),
-                                      args.ranks);
-    } catch (const InputError& e) {
-      throw InputError(source + ": " + e.what());
-    }
-  }();
+  const programs::CheckedPrograms checked = with_source(source, [&] {
+    return programs::check_programs(table, separation, schedules::claims_for(table.header),
+                                    args.ranks);
+  });
   if (!args.output.empty())
     write_output(args.output,
                  [&](std::ostream& os) {
@@ -258,12 +250,10 @@ int congestion(const CongestionArgs& args, std::ostream& out) {
       args.schedule,
       [&](const ScheduleHeader& h) {
         header = h;
-        try {
+        with_source(source, [&] {
           check.emplace(header, what_if ? *what_if : header.topology, schedules::claims_for(header),
                         args.phases);
-        } catch (const InputError& e) {
-          throw InputError(source + ": " + e.what());
-        }
+        });
       },
       [&](const Phase& p) { check->consume(p); });
   const verify::CongestionSummary summary = check->finish();

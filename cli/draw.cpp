@@ -34,19 +34,9 @@ std::optional<Data> gather(const std::string& path, ScheduleHeader& header, Make
       path,
       [&](const ScheduleHeader& h) {
         header = h;
-        try {
-          make(data, header);
-        } catch (const InputError& e) {
-          throw InputError(source + ": " + e.what());
-        }
+        with_source(source, [&] { make(data, header); });
       },
-      [&](const Phase& p) {
-        try {
-          data->consume(p);
-        } catch (const InputError& e) {
-          throw InputError(source + ": " + e.what());
-        }
-      });
+      [&](const Phase& p) { with_source(source, [&] { data->consume(p); }); });
   return data;
 }
 
@@ -60,12 +50,8 @@ int draw(const DrawArgs& args, std::ostream& out) {
   if (args.links) {
     const auto grid = gather<reports::LinkLoadGrid>(
         args.schedule, header, [](auto& data, const ScheduleHeader& h) {
-          try {
-            data.emplace(h.topology);
-          } catch (const InputError& e) {
-            throw InputError("draw --links needs a routed machine, whose links carry the load: " +
-                             std::string(e.what()));
-          }
+          with_source("draw --links needs a routed machine, whose links carry the load",
+                      [&] { data.emplace(h.topology); });
         });
     svg = reports::link_heatmap_svg(*grid, picture_title(header, source));
     const auto bottleneck = grid->bottleneck();

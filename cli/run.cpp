@@ -113,11 +113,7 @@ int simulate(const SimulateArgs& args, std::ostream& out) {
   Topology model = io::read_topology_file(args.topology);
   const auto* tree = std::get_if<Tree>(&model);
   if (!tree) throw InputError(input_name(args.topology) + ": simulate needs a tree topology");
-  try {
-    experiments::check_simulated_tree(*tree, "simulate");
-  } catch (const InputError& e) {
-    throw InputError(input_name(args.topology) + ": " + e.what());
-  }
+  with_source(args.topology, [&] { experiments::check_simulated_tree(*tree, "simulate"); });
   const double bytes_per_second = bandwidth_of(args.bandwidth);
   check_latency(args.latency);
   experiments::check_run_volume(tree->ranks(), args.bytes);

@@ -25,7 +25,10 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "core/error.hpp"
 
 namespace phasecheck {
 
@@ -53,6 +56,19 @@ class InputFile {
 
 /// The name of an input in messages and reports: the path, or "<stdin>" for "-".
 std::string input_name(const std::string& path);
+
+/// Runs `work` and returns what it returns; an InputError it throws is thrown again with
+/// "<source>: " in front of its message, so that the message names the input it is about.
+/// `source` is a path ("-" is named "<stdin>", as input_name does) or a place ("x.json: case
+/// 'a'"). The one way to add a source to input errors: no catch and re-throw by hand.
+template <class Work>
+decltype(auto) with_source(const std::string& source, Work&& work) {
+  try {
+    return std::forward<Work>(work)();
+  } catch (const InputError& e) {
+    throw InputError(input_name(source) + ": " + e.what());
+  }
+}
 
 /// The short name of a machine file in tables and plot names: "examples/ring-6/topology.json"
 /// is "ring-6" (the directory names the machine), "machines/fat-16.json" is "fat-16" (the file

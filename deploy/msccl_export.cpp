@@ -1,6 +1,7 @@
 #include "deploy/msccl_export.hpp"
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "core/msccl.hpp"
 #include "io/msccl_xml.hpp"
 #include "schedules/buffers.hpp"
@@ -12,29 +13,20 @@ namespace phasecheck::deploy {
 MscclExport export_msccl(const Schedule& schedule, const std::string& source,
                          const programs::MscclExportOptions& options) {
   MscclExport out;
-  try {
-    programs::check_threadblock_room(schedule);  // before the work, with any --channels
-  } catch (const InputError& e) {
-    throw InputError(source + ": " + e.what());
-  }
-  try {
-    out.input =
-        verify::verify(schedule, schedule.header.topology, schedules::claims_for(schedule.header));
-  } catch (const InputError& e) {
-    throw InputError(source + ": " + e.what());
-  }
+  // before the work, with any --channels
+  with_source(source, [&] { programs::check_threadblock_room(schedule); });
+  out.input = with_source(source, [&] {
+    return verify::verify(schedule, schedule.header.topology,
+                          schedules::claims_for(schedule.header));
+  });
   if (out.input.verdict() != Verdict::pass) return out;  // refused
 
   // A phase table becomes the program a careful implementation runs (schedules/buffers.hpp).
   const Schedule program =
       schedule.header.buffers ? schedule : schedules::lower_to_buffers(schedule);
-  const msccl::Program xml_program = [&] {
-    try {
-      return programs::to_msccl(program, options);
-    } catch (const InputError& e) {  // the runtime's limits, as the program uses them
-      throw InputError(source + ": " + e.what());
-    }
-  }();
+  // (An InputError here: the runtime's limits, as the program uses them.)
+  const msccl::Program xml_program =
+      with_source(source, [&] { return programs::to_msccl(program, options); });
   std::string xml = io::msccl_to_xml(xml_program);
 
   // The XML is what ships: read it back and judge it as any imported file.

@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "core/limits.hpp"
 #include "programs/replay.hpp"
 #include "programs/synchronization.hpp"
@@ -231,11 +232,7 @@ Checked check(const Schedule& schedule, std::string_view source, SyncChoice sync
   Checked c;
   c.source = name;
   const Claims claims = schedules::claims_for(h);
-  try {
-    c.report = verify::verify(schedule, h.topology, claims);
-  } catch (const InputError& e) {
-    throw InputError(name + ": " + e.what());
-  }
+  c.report = with_source(name, [&] { return verify::verify(schedule, h.topology, claims); });
   if (auto why = refusal_of(c.report, h.buffers.has_value())) {
     c.refusal = *why;
     return c;
@@ -252,12 +249,10 @@ Checked check(const Schedule& schedule, std::string_view source, SyncChoice sync
   }
   c.separation = separation_for(sync, h.topology);
   std::optional<programs::SyncPlan> plan;
-  try {
+  with_source(name + ": --sync pairwise", [&] {
     if (c.separation == Separation::pairwise)
       plan = programs::pairwise_synchronization(program, h.topology);
-  } catch (const InputError& e) {
-    throw InputError(name + ": --sync pairwise: " + e.what());
-  }
+  });
   // Counted before the programs are made: with barriers every rank has a step in every phase.
   const std::uint64_t steps =
       programs::program_operations(program, c.separation, plan ? &*plan : nullptr);

@@ -61,12 +61,8 @@ std::vector<ExperimentMachine> read_experiment_machines(const std::vector<std::s
   for (const std::string& file : files) {
     Topology model = io::read_topology_file(file);
     const auto* tree = std::get_if<Tree>(&model);
-    if (!tree) throw InputError(file + ": the experiment needs tree topologies");
-    try {
-      check_simulated_tree(*tree, "whatif experiment");
-    } catch (const InputError& e) {
-      throw InputError(file + ": " + e.what());
-    }
+    if (!tree) throw InputError(input_name(file) + ": the experiment needs tree topologies");
+    with_source(file, [&] { check_simulated_tree(*tree, "whatif experiment"); });
     check_run_volume(tree->ranks(), largest_bytes);
     machines.push_back({file, "", std::move(model)});
   }

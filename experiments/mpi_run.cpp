@@ -132,13 +132,7 @@ Schedule read_runnable(const std::string& path, std::uint64_t bytes,
     check_size(h);
     if (h.buffers) check_buffers(h, bytes);
   });
-  if (s.header.buffers) {
-    try {
-      check_staging(s, bytes);
-    } catch (const InputError& e) {
-      throw InputError(input_name(path) + ": " + e.what());
-    }
-  }
+  if (s.header.buffers) with_source(path, [&] { check_staging(s, bytes); });
   return s;
 }
 
@@ -149,25 +143,18 @@ verify::Report write_run_programs(const Schedule& table, const std::string& sour
   const Topology& judge = model ? *model : table.header.topology;
   // Pair-wise synchronization adds operations only its plan knows (at most kMaxSyncRanks ranks):
   // checked below, once the plan is made.
-  try {
+  with_source(source, [&] {
     if (separation != programs::Separation::pairwise) check_runner_memory(table, separation);
-  } catch (const InputError& e) {
-    throw InputError(source + ": " + e.what());
-  }
-  verify::Report report;
-  try {
-    report = verify::verify(table, judge, claims);
-  } catch (const InputError& e) {  // the rank counts differ: say which file
-    throw InputError(source + ": " + e.what());
-  }
+  });
+  // (An InputError here: the rank counts differ; it names the file.)
+  verify::Report report =
+      with_source(source, [&] { return verify::verify(table, judge, claims); });
   std::optional<programs::SyncPlan> sync_plan;
   if (separation == programs::Separation::pairwise)
     sync_plan = programs::pairwise_synchronization(table, judge);
-  try {
+  with_source(source, [&] {
     if (sync_plan) check_runner_memory(table, separation, &*sync_plan);
-  } catch (const InputError& e) {
-    throw InputError(source + ": " + e.what());
-  }
+  });
   const auto progs = programs::rank_programs(table, separation, sync_plan ? &*sync_plan : nullptr);
   write_output(plan, [&](std::ostream& os) {
     io::write_programs_json(os, progs, table, source, separation);

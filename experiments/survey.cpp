@@ -55,13 +55,11 @@ Survey survey(const std::vector<std::string>& topology_files) {
   std::vector<Topology> models;
   for (const std::string& path : topology_files) {
     models.push_back(io::read_topology_file(path));
-    try {
+    with_source(path, [&] {
       check_ranks(ranks(models.back()), kMaxSurveyRanks, "survey",
                   "it generates and verifies every algorithm; `phasecheck check ALG --topology "
                   "T` checks one on any size");
-    } catch (const InputError& e) {
-      throw InputError(input_name(path) + ": " + e.what());
-    }
+    });
   }
   for (std::size_t i = 0; i < models.size(); ++i) {
     const std::string name = machine_name(topology_files[i]);

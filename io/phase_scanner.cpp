@@ -1,5 +1,5 @@
 // The schedule reader's fast path: simdjson On Demand over a window of the file. Every rule here
-// mirrors one of the SAX reader (io/schedule_json.cpp, ScheduleSax) and only ever refuses what
+// mirrors one of the SAX reader (io/schedule_sax.cpp) and only ever refuses what
 // the SAX reader would accept: the SAX reader then reads that phase, so the phases delivered and
 // the messages are the same whichever reads a phase. docs/formats.md is the specification.
 
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/buffers.hpp"
+#include "io/schedule_keys.hpp"
 
 namespace phasecheck::io::detail {
 namespace {
@@ -70,24 +71,29 @@ bool read_transfers(od::value& v, Collective collective, Phase& phase, std::vect
     od::object transfer;
     if (element.error() || element.value_unsafe().get_object().get(transfer)) return false;
     Rank src = 0, dst = 0;
-    unsigned keys = 0;
+    KeySet<TransferKey> keys;
     blocks.clear();
     for (auto member : transfer) {
       if (member.error()) return false;
       od::field& field = member.value_unsafe();
-      const od::raw_json_string key = field.key();
-      const unsigned bit = key.unsafe_is_equal("src"sv)      ? 1
-                           : key.unsafe_is_equal("dst"sv)    ? 2
-                           : key.unsafe_is_equal("blocks"sv) ? 4
-                                                             : 0;
-      if (bit == 0 || (keys & bit)) return false;
-      keys |= bit;
-      if (bit == 4 ? !read_blocks(field.value(), blocks)
-                   : !read_rank(field.value(), bit == 1 ? src : dst))
+      const od::raw_json_string name = field.key();
+      TransferKey key;
+      if (name.unsafe_is_equal("src"sv))
+        key = TransferKey::src;
+      else if (name.unsafe_is_equal("dst"sv))
+        key = TransferKey::dst;
+      else if (name.unsafe_is_equal("blocks"sv))
+        key = TransferKey::blocks;
+      else
+        return false;
+      if (!keys.add(key)) return false;
+      if (key == TransferKey::blocks
+              ? !read_blocks(field.value(), blocks)
+              : !read_rank(field.value(), key == TransferKey::src ? src : dst))
         return false;
     }
-    if ((keys & 3) != 3) return false;
-    if (keys & 4)
+    if (!keys.has(TransferKey::src) || !keys.has(TransferKey::dst)) return false;
+    if (keys.has(TransferKey::blocks))
       phase.add(src, dst, blocks);
     else
       phase.add(src, dst, direct_block(collective, src, dst));
@@ -119,54 +125,66 @@ bool read_slot(od::value& v, Slot& slot) {
 
 /// "ops" (format 3): sends {src, dst, from, to, count} and local copies {rank, from, to, count}.
 bool read_ops(od::value& v, Phase& phase) {
-  constexpr unsigned src = 1, dst = 2, rank = 4, count = 8, from = 16, to = 32;
   od::array array;
   if (v.get_array().get(array)) return false;
   for (auto element : array) {
     od::object object;
     if (element.error() || element.value_unsafe().get_object().get(object)) return false;
     BufferOp op{};
-    unsigned keys = 0;
+    KeySet<OpKey> keys;
     for (auto member : object) {
       if (member.error()) return false;
       od::field& field = member.value_unsafe();
-      const od::raw_json_string key = field.key();
-      const unsigned bit = key.unsafe_is_equal("src"sv)     ? src
-                           : key.unsafe_is_equal("dst"sv)   ? dst
-                           : key.unsafe_is_equal("rank"sv)  ? rank
-                           : key.unsafe_is_equal("count"sv) ? count
-                           : key.unsafe_is_equal("from"sv)  ? from
-                           : key.unsafe_is_equal("to"sv)    ? to
-                                                            : 0;
-      if (bit == 0 || (keys & bit)) return false;
-      keys |= bit;
+      const od::raw_json_string name = field.key();
+      OpKey key;
+      if (name.unsafe_is_equal("src"sv))
+        key = OpKey::src;
+      else if (name.unsafe_is_equal("dst"sv))
+        key = OpKey::dst;
+      else if (name.unsafe_is_equal("rank"sv))
+        key = OpKey::rank;
+      else if (name.unsafe_is_equal("count"sv))
+        key = OpKey::count;
+      else if (name.unsafe_is_equal("from"sv))
+        key = OpKey::from;
+      else if (name.unsafe_is_equal("to"sv))
+        key = OpKey::to;
+      else
+        return false;
+      if (!keys.add(key)) return false;
       od::value& value = field.value();
       bool ok = true;
-      switch (bit) {
-        case src:
+      switch (key) {
+        case OpKey::src:
           ok = read_rank(value, op.src);
           break;
-        case dst:
+        case OpKey::dst:
           ok = read_rank(value, op.dst);
           break;
-        case rank:
+        case OpKey::rank:
           ok = read_rank(value, op.src);
           op.dst = op.src;
           break;
-        case count:
+        case OpKey::count:
           ok = read_below(value, std::uint64_t{std::numeric_limits<std::uint32_t>::max()} + 1,
                           op.count) &&
                op.count > 0;
           break;
-        default:
-          ok = read_slot(value, bit == from ? op.from : op.to);
+        case OpKey::from:
+          ok = read_slot(value, op.from);
+          break;
+        case OpKey::to:
+          ok = read_slot(value, op.to);
+          break;
       }
       if (!ok) return false;
     }
-    const bool send = keys & (src | dst);
-    if (send ? (keys & rank) || !(keys & src) || !(keys & dst) || op.src == op.dst : !(keys & rank))
+    const bool send = keys.has(OpKey::src) || keys.has(OpKey::dst);
+    if (send ? keys.has(OpKey::rank) || !keys.has(OpKey::src) || !keys.has(OpKey::dst) ||
+                   op.src == op.dst
+             : !keys.has(OpKey::rank))
       return false;
-    if (!(keys & from) || !(keys & to)) return false;
+    if (!keys.has(OpKey::from) || !keys.has(OpKey::to)) return false;
     phase.add(op);
   }
   return true;
@@ -178,29 +196,42 @@ bool read_phase(od::value& v, Collective collective, Phase& phase, std::vector<B
   od::object object;
   if (v.get_object().get(object)) return false;
   phase.clear();
-  unsigned keys = 0;
+  KeySet<PhaseKey> keys;
   for (auto member : object) {
     if (member.error()) return false;
     od::field& field = member.value_unsafe();
-    const od::raw_json_string key = field.key();
-    const unsigned bit = key.unsafe_is_equal("transfers"sv) ? 2
-                         : key.unsafe_is_equal("label"sv)   ? 1
-                         : key.unsafe_is_equal("ops"sv)     ? 4
-                                                            : 0;
-    if (bit == 0 || (keys & bit)) return false;
-    keys |= bit;
-    od::value& value = field.value();
-    if (bit == 1) {
-      std::string_view label;
-      if (value.get_string().get(label)) return false;
-      phase.set_label(std::string(label));
-    } else if (bit == 2 ? !read_transfers(value, collective, phase, blocks)
-                        : !read_ops(value, phase)) {
+    const od::raw_json_string name = field.key();
+    PhaseKey key;
+    if (name.unsafe_is_equal("transfers"sv))
+      key = PhaseKey::transfers;
+    else if (name.unsafe_is_equal("label"sv))
+      key = PhaseKey::label;
+    else if (name.unsafe_is_equal("ops"sv))
+      key = PhaseKey::ops;
+    else
       return false;
+    if (!keys.add(key)) return false;
+    od::value& value = field.value();
+    bool ok = true;
+    switch (key) {
+      case PhaseKey::label: {
+        std::string_view label;
+        ok = !value.get_string().get(label);
+        if (ok) phase.set_label(std::string(label));
+        break;
+      }
+      case PhaseKey::transfers:
+        ok = read_transfers(value, collective, phase, blocks);
+        break;
+      case PhaseKey::ops:
+        ok = read_ops(value, phase);
+        break;
     }
+    if (!ok) return false;
   }
-  if ((keys & 6) == 0 || (keys & 6) == 6) return false;
-  has_ops = keys & 4;
+  // "transfers" or "ops", not both.
+  if (keys.has(PhaseKey::transfers) == keys.has(PhaseKey::ops)) return false;
+  has_ops = keys.has(PhaseKey::ops);
   return true;
 }
 

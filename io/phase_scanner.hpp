@@ -1,8 +1,8 @@
 #pragma once
-// Internal to io/: the fast path of the schedule JSON reader (io/schedule_json.cpp). simdjson's
-// On Demand parser reads whole phases out of a window of the file and builds them as the SAX
-// reader would. It only accepts: whatever it does not take as it is (any error, and spellings it
-// leaves to the SAX reader, such as a key written with escapes) it refuses, and the SAX reader
+// Internal to io/: the fast path of the schedule JSON reader (io/schedule_json_reader.cpp).
+// simdjson's On Demand parser reads whole phases out of a window of the file and builds them as the
+// SAX reader would. It only accepts: whatever it does not take as it is (any error, and spellings
+// it leaves to the SAX reader, such as a key written with escapes) it refuses, and the SAX reader
 // reads that phase and gives every message. This is the only file that includes simdjson.
 
 #include <cstddef>

@@ -35,14 +35,14 @@ namespace {
 
 /// One rank's program as a JSON object; `by_pair` as ops_by_pair gives it (format 3).
 OJson program_json(
-    const programs::RankProgram& prog, const Schedule& schedule,
+    const RankProgram& prog, const Schedule& schedule,
     const std::vector<std::map<std::pair<Rank, Rank>, std::vector<std::uint32_t>>>& by_pair) {
-  using Kind = programs::Op::Kind;
+  using Kind = ProgramOp::Kind;
   const bool buffers = schedule.header.buffers.has_value();
   OJson ops = OJson::array();
-  for (const programs::Op& op : prog.ops) {
+  for (const ProgramOp& op : prog.ops) {
     OJson o;
-    o["op"] = programs::to_string(op.kind);
+    o["op"] = to_string(op.kind);
     o["phase"] = op.phase;
     if (op.kind != Kind::wait && op.kind != Kind::barrier && op.kind != Kind::copy)
       o["peer"] = op.peer;
@@ -82,9 +82,8 @@ OJson program_json(
 
 }  // namespace
 
-void write_programs_json(std::ostream& os, const std::vector<programs::RankProgram>& programs,
-                         const Schedule& schedule, std::string_view source,
-                         programs::Separation separation) {
+void write_programs_json(std::ostream& os, const std::vector<RankProgram>& programs,
+                         const Schedule& schedule, std::string_view source, Separation separation) {
   const ScheduleHeader& header = schedule.header;
   const bool buffers = header.buffers.has_value();
   OJson j;
@@ -101,7 +100,7 @@ void write_programs_json(std::ostream& os, const std::vector<programs::RankProgr
   } else {
     j["parts"] = header.parts;
   }
-  j["separation"] = programs::to_string(separation);
+  j["separation"] = to_string(separation);
   j["programs"] = OJson::array();
   // The document as one dump with an indent of 1 would write, one program at a time: the header,
   // then each program at the depth of the "programs" array's elements.
@@ -127,9 +126,8 @@ void write_programs_json(std::ostream& os, const std::vector<programs::RankProgr
   os << " ]\n}\n";
 }
 
-std::string programs_to_json(const std::vector<programs::RankProgram>& programs,
-                             const Schedule& schedule, std::string_view source,
-                             programs::Separation separation) {
+std::string programs_to_json(const std::vector<RankProgram>& programs, const Schedule& schedule,
+                             std::string_view source, Separation separation) {
   std::ostringstream os;
   write_programs_json(os, programs, schedule, source, separation);
   return os.str();

@@ -15,7 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "programs/program.hpp"
+#include "core/rank_program.hpp"
+#include "core/schedule.hpp"
 
 namespace phasecheck::io {
 
@@ -25,12 +26,10 @@ inline constexpr const char* kBufferProgramsFormat = "phasecheck.programs/3";
 /// `schedule` is the table the programs were made from (its blocks fill "contents"; for a buffer
 /// program its ops fill "from" and "to"). Written one program at a time: the memory is one
 /// rank's program as JSON, not every rank's.
-void write_programs_json(std::ostream& os, const std::vector<programs::RankProgram>& programs,
-                         const Schedule& schedule, std::string_view source,
-                         programs::Separation separation);
+void write_programs_json(std::ostream& os, const std::vector<RankProgram>& programs,
+                         const Schedule& schedule, std::string_view source, Separation separation);
 /// The same text as a string.
-std::string programs_to_json(const std::vector<programs::RankProgram>& programs,
-                             const Schedule& schedule, std::string_view source,
-                             programs::Separation separation);
+std::string programs_to_json(const std::vector<RankProgram>& programs, const Schedule& schedule,
+                             std::string_view source, Separation separation);
 
 }  // namespace phasecheck::io

@@ -1,8 +1,8 @@
 #pragma once
 // Internal to io/: a window over an input stream, for a reader that parses a large text piece by
-// piece (io/schedule_json.cpp). Bytes are read in blocks into one buffer; the reader says which
-// of them it still needs (`keep`), the rest is dropped, so memory is the window, never the file.
-// The line and column of every byte kept are known, for error messages.
+// piece (io/schedule_json_reader.cpp). Bytes are read in blocks into one buffer; the reader says
+// which of them it still needs (`keep`), the rest is dropped, so memory is the window, never the
+// file. The line and column of every byte kept are known, for error messages.
 
 #include <cstddef>
 #include <exception>

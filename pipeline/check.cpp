@@ -76,12 +76,10 @@ Verified verify_file(const std::string& path, const std::string& topology_path,
   const auto on_header = [&](const ScheduleHeader& h) {
     v.header = h;
     v.claims = schedules::claims_for(v.header);
-    try {
-      check = std::make_unique<SpreadCheck>(v.header, what_if ? *what_if : v.header.topology,
-                                            v.claims, spread, 0, verify::Reader::parses);
-    } catch (const InputError& e) {
-      throw InputError(v.source + ": " + e.what());
-    }
+    check = with_source(v.source, [&] {
+      return std::make_unique<SpreadCheck>(v.header, what_if ? *what_if : v.header.topology,
+                                           v.claims, spread, 0, verify::Reader::parses);
+    });
   };
   io::read_schedule_file(
       path, on_header, [&check](const Phase& p) { check->consume(p); }, io::Tables::ops_only);

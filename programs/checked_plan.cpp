@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "verify/synchronization_check.hpp"
 #include "verify/verifier.hpp"
 
@@ -13,11 +14,7 @@ namespace phasecheck::programs {
 CheckedPlan check_synchronization_plan(const Schedule& table, const Topology& model,
                                        const Claims& claims, std::string_view source) {
   CheckedPlan c;
-  try {
-    c.table = verify::verify(table, model, claims);
-  } catch (const InputError& e) {
-    throw InputError(std::string(source) + ": " + e.what());
-  }
+  c.table = with_source(std::string(source), [&] { return verify::verify(table, model, claims); });
   c.plan = pairwise_synchronization(table, model);
   std::vector<std::pair<verify::TransferRef, verify::TransferRef>> syncs;
   for (const auto& [a, b] : c.plan.kept) {

@@ -10,46 +10,6 @@
 
 namespace phasecheck::programs {
 
-Separation parse_separation(std::string_view name) {
-  if (name == "none") return Separation::none;
-  if (name == "barrier") return Separation::barrier;
-  if (name == "pairwise") return Separation::pairwise;
-  throw InputError("unknown synchronization '" + std::string(name) +
-                   "' (expected none, barrier or pairwise)");
-}
-
-const char* to_string(Separation s) {
-  switch (s) {
-    case Separation::none:
-      return "none";
-    case Separation::barrier:
-      return "barrier";
-    case Separation::pairwise:
-      break;
-  }
-  return "pairwise";
-}
-
-const char* to_string(Op::Kind k) {
-  switch (k) {
-    case Op::Kind::send:
-      return "send";
-    case Op::Kind::recv:
-      return "recv";
-    case Op::Kind::copy:
-      return "copy";
-    case Op::Kind::wait:
-      return "wait";
-    case Op::Kind::sync_send:
-      return "sync-send";
-    case Op::Kind::sync_recv:
-      return "sync-recv";
-    case Op::Kind::barrier:
-      break;
-  }
-  return "barrier";
-}
-
 namespace {
 
 /// The ranks that send, receive or copy in `phase` (format 3: its local ops too), each once, in

@@ -13,36 +13,19 @@
 #include <string>
 #include <vector>
 
+#include "core/rank_program.hpp"
 #include "core/schedule.hpp"
 #include "programs/synchronization.hpp"
 
 namespace phasecheck::programs {
 
-enum class Separation {
-  none,      ///< phases run into each other as fast as the data allows
-  barrier,   ///< a barrier after every phase
-  pairwise,  ///< the reduced pair-wise synchronization of Section 5
-};
-Separation parse_separation(std::string_view name);  ///< none | barrier | pairwise
-const char* to_string(Separation s);
-
-struct Op {
-  enum class Kind { send, recv, copy, wait, sync_send, sync_recv, barrier };
-  Kind kind = Kind::wait;
-  Rank peer = 0;            ///< send/recv/sync: the other rank
-  std::uint32_t phase = 0;  ///< the table phase the operation belongs to
-  /// send/recv: position in the phase's table; sync: the message it follows; copy (format 3
-  /// only): position of its BufferOp in the phase's ops.
-  std::uint32_t transfer = 0;
-  std::uint32_t blocks = 0;  ///< send/recv: blocks (format 3: chunks) carried; copy: chunks
-  friend bool operator==(const Op&, const Op&) = default;
-};
-const char* to_string(Op::Kind k);
-
-struct RankProgram {
-  Rank rank = 0;
-  std::vector<Op> ops;
-};
+// The programs' types are plain data in core/ (core/rank_program.hpp), so that io/ writes them
+// without depending on this room; here under the names this room has always used.
+using phasecheck::parse_separation;
+using phasecheck::RankProgram;
+using phasecheck::Separation;
+using phasecheck::to_string;
+using Op = ProgramOp;
 
 /// The operations rank_programs makes, over all ranks, counted without making them:
 /// O(transfers + phases) time, O(ranks) memory.

@@ -1,0 +1,124 @@
+// A schedule file's header: its keys, when it is complete, and its validation (docs/formats.md).
+
+#include "io/schedule_header.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <string>
+
+#include "core/buffers.hpp"
+#include "core/error.hpp"
+#include "io/json.hpp"
+
+namespace phasecheck::io::detail {
+namespace {
+
+constexpr const char* kRequiredKeys[] = {"format", "algorithm", "collective", "ranks"};
+constexpr const char* kHeaderKeys[] = {"format",   "algorithm",  "collective", "ranks",
+                                       "topology", "parameters", "parts",      "chunks",
+                                       "inplace",  "buffers"};
+
+/// Version 3: "chunks", "inplace" and "buffers" into header.buffers (and header.parts).
+void read_buffers(const Field& top, ScheduleHeader& header) {
+  const Json& h = top.value;
+  const auto chunks =
+      h.contains("chunks") ? static_cast<std::uint32_t>(top.at("chunks").uint(kMaxParts)) : 1u;
+  if (chunks == 0) top.at("chunks").fail("must be at least 1");
+  const bool inplace = h.contains("inplace") && top.at("inplace").boolean();
+  if (inplace && header.collective != Collective::allgather)
+    top.at("inplace").fail("\"inplace\" is for an allgather only");
+  BufferLayout layout = natural_layout(header.collective, header.ranks(), chunks, inplace);
+  if (h.contains("buffers")) {
+    const Field buffers = top.at("buffers");
+    buffers.expect_object({"input", "output", "scratch"});
+    for (Buffer b : kBuffers)
+      if (buffers.has(to_string(b))) {
+        const auto size = static_cast<std::uint32_t>(buffers.at(to_string(b)).uint(kMaxSlots));
+        (b == Buffer::input    ? layout.input
+         : b == Buffer::output ? layout.output
+                               : layout.scratch) = size;
+      }
+    if (const auto problem = layout_problem(layout, header.collective, header.ranks()))
+      buffers.fail(*problem);
+  } else if (const auto problem = layout_problem(layout, header.collective, header.ranks())) {
+    top.fail(*problem);
+  }
+  header.buffers = layout;
+  header.parts = chunks;
+}
+
+}  // namespace
+
+bool is_header_key(std::string_view key) {
+  return std::find(std::begin(kHeaderKeys), std::end(kHeaderKeys), key) != std::end(kHeaderKeys);
+}
+
+bool header_complete(const Json& values) {
+  const Json& h = values;
+  if (!std::all_of(std::begin(kRequiredKeys), std::end(kRequiredKeys),
+                   [&](const char* r) { return h.contains(r); }))
+    return false;
+  const bool v3 = h["format"].is_string() && h["format"].get<std::string>() == kScheduleFormatV3;
+  return h.contains(v3 ? "buffers" : "topology");
+}
+
+ScheduleHeader header_from_json(const Json& values, std::string_view source,
+                                const std::function<void(const ScheduleHeader&)>& on_shape) {
+  const Json& h = values;
+  const Field top{h, source, ""};
+  ScheduleHeader header;
+  for (const char* k : kRequiredKeys)
+    if (!h.contains(k)) top.fail(std::string("missing \"") + k + "\"");
+  const std::string format = top.at("format").string();
+  if (format != kScheduleFormat && format != kScheduleFormatV2 && format != kScheduleFormatV3)
+    top.at("format").fail("unsupported format \"" + format + "\" (this phasecheck reads " +
+                          std::string(kScheduleFormat) + ", " + std::string(kScheduleFormatV2) +
+                          " and " + std::string(kScheduleFormatV3) + ")");
+  const bool v3 = format == kScheduleFormatV3;
+  for (const char* k : {"chunks", "inplace", "buffers"})
+    if (!v3 && h.contains(k))
+      top.at(k).fail("\"" + std::string(k) + "\" needs " + std::string(kScheduleFormatV3));
+  if (!v3 && !h.contains("topology")) top.fail("missing \"topology\"");
+  if (h.contains("parts")) {
+    if (format != kScheduleFormatV2)
+      top.at("parts").fail("\"parts\" needs " + std::string(kScheduleFormatV2) +
+                           (v3 ? " (version 3 has \"chunks\")" : ""));
+    header.parts = static_cast<std::uint32_t>(top.at("parts").uint(kMaxParts));
+    if (header.parts == 0) top.at("parts").fail("must be at least 1");
+  }
+  header.algorithm = top.at("algorithm").string();
+  try {
+    header.collective = parse_collective(top.at("collective").string());
+  } catch (const InputError& e) {  // the message gets the key's path, not only the source
+    top.at("collective").fail(e.what());
+  }
+  const auto ranks = top.at("ranks").uint(kMaxRanks);
+  if (ranks == 0) top.at("ranks").fail("must be at least 1");
+  if (h.contains("topology")) {
+    header.topology = topology_from_json(top.at("topology"));
+    if (ranks != phasecheck::ranks(header.topology))
+      top.at("ranks").fail(std::to_string(ranks) + " does not match the topology, which has " +
+                           std::to_string(phasecheck::ranks(header.topology)) + " ranks");
+  } else {  // version 3 without a machine: every rank reaches every other at once
+    header.topology =
+        FullyConnected(static_cast<Rank>(ranks), std::max<Rank>(1, static_cast<Rank>(ranks) - 1));
+  }
+  if (v3) read_buffers(top, header);
+  on_shape(header);
+  if (h.contains("parameters")) {
+    const Field params = top.at("parameters");
+    if (!params.value.is_object())
+      params.fail("expected an object, got " + type_name(params.value));
+    for (const auto& [key, value] : params.value.items()) {
+      if (value.is_string())
+        header.parameters.set(key, value.get<std::string>());
+      else if (value.is_number() || value.is_boolean())
+        header.parameters.set(key, dump(value));
+      else
+        params.at(key).fail("expected a string, number or boolean");
+    }
+  }
+  return header;
+}
+
+}  // namespace phasecheck::io::detail
