@@ -2,10 +2,10 @@
 
 #include <filesystem>
 
+#include "core/buffer_lowering.hpp"
 #include "core/error.hpp"
 #include "helpers.hpp"
 #include "io/json.hpp"
-#include "core/buffer_lowering.hpp"
 #include "schedules/registry.hpp"
 #include "verify/verifier.hpp"
 
