@@ -9,8 +9,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "core/buffer_lowering.hpp"
 #include "core/buffer_state.hpp"
-#include "schedules/buffers.hpp"
 #include "verify/delivery.hpp"
 #include "verify/placement.hpp"
 #include "verify/verifier.hpp"
@@ -46,7 +46,7 @@ const Schedule& shift_program() {
 const std::vector<Phase>& shift_table() {
   static const std::vector<Phase> t = [] {
     std::vector<Phase> phases;
-    schedules::table_of(shift_program(), collect_into(phases));
+    table_of(shift_program(), collect_into(phases));
     return phases;
   }();
   return t;

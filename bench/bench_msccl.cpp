@@ -9,10 +9,10 @@
 
 #include <benchmark/benchmark.h>
 
-#include "core/msccl.hpp"
 #include "io/msccl_xml.hpp"
 #include "programs/msccl_export.hpp"
 #include "schedules/registry.hpp"
+#include "verify/msccl_execution.hpp"
 #include "verify/verifier.hpp"
 
 using namespace phasecheck;

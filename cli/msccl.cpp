@@ -7,7 +7,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "core/msccl.hpp"
+#include "verify/msccl_execution.hpp"
 #include "deploy/msccl_export.hpp"
 #include "io/json.hpp"
 #include "io/msccl_xml.hpp"

@@ -5,8 +5,10 @@
 /// these faults as the check `execution` and names the source steps in every counterexample.
 
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace phasecheck {
@@ -29,9 +31,24 @@ struct OpOrigin {
 };
 std::string to_string(const OpOrigin& o);  ///< "gpu 1 tb 3 step 0 -> gpu 2 tb 5 step 1"
 
+/// What went wrong in the source program's execution (docs/msccl.md explains each).
+enum class ExecutionFaultKind {
+  shared_connection,  ///< two threadblocks of a gpu send (or receive) on one connection
+  count_mismatch,     ///< a send and the receive it meets move different counts
+  unmatched_send,     ///< a send that no receive meets
+  unmatched_receive,  ///< a receive that no send meets
+  never_released,     ///< a step waits for a step that never signals
+  deadlock,           ///< steps wait for each other in a cycle
+  race,               ///< two unordered steps touch one slot, one of them writing
+  outside_buffer      ///< a step names a slot beyond its gpu's declared buffers
+};
+/// The name reports print: "shared connection", "count mismatch", ..., "outside buffer".
+std::string_view to_string(ExecutionFaultKind k);
+std::ostream& operator<<(std::ostream& os, ExecutionFaultKind k);
+
 /// A fault of the source program's execution, found before its phases are judged.
 struct ExecutionFault {
-  std::string kind;  ///< "deadlock", "unmatched send", "race", ... (docs/msccl.md lists them)
+  ExecutionFaultKind kind = ExecutionFaultKind::deadlock;
   std::string explanation;     ///< one paragraph a person reads first
   std::vector<StepRef> steps;  ///< the steps involved, in the order the explanation names them
   std::optional<std::size_t> phase;  ///< the phase it lands in, when it runs at all

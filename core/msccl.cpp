@@ -2,27 +2,11 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <tuple>
 #include <unordered_map>
 
 #include "core/error.hpp"
-#include "core/happens_before.hpp"
 #include "core/limits.hpp"
-
-namespace phasecheck {
-
-std::string to_string(const StepRef& s) {
-  return "gpu " + std::to_string(s.gpu) + " tb " + std::to_string(s.threadblock) + " step " +
-         std::to_string(s.step);
-}
-
-std::string to_string(const OpOrigin& o) {
-  if (o.sender == o.receiver) return to_string(o.sender);
-  return to_string(o.sender) + " -> " + to_string(o.receiver);
-}
-
-}  // namespace phasecheck
 
 namespace phasecheck::msccl {
 
@@ -78,6 +62,18 @@ std::uint32_t chunks_per_pair(const Program& p, std::string_view where) {
   return c;
 }
 
+std::uint32_t declared_chunks(const Gpu& gpu, Buffer b) {
+  switch (b) {
+    case Buffer::input:
+      return gpu.input_chunks;
+    case Buffer::output:
+      return gpu.output_chunks;
+    case Buffer::scratch:
+      return gpu.scratch_chunks;
+  }
+  return 0;  // not a Buffer
+}
+
 Placement default_placement(const Program& p) {
   const bool in = p.inplace.value_or(false);
   const bool out = p.outofplace.value_or(!in);
@@ -86,115 +82,43 @@ Placement default_placement(const Program& p) {
 
 namespace {
 
-/// One thing a threadblock does: a step is one event, a recv-copy-send two (receive, then send).
-enum class EventKind : std::uint8_t { send, receive, copy, nop };
-
-struct Event {
-  std::uint32_t gpu = 0;
-  std::uint32_t tb = 0;     // index in gpus[gpu].threadblocks
-  std::uint32_t step = 0;   // index in the threadblock's steps
-  std::uint32_t local = 0;  // position among the threadblock's events
-  EventKind kind = EventKind::nop;
-  bool blocked = false;  // can never run: unmatched, or waits for a step that never signals
-  bool outside = false;  // names a slot beyond its gpu's declared buffers: moves nothing
-  static constexpr std::uint32_t kNone = ~0u;
-  std::uint32_t partner = kNone;  // the receive a send meets, the send a receive meets
-  std::uint32_t inbox = 0;        // send/receive: the first inbox slot of its connection
-};
-
-enum class EdgeKind : std::uint8_t { order, depends, data, buffer };
-
-struct Edge {
-  std::uint32_t from = 0, to = 0;
-  EdgeKind kind = EdgeKind::order;
-};
-
-class Lowering {
- public:
-  Lowering(const Program& p, std::string_view source, Placement placement)
-      : p_(p), source_(source), placement_(placement) {}
-
-  Schedule run();
-
- private:
-  const Threadblock& tb(const Event& e) const { return p_.gpus[e.gpu].threadblocks[e.tb]; }
-  const Step& step(const Event& e) const { return tb(e).steps[e.step]; }
-  StepRef ref(const Event& e) const { return {e.gpu, tb(e).id, step(e).index}; }
-  std::string name(std::uint32_t e) const { return to_string(ref(events_[e])); }
-  std::string describe(std::uint32_t e) const;
-  void fault(std::string kind, std::string explanation, std::vector<StepRef> steps,
-             std::optional<std::size_t> phase = std::nullopt) {
-    imported_.faults.push_back({std::move(kind), std::move(explanation), std::move(steps), phase});
-  }
-
-  void charge_steps();
-  void build_events();
-  void check_buffers();
-  void match();
-  void depend();
-  void layer();
-  void report_stuck();
-  void check_races();
-  /// The slot `s` of gpu g as the lowered program names it (in place: input -> output[g*c + k]).
-  Slot local_slot(std::uint32_t g, Slot s) const;
-  /// Whether `count` slots from `s` lie inside gpu g's declared buffers.
-  bool inside(std::uint32_t g, Slot s, std::uint32_t count) const;
-  /// The first declared slot event e names whose chunks do not all lie in its gpu's buffers.
-  std::optional<Slot> outside_slot(std::uint32_t e) const;
-  /// The slots an event reads and writes, as the lowered program names them.
-  struct Access {
-    std::optional<Slot> read, write;
-    std::uint32_t read_gpu = 0, write_gpu = 0, count = 0;
-  };
-  Access access(std::uint32_t e) const;
-  Slot inbox(const Event& e) const { return {Buffer::scratch, inbox_base_ + e.inbox}; }
-  Schedule emit();
-
-  const Program& p_;
-  std::string source_;
-  Placement placement_;
-  Collective collective_ = Collective::alltoall;
-  std::uint32_t chunks_ = 1;
-  Imported imported_;
-
-  std::vector<Event> events_;
-  // Per gpu and threadblock index: the first event of each step (and one past the last).
-  std::vector<std::vector<std::vector<std::uint32_t>>> step_events_;
-  std::vector<Edge> edges_;
-  std::vector<std::uint32_t> level_;  // per event; kUnreached for events that never run
-  std::vector<std::uint32_t> order_;  // events in the order they were layered
-  static constexpr std::uint32_t kUnreached = ~0u;
-  // Inboxes: scratch slots after every gpu's declared ones, a region per incoming connection.
-  std::uint32_t inbox_base_ = 0;
-  std::uint32_t inbox_slots_ = 0;  // the most any gpu needs
-  // Bytes charged to the memory limit so far (core/limits.hpp).
-  std::uint64_t charged_ = 0;
-};
-
-/// What the lowering keeps per step at most, the race check's clocks and slots aside: two events
+/// What the model keeps per step at most, the race check's clocks and slots aside: two events
 /// (a recv-copy-send is two) of 32 bytes, five edges of 12 (order, dependency, data, buffer)
 /// with a vector's slack, the layering's and the deadlock search's arrays and lists, and the race
 /// check's threads, positions and edges between threadblocks.
 constexpr std::uint64_t kBytesPerStep = 512;
-/// The race check's state per chunk a step touches: a hash map entry, the slot's epochs and a
-/// read since the slot's last write.
-constexpr std::uint64_t kBytesPerAccess = 64;
 
-Slot Lowering::local_slot(std::uint32_t g, Slot s) const {
+}  // namespace
+
+using EventKind = Execution::EventKind;
+using EdgeKind = Execution::EdgeKind;
+using Event = Execution::Event;
+
+Execution::Execution(const Program& p, std::string_view source, Placement placement)
+    : p_(p), source_(source), placement_(placement) {
+  collective_ = collective_of(p_, source_);
+  chunks_ = chunks_per_pair(p_, source_);
+  if (placement_ == Placement::in_place && collective_ == Collective::alltoall)
+    throw InputError(source_ + ": an alltoall cannot be judged in place (inplace=\"1\" only)");
+  charge_steps();
+  build_events();
+  check_buffers();
+  match();
+  depend();
+  layer();
+}
+
+Slot Execution::local_slot(std::uint32_t g, Slot s) const {
   if (placement_ == Placement::in_place && s.buffer == Buffer::input)
     return {Buffer::output, g * chunks_ + s.index};
   return s;
 }
 
-bool Lowering::inside(std::uint32_t g, Slot s, std::uint32_t count) const {
-  const Gpu& gpu = p_.gpus[g];
-  const std::uint64_t size = s.buffer == Buffer::input    ? gpu.input_chunks
-                             : s.buffer == Buffer::output ? gpu.output_chunks
-                                                          : gpu.scratch_chunks;
-  return std::uint64_t{s.index} + count <= size;
+bool Execution::inside(std::uint32_t g, Slot s, std::uint32_t count) const {
+  return std::uint64_t{s.index} + count <= declared_chunks(p_.gpus[g], s.buffer);
 }
 
-std::optional<Slot> Lowering::outside_slot(std::uint32_t e) const {
+std::optional<Slot> Execution::outside_slot(std::uint32_t e) const {
   const Event& ev = events_[e];
   if (ev.kind == EventKind::nop) return std::nullopt;
   const Step& st = step(ev);
@@ -214,13 +138,14 @@ std::optional<Slot> Lowering::outside_slot(std::uint32_t e) const {
   return std::nullopt;
 }
 
-void Lowering::check_buffers() {
+void Execution::check_buffers() {
   // Before anything is sized by a step's count: a step beyond its buffers moves nothing (emit
   // reports it), so neither a connection's buffer nor the race check's state grows with it.
-  for (std::uint32_t e = 0; e < events_.size(); ++e) events_[e].outside = outside_slot(e).has_value();
+  for (std::uint32_t e = 0; e < events_.size(); ++e)
+    events_[e].outside = outside_slot(e).has_value();
 }
 
-void Lowering::charge_steps() {
+void Execution::charge_steps() {
   std::uint64_t steps = 0;
   for (const Gpu& g : p_.gpus)
     for (const Threadblock& t : g.threadblocks) steps += t.steps.size();
@@ -229,7 +154,7 @@ void Lowering::charge_steps() {
                              " steps (" + std::to_string(kBytesPerStep) + " bytes a step)");
 }
 
-void Lowering::build_events() {
+void Execution::build_events() {
   step_events_.resize(p_.gpus.size());
   for (std::uint32_t g = 0; g < p_.gpus.size(); ++g) {
     const Gpu& gpu = p_.gpus[g];
@@ -282,43 +207,27 @@ void Lowering::build_events() {
   }
 }
 
-void Lowering::match() {
-  // Connection (from, to, channel): the sends of `from`'s threadblock, the receives of `to`'s.
-  struct Connection {
-    std::vector<std::uint32_t> sends, receives;
-    std::int64_t sender_tb = -1, receiver_tb = -1;  // event.tb of the first threadblock seen
-  };
+void Execution::match() {
+  // Connection (from, to, channel): the sends of `from`'s threadblocks, the receives of `to`'s,
+  // in event order (threadblock order).
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, Connection> connections;
-  std::set<std::tuple<std::uint32_t, std::uint32_t, bool>> reported;  // (gpu, tb, send)
   for (std::uint32_t e = 0; e < events_.size(); ++e) {
     const Event& ev = events_[e];
     if (ev.kind != EventKind::send && ev.kind != EventKind::receive) continue;
-    const Threadblock& block = tb(ev);
+    const Threadblock& block = threadblock(ev);
     const bool send = ev.kind == EventKind::send;
     const auto peer = static_cast<std::uint32_t>(send ? block.send : block.recv);
     Connection& c = connections[send ? std::tuple{ev.gpu, peer, block.channel}
                                      : std::tuple{peer, ev.gpu, block.channel}];
-    std::int64_t& owner = send ? c.sender_tb : c.receiver_tb;
-    if (owner < 0) {
-      owner = ev.tb;
-    } else if (owner != ev.tb && reported.insert({ev.gpu, ev.tb, send}).second) {
-      const Threadblock& first = p_.gpus[ev.gpu].threadblocks[static_cast<std::size_t>(owner)];
-      fault("shared connection",
-            "gpu " + std::to_string(ev.gpu) + ": threadblocks " + std::to_string(first.id) +
-                " and " + std::to_string(block.id) + " both " +
-                (send ? "send to gpu " : "receive from gpu ") + std::to_string(peer) +
-                " on channel " + std::to_string(block.channel) +
-                "; they share one connection, so which of their messages meets which one on "
-                "the other side depends on timing (phasecheck pairs them in threadblock order)",
-            {StepRef{ev.gpu, first.id, 0}, ref(ev)});
-    }
     (send ? c.sends : c.receives).push_back(e);
   }
+  connections_.reserve(connections.size());
   std::vector<std::uint32_t> inbox_used(p_.gpus.size(), 0);
   for (auto& [key, c] : connections) {
-    const auto [from, to, channel] = key;
+    std::tie(c.from, c.to, c.channel) = key;
+    const std::uint32_t to = c.to;
     // The connection's buffer: one message, as wide as its widest that moves data.
-    std::uint32_t width = 0, widest = Event::kNone;
+    std::uint32_t width = 0, widest = kNone;
     for (const auto* list : {&c.sends, &c.receives})
       for (std::uint32_t e : *list)
         if (!events_[e].outside && step(events_[e]).count > width) {
@@ -335,6 +244,7 @@ void Lowering::match() {
     inbox_used[to] += width;
     inbox_slots_ = std::max(inbox_slots_, inbox_used[to]);
 
+    // The k-th send meets the k-th receive; what is left over waits forever.
     const std::size_t matched = std::min(c.sends.size(), c.receives.size());
     for (std::size_t k = 0; k < matched; ++k) {
       const std::uint32_t s = c.sends[k], r = c.receives[k];
@@ -343,39 +253,14 @@ void Lowering::match() {
       edges_.push_back({s, r, EdgeKind::data});
       // The connection buffers one message: send k waits until receive k - 1 took its data.
       if (k > 0) edges_.push_back({c.receives[k - 1], s, EdgeKind::buffer});
-      const Step &a = step(events_[s]), &b = step(events_[r]);
-      if (a.count != b.count)
-        fault("count mismatch",
-              name(s) + " sends " + std::to_string(a.count) + " chunks to gpu " +
-                  std::to_string(to) + " on channel " + std::to_string(channel) +
-                  "; that send (number " + std::to_string(k + 1) + " there) meets " + name(r) +
-                  ", which receives " + std::to_string(b.count),
-              {ref(events_[s]), ref(events_[r])});
     }
-    const auto unmatched = [&](const std::vector<std::uint32_t>& list, bool send) {
-      if (list.size() <= matched) return;
-      const std::uint32_t e = list[matched];
-      fault(send ? "unmatched send" : "unmatched receive",
-            name(e) + (send ? " is send " : " is receive ") + std::to_string(matched + 1) +
-                (send ? " from gpu " + std::to_string(from) + " to gpu " + std::to_string(to)
-                      : " of gpu " + std::to_string(to) + " from gpu " + std::to_string(from)) +
-                " on channel " + std::to_string(channel) + ", but gpu " +
-                std::to_string(send ? to : from) + (send ? " receives only " : " sends only ") +
-                std::to_string(matched) + (send ? " from gpu " : " to gpu ") +
-                std::to_string(send ? from : to) + " there" +
-                (list.size() > matched + 1
-                     ? " (" + std::to_string(list.size() - matched - 1) + " more after it)"
-                     : std::string()) +
-                ": it waits forever, and so does everything after it",
-            {ref(events_[e])});
-      for (std::size_t k = matched; k < list.size(); ++k) events_[list[k]].blocked = true;
-    };
-    unmatched(c.sends, true);
-    unmatched(c.receives, false);
+    for (const auto* list : {&c.sends, &c.receives})
+      for (std::size_t k = matched; k < list->size(); ++k) events_[(*list)[k]].blocked = true;
+    connections_.push_back(std::move(c));
   }
 }
 
-void Lowering::depend() {
+void Execution::depend() {
   for (std::uint32_t g = 0; g < p_.gpus.size(); ++g) {
     const Gpu& gpu = p_.gpus[g];
     std::unordered_map<std::uint32_t, std::uint32_t> index_of;  // threadblock id -> index
@@ -399,15 +284,10 @@ void Lowering::depend() {
             break;
           }
         const std::uint32_t waiter = firsts[s];
-        const StepRef waited{g, other.id, static_cast<std::uint32_t>(st.depend_step)};
         if (!signal) {
           events_[waiter].blocked = true;
-          fault("never released",
-                to_string(StepRef{g, block.id, st.index}) + " waits for " + to_string(waited) +
-                    ", but neither that step nor a later one of threadblock " +
-                    std::to_string(other.id) +
-                    " signals (hasdep=\"1\"; a nop never signals): it waits forever",
-                {StepRef{g, block.id, st.index}, waited});
+          unreleased_.push_back(
+              {waiter, {g, other.id, static_cast<std::uint32_t>(st.depend_step)}});
           continue;
         }
         edges_.push_back({step_events_[g][dt][*signal + 1] - 1, waiter, EdgeKind::depends});
@@ -416,7 +296,7 @@ void Lowering::depend() {
   }
 }
 
-void Lowering::layer() {
+void Execution::layer() {
   const auto n = static_cast<std::uint32_t>(events_.size());
   std::vector<std::uint32_t> indegree(n, 0), first(n + 1, 0), out(edges_.size());
   for (const Edge& e : edges_) ++first[e.from + 1];
@@ -443,15 +323,29 @@ void Lowering::layer() {
   }
   for (std::uint32_t i = 0; i < n; ++i)
     if (!reached[i]) level_[i] = kUnreached;
+  // A layer becomes a phase when it moves data: not when it holds only nops or faulty ops.
+  std::uint32_t levels = 0;
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (level_[i] != kUnreached) levels = std::max(levels, level_[i] + 1);
+  std::vector<bool> moves(levels, false);
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (level_[i] != kUnreached && events_[i].kind != EventKind::nop && !events_[i].outside)
+      moves[level_[i]] = true;
+  phase_of_level_.resize(levels);
+  std::size_t phases = 0;
+  for (std::uint32_t l = 0; l < levels; ++l) {
+    phase_of_level_[l] = phases;
+    phases += moves[l];
+  }
 }
 
-std::string Lowering::describe(std::uint32_t e) const {
+std::string Execution::describe(std::uint32_t e) const {
   const Event& a = events_[e];
   switch (a.kind) {
     case EventKind::send:
-      return name(e) + " (send to gpu " + std::to_string(tb(a).send) + ")";
+      return name(e) + " (send to gpu " + std::to_string(threadblock(a).send) + ")";
     case EventKind::receive:
-      return name(e) + " (receive from gpu " + std::to_string(tb(a).recv) + ")";
+      return name(e) + " (receive from gpu " + std::to_string(threadblock(a).recv) + ")";
     case EventKind::copy:
       return name(e) + " (copy)";
     case EventKind::nop:
@@ -460,75 +354,7 @@ std::string Lowering::describe(std::uint32_t e) const {
   return name(e);
 }
 
-void Lowering::report_stuck() {
-  const auto n = static_cast<std::uint32_t>(events_.size());
-  std::uint32_t stuck = 0;
-  for (std::uint32_t i = 0; i < n; ++i) stuck += level_[i] == kUnreached;
-  if (stuck == 0) return;
-  // Peel the stuck events that only wait on peeled ones; what is left lies on or behind a cycle
-  // of waits: a deadlock.
-  std::vector<std::uint32_t> indegree(n, 0);
-  std::vector<std::vector<std::uint32_t>> preds(n), succ(n);
-  for (std::uint32_t i = 0; i < edges_.size(); ++i) {
-    const Edge& e = edges_[i];
-    if (level_[e.from] != kUnreached || level_[e.to] != kUnreached) continue;
-    ++indegree[e.to];
-    preds[e.to].push_back(i);
-    succ[e.from].push_back(e.to);
-  }
-  std::vector<std::uint32_t> ready;
-  for (std::uint32_t i = 0; i < n; ++i)
-    if (level_[i] == kUnreached && indegree[i] == 0) ready.push_back(i);
-  std::vector<bool> peeled(n, false);
-  for (std::size_t h = 0; h < ready.size(); ++h) {
-    peeled[ready[h]] = true;
-    for (std::uint32_t v : succ[ready[h]])
-      if (--indegree[v] == 0) ready.push_back(v);
-  }
-  std::optional<std::uint32_t> start;
-  for (std::uint32_t i = 0; i < n && !start; ++i)
-    if (level_[i] == kUnreached && !peeled[i]) start = i;
-  const std::string never =
-      std::to_string(stuck) + (stuck == 1 ? " step never runs" : " steps never run");
-  if (!start) {
-    // Every stuck step waits, directly or not, on a fault already reported.
-    if (!imported_.faults.empty()) imported_.faults.front().explanation += " (" + never + ")";
-    return;
-  }
-  // Walk back along unpeeled predecessors until an event repeats: that is a cycle.
-  std::vector<std::uint32_t> path, seen_at(n, ~0u);
-  std::vector<EdgeKind> why;
-  std::uint32_t at = *start;
-  while (seen_at[at] == ~0u) {
-    seen_at[at] = static_cast<std::uint32_t>(path.size());
-    path.push_back(at);
-    for (std::uint32_t i : preds[at])
-      if (!peeled[edges_[i].from]) {
-        why.push_back(edges_[i].kind);
-        at = edges_[i].from;
-        break;
-      }
-  }
-  const std::vector<std::uint32_t> cycle(path.begin() + seen_at[at], path.end());
-  const std::vector<EdgeKind> reasons(why.begin() + seen_at[at], why.end());
-  std::string text = "these steps wait for each other in a cycle";
-  std::vector<StepRef> steps;
-  for (std::size_t i = 0; i < cycle.size(); ++i) {
-    const std::uint32_t waiter = cycle[i], waited = cycle[(i + 1) % cycle.size()];
-    const char* reason = reasons[i] == EdgeKind::order     ? " (earlier in its threadblock)"
-                         : reasons[i] == EdgeKind::depends ? " (its depid/deps)"
-                         : reasons[i] == EdgeKind::data    ? " (the send it receives)"
-                                                           : " (the receive that empties the "
-                                                             "connection's buffer)";
-    text += std::string(i == 0 ? ": " : "; ") + describe(waiter) + " waits for " +
-            describe(waited) + reason;
-    steps.push_back(ref(events_[waiter]));
-  }
-  text += " (" + never + "; a connection buffers one message)";
-  fault("deadlock", text, std::move(steps));
-}
-
-Lowering::Access Lowering::access(std::uint32_t e) const {
+Execution::Access Execution::access(std::uint32_t e) const {
   const Event& ev = events_[e];
   const Step& s = step(ev);
   Access a;
@@ -539,7 +365,7 @@ Lowering::Access Lowering::access(std::uint32_t e) const {
       // A recv-copy-send forwards what its receive wrote.
       a.read = local_slot(ev.gpu, s.type == StepType::receive_copy_send ? *s.dst : *s.src);
       a.write = inbox(ev);
-      a.write_gpu = static_cast<std::uint32_t>(tb(ev).send);
+      a.write_gpu = static_cast<std::uint32_t>(threadblock(ev).send);
       break;
     case EventKind::receive:
       a.read = inbox(ev);
@@ -555,125 +381,13 @@ Lowering::Access Lowering::access(std::uint32_t e) const {
   return a;
 }
 
-void Lowering::check_races() {
-  // Threads are threadblocks, numbered across gpus; the engine orders events whatever gpus a
-  // chain of dependencies passes through.
-  std::vector<std::uint32_t> base(p_.gpus.size() + 1, 0);
-  for (std::size_t g = 0; g < p_.gpus.size(); ++g)
-    base[g + 1] = base[g] + static_cast<std::uint32_t>(p_.gpus[g].threadblocks.size());
-  // Only the slots a gpu's own steps touch: a connection's buffer is written by the sending gpu
-  // and read by the receiving one in an order the graph fixes (send k, receive k, send k + 1),
-  // unless two threadblocks share the connection, which is a fault of its own.
-  const auto declared = [&](const std::optional<Slot>& s) {
-    return s && !(s->buffer == Buffer::scratch && s->index >= inbox_base_);
-  };
-  // The state per chunk, charged step by step before any of it is built: a step's cnt is a
-  // number in the file, bounded here only by the gpu's declared buffers.
-  std::uint64_t accesses = 0;
-  for (std::uint32_t e = 0; e < events_.size(); ++e) {
-    if (level_[e] == kUnreached || events_[e].outside) continue;
-    const Access a = access(e);
-    accesses += std::uint64_t{a.count} * (declared(a.read) + declared(a.write));
-    const std::uint64_t total = charged_ + accesses * kBytesPerAccess;
-    if (total > limits().max_memory_bytes)
-      check_memory(total, source_ + ": the race check up to " + name(e) + " (cnt=\"" +
-                              std::to_string(a.count) + "\"; " + std::to_string(kBytesPerAccess) +
-                              " bytes per chunk a step reads or writes)");
-  }
-  charged_ += accesses * kBytesPerAccess;
-
-  const auto n = static_cast<std::uint32_t>(events_.size());
-  std::vector<std::uint32_t> thread(n), position(n);
-  for (std::uint32_t e = 0; e < n; ++e) {
-    thread[e] = base[events_[e].gpu] + events_[e].tb;
-    position[e] = events_[e].local;
-  }
-  std::vector<HappensBefore::Arc> arcs;
-  for (const Edge& x : edges_)
-    if (thread[x.from] != thread[x.to]) arcs.push_back({x.from, x.to});
-  HappensBefore hb(thread, position, arcs, base.back(), source_ + ": the race check");
-
-  // FastTrack's shadow state per chunk: the last write, and the reads since it. An access is
-  // compared with those only: what came before the last write is ordered before it, or raced
-  // with it and was reported then.
-  constexpr std::uint32_t kNone = ~0u;
-  struct Chunk {
-    std::uint32_t write = kNone;  // the event that wrote it last
-    std::uint32_t reads = kNone;  // the latest read since, a list through Read::next
-  };
-  struct Read {
-    std::uint32_t event, next;
-  };
-  std::unordered_map<std::uint64_t, std::uint32_t> index;  // (gpu, buffer, slot) -> chunks
-  std::vector<Chunk> chunks;
-  std::vector<Read> reads;
-  index.reserve(accesses);
-  chunks.reserve(accesses);
-  reads.reserve(accesses);
-  const auto chunk = [&](std::uint32_t g, Slot s) -> Chunk& {
-    const std::uint64_t key = (std::uint64_t{g} << 34) | (std::uint64_t(s.buffer) << 32) | s.index;
-    const auto [it, fresh] = index.try_emplace(key, static_cast<std::uint32_t>(chunks.size()));
-    if (fresh) chunks.emplace_back();
-    return chunks[it->second];
-  };
-
-  std::uint64_t races = 0;
-  const std::size_t first_fault = imported_.faults.size();
-  const auto race = [&](std::uint32_t g, Slot s, std::uint32_t earlier, bool earlier_writes,
-                        std::uint32_t later, bool later_writes) {
-    if (races++ > 0) return;
-    const auto act = [&](std::uint32_t e, bool writes) {
-      return describe(e) + (writes ? " writes it" : " reads it");
-    };
-    fault("race",
-          "gpu " + std::to_string(g) + ": " + act(earlier, earlier_writes) + " and " +
-              act(later, later_writes) + " touch " + to_string(s) +
-              ", and no chain of dependencies orders them: which runs first depends on timing",
-          {ref(events_[earlier]), ref(events_[later])});
-  };
-  // A topological order of the graph: every event after all it waits for.
-  for (std::uint32_t e : order_) {
-    hb.advance(e);
-    if (events_[e].outside) continue;
-    const Access a = access(e);
-    // Reads happen at the phase's start, writes at its end: an event reads before it writes.
-    if (declared(a.read))
-      for (std::uint32_t k = 0; k < a.count; ++k) {
-        const Slot s{a.read->buffer, a.read->index + k};
-        Chunk& c = chunk(a.read_gpu, s);
-        if (c.write != kNone && c.write != e && !hb.ordered(c.write))
-          race(a.read_gpu, s, c.write, true, e, false);
-        reads.push_back({e, c.reads});
-        c.reads = static_cast<std::uint32_t>(reads.size() - 1);
-      }
-    if (declared(a.write))
-      for (std::uint32_t k = 0; k < a.count; ++k) {
-        const Slot s{a.write->buffer, a.write->index + k};
-        Chunk& c = chunk(a.write_gpu, s);
-        std::optional<std::pair<std::uint32_t, bool>> with;  // the first access it races with
-        if (c.write != kNone && c.write != e && !hb.ordered(c.write)) with = {c.write, true};
-        for (std::uint32_t r = c.reads; r != kNone && !with; r = reads[r].next)
-          if (reads[r].event != e && !hb.ordered(reads[r].event)) with = {reads[r].event, false};
-        if (with) race(a.write_gpu, s, with->first, with->second, e, true);
-        c.write = e;
-        c.reads = kNone;
-      }
-  }
-  if (races > 1)
-    imported_.faults[first_fault].explanation +=
-        " (" + std::to_string(races - 1) +
-        (races == 2 ? " more racing access)" : " more racing accesses)");
-}
-
-Schedule Lowering::emit() {
-  std::uint32_t levels = 0;
-  for (std::uint32_t e = 0; e < events_.size(); ++e)
-    if (level_[e] != kUnreached) levels = std::max(levels, level_[e] + 1);
-  std::vector<std::vector<std::uint32_t>> by_level(levels);
+Schedule Execution::emit(std::vector<ExecutionFault> faults) const {
+  std::vector<std::vector<std::uint32_t>> by_level(phase_of_level_.size());
   for (std::uint32_t e = 0; e < events_.size(); ++e)
     if (level_[e] != kUnreached) by_level[level_[e]].push_back(e);
 
   Schedule s;
+  Imported imported;
   ScheduleHeader& h = s.header;
   h.algorithm = p_.name.empty() ? "msccl" : p_.name;
   h.collective = collective_;
@@ -708,66 +422,29 @@ Schedule Lowering::emit() {
     for (std::uint32_t e : events) {
       const Event& ev = events_[e];
       if (ev.kind == EventKind::nop) continue;
-      const Step& st = step(ev);
-      if (ev.outside) {
-        const Slot d = *outside_slot(e);
-        const std::uint32_t size = d.buffer == Buffer::input    ? p_.gpus[ev.gpu].input_chunks
-                                   : d.buffer == Buffer::output ? p_.gpus[ev.gpu].output_chunks
-                                                                 : p_.gpus[ev.gpu].scratch_chunks;
-        fault("outside buffer",
-              describe(e) + " names " + to_string(d) +
-                  (st.count > 1 ? " and the " + std::to_string(st.count - 1) + " slots after it"
-                                : std::string()) +
-                  ", beyond the " + std::string(to_string(d.buffer)) + " buffer of gpu " +
-                  std::to_string(ev.gpu) + " (" + std::string(1, to_string(d.buffer)[0]) +
-                  "_chunks=\"" + std::to_string(size) + "\")",
-              {ref(ev)}, s.phases.size());
-        continue;  // the op moves nothing
-      }
+      if (ev.outside) continue;  // the op moves nothing (verify/msccl_execution.hpp says so)
       const Access a = access(e);
       phase.add(BufferOp{a.read_gpu, a.write_gpu, *a.read, *a.write, a.count});
-      if (ev.kind == EventKind::send && ev.partner != Event::kNone)
+      if (ev.kind == EventKind::send && ev.partner != kNone)
         origins.push_back({ref(ev), ref(events_[ev.partner])});
       else
         origins.push_back({ref(ev), ref(ev)});
     }
     if (phase.ops().empty()) continue;  // only nops, or only faulty ops: no data moves
     s.phases.push_back(std::move(phase));
-    imported_.ops.push_back(std::move(origins));
+    imported.ops.push_back(std::move(origins));
   }
-  imported_.format = "msccl";
-  imported_.summary = std::to_string(step_count) + (step_count == 1 ? " step in " : " steps in ") +
-                      std::to_string(threadblocks) + " threadblocks on " +
-                      std::to_string(p_.ngpus) + " gpus, " + std::to_string(channels) +
-                      (channels == 1 ? " channel" : " channels") + ", " +
-                      (placement_ == Placement::in_place ? "in place" : "out of place");
-  h.imported = std::move(imported_);
-  return s;
-}
-
-Schedule Lowering::run() {
-  collective_ = collective_of(p_, source_);
-  chunks_ = chunks_per_pair(p_, source_);
-  if (placement_ == Placement::in_place && collective_ == Collective::alltoall)
-    throw InputError(source_ + ": an alltoall cannot be judged in place (inplace=\"1\" only)");
-  charge_steps();
-  build_events();
-  check_buffers();
-  match();
-  depend();
-  layer();
-  report_stuck();
-  check_races();
-  Schedule s = emit();
-  if (const auto problem = layout_problem(*s.header.buffers, collective_, p_.ngpus))
+  imported.format = "msccl";
+  imported.summary = std::to_string(step_count) + (step_count == 1 ? " step in " : " steps in ") +
+                     std::to_string(threadblocks) + " threadblocks on " + std::to_string(p_.ngpus) +
+                     " gpus, " + std::to_string(channels) +
+                     (channels == 1 ? " channel" : " channels") + ", " +
+                     (placement_ == Placement::in_place ? "in place" : "out of place");
+  imported.faults = std::move(faults);
+  h.imported = std::move(imported);
+  if (const auto problem = layout_problem(*h.buffers, collective_, p_.ngpus))
     throw InputError(source_ + ": buffers: " + *problem);
   return s;
-}
-
-}  // namespace
-
-Schedule lower(const Program& p, std::string_view source, std::optional<Placement> placement) {
-  return Lowering(p, source, placement.value_or(default_placement(p))).run();
 }
 
 }  // namespace phasecheck::msccl

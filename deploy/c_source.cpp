@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/error.hpp"
 #include "deploy/sources.hpp"
@@ -77,9 +78,10 @@ const char* kind_constant(Op::Kind k) {
     case Op::Kind::sync_recv:
       return "PC_SYNC_RECV";
     case Op::Kind::barrier:
-      break;
+      return "PC_BARRIER";
   }
-  return "PC_BARRIER";
+  // The runtime refuses a kind it does not know; none must be written.
+  throw std::logic_error("kind_constant: not an Op::Kind");
 }
 
 std::string segments_text(const std::vector<Segment>& segments) {

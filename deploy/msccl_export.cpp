@@ -1,11 +1,12 @@
 #include "deploy/msccl_export.hpp"
 
+#include "core/buffer_lowering.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/msccl.hpp"
 #include "io/msccl_xml.hpp"
-#include "schedules/buffers.hpp"
 #include "schedules/registry.hpp"
+#include "verify/msccl_execution.hpp"
 #include "verify/verifier.hpp"
 
 namespace phasecheck::deploy {
@@ -21,9 +22,9 @@ MscclExport export_msccl(const Schedule& schedule, const std::string& source,
   });
   if (out.input.verdict() != Verdict::pass) return out;  // refused
 
-  // A phase table becomes the program a careful implementation runs (schedules/buffers.hpp).
+  // A phase table becomes the program a careful implementation runs (core/buffer_lowering.hpp).
   const Schedule program =
-      schedule.header.buffers ? schedule : schedules::lower_to_buffers(schedule);
+      schedule.header.buffers ? schedule : lower_to_buffers(schedule);
   // (An InputError here: the runtime's limits, as the program uses them.)
   const msccl::Program xml_program =
       with_source(source, [&] { return programs::to_msccl(program, options); });

@@ -1,7 +1,7 @@
 #pragma once
 /// A verified schedule out to the MSCCL runtimes (msccl-tools, RCCL, NCCL's MSCCL): `phasecheck
 /// export msccl`. The schedule is verified first and refused unless every check passes; a phase
-/// table becomes the buffer program a careful implementation runs (schedules/buffers.hpp); the
+/// table becomes the buffer program a careful implementation runs (core/buffer_lowering.hpp); the
 /// program is compiled to MSCCL XML (programs/msccl_export.hpp); and the XML, which is what
 /// ships, is read back, lowered and verified again like any imported file.
 

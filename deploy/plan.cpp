@@ -6,12 +6,12 @@
 #include <set>
 #include <variant>
 
+#include "core/buffer_lowering.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
 #include "programs/replay.hpp"
 #include "programs/synchronization.hpp"
-#include "schedules/buffers.hpp"
 #include "schedules/registry.hpp"
 #include "verify/verifier.hpp"
 
@@ -55,7 +55,7 @@ Schedule with_tables(const Schedule& program) {
   Schedule out;
   out.header = program.header;
   std::size_t i = 0;
-  schedules::table_of(program, [&](const Phase& table) {
+  table_of(program, [&](const Phase& table) {
     Phase p(program.phases[i].label());
     for (const Transfer& t : table.transfers()) p.add(t.src, t.dst, table.blocks(t));
     for (const BufferOp& op : program.phases[i].ops()) p.add(op);
@@ -237,10 +237,11 @@ Checked check(const Schedule& schedule, std::string_view source, SyncChoice sync
     c.refusal = *why;
     return c;
   }
-  const Schedule program =
-      with_tables(h.buffers ? schedule : schedules::lower_to_buffers(schedule));
+  const Schedule program = with_tables(h.buffers ? schedule : lower_to_buffers(schedule));
   if (!h.buffers) {
-    c.lowered = verify::verify(program, h.topology, claims);
+    // The program keeps the table's claims, as lowering adapts them: a table of no phase (one
+    // rank) becomes a program of one, its self copy.
+    c.lowered = verify::verify(program, h.topology, lowered_claims(claims));
     if (auto why = refusal_of(*c.lowered, true)) {
       c.refusal = "its buffer program (the table lowered for deployment) fails: " + *why +
                   " (please report this)";

@@ -4,7 +4,7 @@
 ///
 /// check() judges a schedule exactly as `phasecheck verify` does (verify::verify with the
 /// registry's claims), lowers a phase table (versions 1-2) to its buffer program
-/// (schedules::lower_to_buffers: a block lands in its final output slot, a relayed block waits in
+/// (lower_to_buffers: a block lands in its final output slot, a relayed block waits in
 /// scratch) and verifies that program too, builds the per-rank programs with the phase separation
 /// the schedule needs (programs/program.hpp) and replays them (programs/replay.hpp). Only when
 /// every one of these passes is there a Plan; otherwise `refusal` names the check.

@@ -31,7 +31,9 @@
 #include <string.h>
 
 enum { PC_INPUT = 0, PC_OUTPUT = 1, PC_SCRATCH = 2 };
-enum { PC_SEND, PC_RECV, PC_COPY, PC_WAIT, PC_SYNC_SEND, PC_SYNC_RECV, PC_BARRIER };
+/* What a step does (pc_step.kind, stored as one byte; deploy/c_source.cpp writes the names). */
+typedef enum { PC_SEND, PC_RECV, PC_COPY, PC_WAIT, PC_SYNC_SEND, PC_SYNC_RECV, PC_BARRIER } pc_kind;
+enum { PC_KINDS = PC_BARRIER + 1 };
 enum { PC_ALLTOALL = 0, PC_ALLGATHER = 1 };
 /* Data messages are tagged with their phase modulo PC_TAGS; synchronization messages have a
  * tag of their own. All of them travel on a communicator duplicated for phasecheck. */
@@ -47,7 +49,7 @@ typedef struct {
 } pc_segment;
 
 typedef struct {
-  unsigned char kind;   /* PC_SEND, ... */
+  unsigned char kind;   /* a pc_kind */
   unsigned char staged; /* through staging memory (see above) */
   int peer;             /* send, recv, sync: the other rank */
   uint32_t phase;       /* the schedule's phase */
@@ -429,7 +431,12 @@ static int pc_execute(const pc_schedule *s, int rank, MPI_Comm comm, const pc_bu
     char *const staged = b->staging + (size_t)step->staging * b->chunk;
     const int bytes = (int)((size_t)step->chunks * b->chunk);
     const int tag = (int)(step->phase % PC_TAGS);
-    switch (step->kind) {
+    /* The deploy step writes only pc_kind values: any other is a bug in it, never a barrier. */
+    if (step->kind >= PC_KINDS) {
+      pc_die("internal error: a step of unknown kind in the deployed tables");
+      return MPI_ERR_INTERN;
+    }
+    switch ((pc_kind)step->kind) {
       case PC_SEND:
         if (step->staged) pc_pack(b, from, step->nfrom, staged);
         err = PMPI_Isend(step->staged ? staged : pc_slot(b, from), bytes, MPI_BYTE, step->peer, tag,
@@ -460,7 +467,7 @@ static int pc_execute(const pc_schedule *s, int rank, MPI_Comm comm, const pc_bu
       case PC_SYNC_RECV:
         err = PMPI_Recv(NULL, 0, MPI_BYTE, step->peer, PC_SYNC_TAG, comm, MPI_STATUS_IGNORE);
         break;
-      default: /* PC_BARRIER */
+      case PC_BARRIER:
         err = PMPI_Barrier(comm);
         break;
     }

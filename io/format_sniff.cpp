@@ -12,7 +12,7 @@
 #include "core/buffer_state.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "core/msccl.hpp"
+#include "verify/msccl_execution.hpp"
 #include "io/json.hpp"
 #include "io/msccl_xml.hpp"
 #include "io/schedule_binary.hpp"

@@ -62,7 +62,7 @@ std::string render_msccl_import(const MscclImportRun& r, ReportFormat format) {
       OJson steps = OJson::array();
       for (const StepRef& s : f.steps)
         steps.push_back({{"gpu", s.gpu}, {"threadblock", s.threadblock}, {"step", s.step}});
-      list.push_back({{"kind", f.kind},
+      list.push_back({{"kind", to_string(f.kind)},
                       {"explanation", f.explanation},
                       {"steps", std::move(steps)},
                       {"phase", f.phase ? OJson(*f.phase) : OJson(nullptr)}});

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <bit>
 
+#include "core/buffer_lowering.hpp"
 #include "core/error.hpp"
 #include "core/suggest.hpp"
 #include "schedules/bruck.hpp"
-#include "schedules/buffers.hpp"
 #include "schedules/cluster_coloring.hpp"
 #include "schedules/direct.hpp"
 #include "schedules/faraj_yuan.hpp"
@@ -46,19 +46,13 @@ Algorithm direct(std::string_view name, std::string_view summary, std::string_vi
           [=](const ScheduleHeader&, const Topology& model) { return contention_free_on(model); }};
 }
 
-/// The claims of a lowered buffer program are the table's, but where the table has no phase (one
-/// rank): the program has one, the self copy, and there is no phase of the table for the
-/// invariants to speak of.
+/// The claims of a lowered buffer program are the table's, as lowered_claims() adapts them
+/// (core/buffer_lowering.hpp).
 std::vector<Algorithm> with_program_claims(std::vector<Algorithm> rows) {
   for (Algorithm& a : rows) {
     if (a.program) continue;  // its own program: its claims know its form
     a.claims = [claims = std::move(a.claims)](const ScheduleHeader& h) {
-      Claims c = claims(h);
-      if (h.buffers && c.phases && c.phases->at_most == 0) {
-        c.invariants.clear();
-        c.phases = PhaseClaim::exactly(1, "one rank: the self copy of its buffer program");
-      }
-      return c;
+      return h.buffers ? lowered_claims(claims(h)) : claims(h);
     };
   }
   return rows;

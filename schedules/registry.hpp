@@ -32,7 +32,7 @@ struct Algorithm {
   /// Segments per message the header's parameters ask for (ScheduleHeader::parts); empty: 1.
   std::function<std::uint32_t(const ScheduleHeader&)> parts = {};
   /// Its own buffer program (format 3) for `header`, with header.buffers set. Empty: its phase
-  /// table lowered to buffers (schedules/buffers.hpp: receive into the final output slots).
+  /// table lowered to buffers (core/buffer_lowering.hpp: receive into the final output slots).
   std::function<Schedule(const ScheduleHeader&)> program = {};
 };
 

@@ -21,9 +21,10 @@ CheckResult execution_check(const Imported& imported) {
   c.verdict = Verdict::fail;
   const ExecutionFault& f = imported.faults.front();
   c.summary += ": " + std::to_string(imported.faults.size()) +
-               (imported.faults.size() == 1 ? " fault, " : " faults, the first ") + f.kind;
+               (imported.faults.size() == 1 ? " fault, " : " faults, the first ") +
+               std::string(to_string(f.kind));
   Counterexample x;
-  x.explanation = f.kind + ": " + f.explanation;
+  x.explanation = std::string(to_string(f.kind)) + ": " + f.explanation;
   if (f.phase) x.explanation += " (in phase " + std::to_string(*f.phase) + ")";
   x.steps = f.steps;
   c.counterexample = std::move(x);

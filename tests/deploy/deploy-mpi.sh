@@ -14,6 +14,9 @@
 #   erroneous tests/deploy/erroneous.c on 4 ranks: negative counts, MPI_DATATYPE_NULL, MPI_IN_PLACE
 #             as the receive buffer go to the library untouched (same error class as PMPI_)
 #   refused   a schedule that fails verification: exit 1, the counterexample, nothing written
+#   one_rank  a 1-rank ring (a table of no phase) deploys as a routine and runs on 1 rank
+#   unknown_kind  a routine whose step table holds a kind the runtime does not know stops with an
+#             internal error, never runs it as a barrier
 set -u
 pc=$1 dir=$2 case=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -136,6 +139,31 @@ case $case in
     [ -e lib.so ] && fail "a library was written"
     "$pc" deploy --emit-c "$bad" -o routine.c >/dev/null 2>&1
     [ $? -eq 1 ] && [ ! -e routine.c ] || fail "--emit-c wrote a refused schedule"
+    ;;
+  one_rank)
+    run "$pc" topology fully-connected --ranks 1 --ports 1 -o fc1.json >/dev/null
+    run "$pc" generate ring --topology fc1.json -o ring1.json
+    run "$pc" deploy --emit-c ring1.json -o routine.c
+    run mpicc -std=c99 -Wall -Wextra -Werror -c routine.c -o routine.o
+    run mpicc -std=c99 -Wall -Werror -DROUTINE=phasecheck_ring_alltoall \
+      -o driver "$here/routine-driver.c" routine.o
+    "${mpirun[@]}" -np 1 ./driver >out.txt 2>&1 || { cat out.txt; fail "routine on 1 rank"; }
+    cat out.txt
+    grep -q "routine: [1-9][0-9]* calls, 0 failures" out.txt || fail "routine on 1 rank"
+    ;;
+  unknown_kind)
+    schedules
+    run "$pc" deploy --emit-c hx8.json -o routine.c
+    # The first step of the table becomes kind 99.
+    sed '0,/{PC_SEND, /s//{99, /' routine.c >broken.c
+    cmp -s routine.c broken.c && fail "no PC_SEND step to break"
+    run mpicc -std=c99 -Wall -Wextra -Werror -c broken.c -o broken.o
+    run mpicc -std=c99 -Wall -Werror -DROUTINE=phasecheck_hypercube_exchange_alltoall \
+      -o driver "$here/routine-driver.c" broken.o
+    "${mpirun[@]}" -np 8 ./driver >out.txt 2>&1 && { cat out.txt; fail "a step of unknown kind ran"; }
+    cat out.txt
+    grep -q "phasecheck: internal error: a step of unknown kind in the deployed tables" out.txt ||
+      fail "no internal error"
     ;;
   *)
     echo "unknown case $case"; exit 2 ;;

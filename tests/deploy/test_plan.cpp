@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 #include "core/error.hpp"
 #include "helpers.hpp"
@@ -149,6 +151,35 @@ TEST_CASE("check: barrier separation puts a barrier after every phase of every r
   const Checked c = check(direct_program_3(), "d3.json", SyncChoice::barrier);
   REQUIRE(c.plan);
   for (const RankPlan& r : c.plan->programs) CHECK(count_kind(r, Op::Kind::barrier) == 2);
+}
+
+TEST_CASE("check: a 1-rank schedule of every algorithm deploys, its table and its program verified") {
+  // One machine of each kind an algorithm may ask for; each algorithm must take one of them.
+  const std::vector<Topology> machines = {FullyConnected(1, 1), Cluster({1}),
+                                          Tree({"n0"}, {"s0"}, {{"n0", "s0"}})};
+  std::size_t deployed = 0;
+  for (const schedules::Algorithm& a : schedules::algorithms()) {
+    INFO(a.name);
+    std::optional<Schedule> table;
+    for (const Topology& machine : machines) {
+      try {
+        table = schedules::generate(a, machine);
+        break;
+      } catch (const InputError&) {  // not a machine this algorithm is made for
+      }
+    }
+    REQUIRE_MESSAGE(table, "no 1-rank machine fits it");
+    const Checked c = check(*table, "one-rank.json", SyncChoice::automatic);
+    CHECK_MESSAGE(c.refusal.empty(), c.refusal);
+    CHECK(c.report.verdict() == Verdict::pass);
+    REQUIRE(c.lowered);  // a table: its buffer program was verified too
+    CHECK(c.lowered->verdict() == Verdict::pass);
+    REQUIRE(c.plan);
+    CHECK(c.plan->ranks == 1);
+    deployed += c.plan.has_value();
+  }
+  CHECK(deployed == schedules::algorithms().size());
+  CHECK(deployed > 0);
 }
 
 }  // namespace

@@ -13,9 +13,9 @@
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
-#include "core/msccl.hpp"
 #include "finding.hpp"
 #include "io/msccl_xml.hpp"
+#include "verify/msccl_execution.hpp"
 #include "verify/verifier.hpp"
 
 using namespace phasecheck;

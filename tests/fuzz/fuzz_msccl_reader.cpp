@@ -13,9 +13,9 @@
 
 #include "core/error.hpp"
 #include "core/escape.hpp"
-#include "core/msccl.hpp"
 #include "finding.hpp"
 #include "io/msccl_xml.hpp"
+#include "verify/msccl_execution.hpp"
 #include "verify/msccl_lint.hpp"
 #include "verify/verifier.hpp"
 

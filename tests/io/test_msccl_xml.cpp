@@ -1,13 +1,13 @@
 // MSCCL XML: the reader, the writer, the execution model and the exporter (docs/msccl.md).
 #include <doctest/doctest.h>
 
+#include "core/buffer_lowering.hpp"
 #include "core/error.hpp"
-#include "core/msccl.hpp"
 #include "io/json.hpp"
 #include "io/msccl_xml.hpp"
 #include "programs/msccl_export.hpp"
-#include "schedules/buffers.hpp"
 #include "schedules/registry.hpp"
+#include "verify/msccl_execution.hpp"
 #include "verify/verifier.hpp"
 
 using namespace phasecheck;

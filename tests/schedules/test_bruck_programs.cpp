@@ -8,9 +8,9 @@
 
 #include <algorithm>
 
+#include "core/buffer_lowering.hpp"
 #include "core/error.hpp"
 #include "schedules/bruck.hpp"
-#include "schedules/buffers.hpp"
 #include "schedules/registry.hpp"
 #include "verify/verifier.hpp"
 

@@ -2,10 +2,10 @@
 
 #include <filesystem>
 
+#include "core/buffer_lowering.hpp"
 #include "core/error.hpp"
 #include "helpers.hpp"
 #include "io/json.hpp"
-#include "schedules/buffers.hpp"
 #include "schedules/registry.hpp"
 #include "verify/verifier.hpp"
 
@@ -83,9 +83,9 @@ TEST_CASE("buffers: a lowered table's sends are the table, and relays reuse scra
       }
       CAPTURE(a.name);
       CAPTURE(p);
-      const Schedule program = schedules::lower_to_buffers(table);
+      const Schedule program = lower_to_buffers(table);
       std::vector<Phase> sends;
-      schedules::table_of(program, collect_into(sends));
+      table_of(program, collect_into(sends));
       CHECK(sends == without_local(table.phases));
     }
   }
@@ -97,7 +97,7 @@ TEST_CASE("buffers: a lowered table's sends are the table, and relays reuse scra
     for (const Transfer& t : p.transfers())
       for (const Block& b : p.blocks(t))
         if (t.dst != b.dest) ++relays[t.dst];
-  const Schedule ring = schedules::lower_to_buffers(table);
+  const Schedule ring = lower_to_buffers(table);
   CHECK(ring.header.buffers->scratch >= 1);
   CHECK(ring.header.buffers->scratch < *std::max_element(relays.begin(), relays.end()));
 }
@@ -106,6 +106,6 @@ TEST_CASE("buffers: a table that forwards a block its sender never got cannot be
   Schedule table{testing::header(FullyConnected(3, 1)), {}};
   table.phases.push_back(testing::phase("bad", {{1, 2, {{0, 2}}}}));
   CHECK_THROWS_WITH_AS(
-      schedules::lower_to_buffers(table),
+      lower_to_buffers(table),
       doctest::Contains("rank 1 forwards block [0,2] in phase 0 without holding it"), InputError);
 }

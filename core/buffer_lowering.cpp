@@ -1,4 +1,4 @@
-#include "schedules/buffers.hpp"
+#include "core/buffer_lowering.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -6,7 +6,7 @@
 #include "core/buffer_state.hpp"
 #include "core/error.hpp"
 
-namespace phasecheck::schedules {
+namespace phasecheck {
 namespace {
 
 /// Appends `op`, or lengthens the last of `ops` when `op` continues it slot for slot.
@@ -132,6 +132,14 @@ Schedule lower_to_buffers(const Schedule& table) {
   return out;
 }
 
+Claims lowered_claims(Claims table) {
+  if (table.phases && table.phases->at_most == 0) {
+    table.invariants.clear();
+    table.phases = PhaseClaim::exactly(1, "one rank: the self copy of its buffer program");
+  }
+  return table;
+}
+
 void table_of(const Schedule& program, const PhaseSink& out) {
   const ScheduleHeader& h = program.header;
   BufferState state(h.collective, h.ranks(), *h.buffers);
@@ -148,4 +156,4 @@ void table_of(const Schedule& program, const PhaseSink& out) {
   }
 }
 
-}  // namespace phasecheck::schedules
+}  // namespace phasecheck

@@ -1,5 +1,6 @@
 #pragma once
-/// Buffer programs (format 3) for algorithms that are written as phase tables, and the way back.
+/// Buffer programs (format 3) for phase tables, and the way back: the lowering that `deploy`,
+/// `export msccl` and the registry (for algorithms without a program of their own) use.
 ///
 /// lower_to_buffers() gives a phase table the program a careful implementation would run: a block
 /// received by a rank that needs it goes straight to its final output slot (alltoall: output
@@ -13,9 +14,10 @@
 
 #include <vector>
 
+#include "core/claims.hpp"
 #include "core/schedule.hpp"
 
-namespace phasecheck::schedules {
+namespace phasecheck {
 
 /// The program of `table` (a well-formed phase table that delivers: every forwarded block is held
 /// by its sender). header.buffers is set; scratch is the most relay slots a rank needs at once.
@@ -28,4 +30,9 @@ Schedule lower_to_buffers(const Schedule& table);
 /// that.
 void table_of(const Schedule& program, const PhaseSink& out);
 
-}  // namespace phasecheck::schedules
+/// What the program lower_to_buffers() makes of a table must keep, given what the table claims
+/// (`table`): the same, except for a table with no phase (one rank), whose program has one, the
+/// self copy, and no phase of the table for the invariants to speak of.
+Claims lowered_claims(Claims table);
+
+}  // namespace phasecheck
