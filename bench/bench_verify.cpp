@@ -10,6 +10,7 @@
 
 #include "core/networks.hpp"
 #include "io/json.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "schedules/registry.hpp"
 #include "verify/congestion.hpp"
 #include "verify/contention.hpp"
@@ -84,7 +85,7 @@ void parse(benchmark::State& state, const std::string& algorithm) {
   for (auto _ : state) {
     std::istringstream in(text);
     std::size_t phases = 0;
-    io::read_schedule(
+    pipeline::read_schedule(
         in, "bench", [](const ScheduleHeader&) {}, [&](const Phase&) { ++phases; });
     benchmark::DoNotOptimize(phases);
   }

@@ -8,6 +8,7 @@
 #include "core/files.hpp"
 #include "core/progress.hpp"
 #include "io/json.hpp"
+#include "pipeline/read_schedule.hpp"
 
 namespace phasecheck::ci {
 
@@ -80,7 +81,7 @@ GateResult run_gate(const std::string& path, const io::GateManifest& manifest,
       if (g.baseline_figures) {
         before = baseline_figures(*g.baseline_figures, after);
       } else {
-        Schedule baseline = io::read_schedule_file(g.baseline);
+        Schedule baseline = pipeline::read_schedule_file(g.baseline);
         const Claims baseline_claims = source.claims(baseline.header);
         before = judge(std::move(baseline), g.baseline, &model, baseline_claims);
       }

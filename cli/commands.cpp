@@ -22,6 +22,7 @@
 #include "io/programs_json.hpp"
 #include "io/schedule_binary.hpp"
 #include "mutate.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "programs/checked_plan.hpp"
 #include "programs/checked_programs.hpp"
 #include "report/algorithms_report.hpp"
@@ -195,7 +196,7 @@ int check(const CheckArgs& args, std::ostream& out) {
 int sync(const SyncArgs& args, std::ostream& out) {
   require_stdin_once({args.schedule, args.topology});
   // The dependence graph needs the whole table (at most kMaxSyncRanks ranks): read it once.
-  const Schedule table = io::read_schedule_file(args.schedule, [](const ScheduleHeader& h) {
+  const Schedule table = pipeline::read_schedule_file(args.schedule, [](const ScheduleHeader& h) {
     check_ranks(h.ranks(), programs::kMaxSyncRanks, "sync", "");
   });
   const Topology model =
@@ -213,7 +214,7 @@ int sync(const SyncArgs& args, std::ostream& out) {
 int program(const ProgramArgs& args, std::ostream& out) {
   const programs::Separation separation = programs::parse_separation(args.sync);
   if (!args.output.empty()) check_output(args.output, {args.schedule});
-  const Schedule table = io::read_schedule_file(args.schedule, [&](const ScheduleHeader& h) {
+  const Schedule table = pipeline::read_schedule_file(args.schedule, [&](const ScheduleHeader& h) {
     if (separation == programs::Separation::pairwise)
       check_ranks(h.ranks(), programs::kMaxSyncRanks, "program --sync pairwise",
                   "--sync barrier works on any size");
@@ -246,7 +247,7 @@ int congestion(const CongestionArgs& args, std::ostream& out) {
   const std::string source = input_name(args.schedule);
   ScheduleHeader header;
   std::optional<verify::CongestionCheck> check;
-  io::read_schedule_file(
+  pipeline::read_schedule_file(
       args.schedule,
       [&](const ScheduleHeader& h) {
         header = h;
@@ -267,7 +268,7 @@ int mutate(const MutateArgs& args, std::ostream& out) {
   if (args.per_class < 1 || args.per_class > properties::kMaxMutantsPerClass)
     throw InputError("--per-class must be in [1, " +
                      std::to_string(properties::kMaxMutantsPerClass) + "]");
-  const Schedule table = io::read_schedule_file(args.schedule, [](const ScheduleHeader& h) {
+  const Schedule table = pipeline::read_schedule_file(args.schedule, [](const ScheduleHeader& h) {
     check_ranks(h.ranks(), properties::kMaxMutateRanks, "mutate",
                 "each mutant is re-simulated naively; `verify` checks any size");
   });

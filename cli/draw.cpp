@@ -10,6 +10,7 @@
 #include "core/escape.hpp"
 #include "core/files.hpp"
 #include "io/json.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "report/counterexample_svg.hpp"
 #include "report/link_heatmap.hpp"
 #include "report/partner_grid.hpp"
@@ -30,7 +31,7 @@ template <class Data, class Make>
 std::optional<Data> gather(const std::string& path, ScheduleHeader& header, Make&& make) {
   const std::string source = input_name(path);
   std::optional<Data> data;
-  io::read_schedule_file(
+  pipeline::read_schedule_file(
       path,
       [&](const ScheduleHeader& h) {
         header = h;
@@ -98,7 +99,7 @@ void draw_failure(const std::string& svg, const verify::Report& report,
   if (schedule != "-") {
     const std::size_t wanted = *failure->counterexample->phase;
     std::size_t index = 0;
-    io::read_schedule_file(
+    pipeline::read_schedule_file(
         schedule, [](const ScheduleHeader&) {},
         [&](const Phase& p) {
           if (index++ == wanted) phase = p;

@@ -15,6 +15,7 @@
 #include "io/gate_manifest.hpp"
 #include "io/json.hpp"
 #include "launch/process.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "report/comparison_report.hpp"
 #include "schedules/registry.hpp"
 
@@ -26,7 +27,7 @@ int diff(const DiffArgs& args, std::ostream& out) {
   std::optional<Topology> model;
   if (!args.topology.empty()) model = io::read_topology_file(args.topology);
   const auto side = [&](const std::string& path) {
-    Schedule s = io::read_schedule_file(path);
+    Schedule s = pipeline::read_schedule_file(path);
     const Claims claims = schedules::claims_for(s.header);
     return ci::judge(std::move(s), input_name(path), model ? &*model : nullptr, claims);
   };
@@ -66,7 +67,7 @@ int gate(const GateArgs& args, std::ostream& out) {
                                              : problem);
           return std::move(*got);
         }
-        return io::read_schedule_file(g.schedule);
+        return pipeline::read_schedule_file(g.schedule);
       },
       schedules::claims_for};
   const ci::GateResult result = ci::run_gate(args.manifest, manifest,

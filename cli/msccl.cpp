@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "verify/msccl_execution.hpp"
 #include "deploy/msccl_export.hpp"
 #include "io/json.hpp"
@@ -72,7 +73,7 @@ int export_msccl(const ExportArgs& args, std::ostream& out) {
   options.min_bytes = static_cast<std::int64_t>(args.min_bytes);
   options.max_bytes = static_cast<std::int64_t>(args.max_bytes);
   const deploy::MscclExport result =
-      deploy::export_msccl(io::read_schedule_file(args.schedule), source, options);
+      deploy::export_msccl(pipeline::read_schedule_file(args.schedule), source, options);
   const reports::MscclExportRun run{source, args.output, result};
   if (result.verdict() != Verdict::pass) {
     out << reports::render_msccl_export(run, format);

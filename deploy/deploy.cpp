@@ -5,6 +5,7 @@
 #include "core/limits.hpp"
 #include "deploy/c_source.hpp"
 #include "io/json.hpp"
+#include "pipeline/read_schedule.hpp"
 
 namespace phasecheck::deploy {
 
@@ -25,7 +26,7 @@ Outcome deploy(const Request& request) {
   for (const std::string& path : request.schedules) {
     const std::string source = input_name(path);
     // The reader names the file in its messages.
-    const Schedule schedule = io::read_schedule_file(path, [&](const ScheduleHeader& h) {
+    const Schedule schedule = pipeline::read_schedule_file(path, [&](const ScheduleHeader& h) {
       if (h.ranks() > kMaxDeployRanks)
         throw InputError("deploy works on at most " + std::to_string(kMaxDeployRanks) +
                          " ranks; this schedule has " + std::to_string(h.ranks()));

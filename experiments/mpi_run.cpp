@@ -11,6 +11,7 @@
 #include "io/json.hpp"
 #include "io/programs_json.hpp"
 #include "io/simgrid_platform.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "programs/program.hpp"
 #include "programs/synchronization.hpp"
 #include "verify/verifier.hpp"
@@ -128,7 +129,7 @@ void check_run_volume(Rank ranks, std::uint64_t bytes) {
 
 Schedule read_runnable(const std::string& path, std::uint64_t bytes,
                        const std::function<void(const ScheduleHeader&)>& check_size) {
-  Schedule s = io::read_schedule_file(path, [&](const ScheduleHeader& h) {
+  Schedule s = pipeline::read_schedule_file(path, [&](const ScheduleHeader& h) {
     check_size(h);
     if (h.buffers) check_buffers(h, bytes);
   });

@@ -36,19 +36,8 @@ std::string topology_to_json(const Topology& t);
 /// The same, indented one space per level (for files a person reads).
 std::string topology_to_pretty_json(const Topology& t);
 
-/// Streams a schedule: on_header once, then on_phase for each phase in order.
-void read_schedule(std::istream& in, std::string_view source,
-                   const std::function<void(const ScheduleHeader&)>& on_header,
-                   const PhaseSink& on_phase, Tables tables = Tables::derive);
-void read_schedule_file(const std::string& path,
-                        const std::function<void(const ScheduleHeader&)>& on_header,
-                        const PhaseSink& on_phase, Tables tables = Tables::derive);
-/// The whole table. `check_header` sees the header before any phase is stored (when the header
-/// comes first in the file, as phasecheck writes it), so that a command refuses a machine too
-/// large for it before reading the phases; it throws InputError to refuse.
-Schedule read_schedule_file(const std::string& path,
-                            const std::function<void(const ScheduleHeader&)>& check_header = {});
-Schedule parse_schedule(std::string_view text, std::string_view source);
+/// Reading a schedule file of any format is pipeline/read_schedule.hpp (an MSCCL file is judged
+/// by verify/ as it is read).
 
 /// Writes a schedule as it is generated: header keys first, one transfer per line, "blocks"
 /// omitted for a direct message. Deterministic: same phases, same bytes.

@@ -6,6 +6,7 @@
 #include "core/files.hpp"
 #include "core/progress.hpp"
 #include "io/json.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "verify/parallel.hpp"
 
 namespace phasecheck::pipeline {
@@ -81,7 +82,7 @@ Verified verify_file(const std::string& path, const std::string& topology_path,
                                            v.claims, spread, 0, verify::Reader::parses);
     });
   };
-  io::read_schedule_file(
+  pipeline::read_schedule_file(
       path, on_header, [&check](const Phase& p) { check->consume(p); }, io::Tables::ops_only);
   v.report = check->finish();
   return v;

@@ -21,6 +21,7 @@
 #include "io/json.hpp"
 #include "launch/process.hpp"
 #include "parameters_gen.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "verify/verifier.hpp"
 
 namespace phasecheck::properties {
@@ -82,7 +83,7 @@ std::optional<Schedule> run_generator(const Generator& g, const Topology& t,
     return std::nullopt;
   }
   try {
-    return io::read_schedule_file(out);
+    return pipeline::read_schedule_file(out);
   } catch (const InputError& e) {
     problem = std::string("the generator's output is not a valid schedule: ") + e.what();
     return std::nullopt;

@@ -10,6 +10,7 @@
 #include "doctest_rapidcheck.hpp"
 #include "generators.hpp"
 #include "io/json.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "programs/program.hpp"
 #include "programs/replay.hpp"
 #include "programs/synchronization.hpp"
@@ -137,7 +138,7 @@ TEST_CASE("schedule JSON round-trips every generated schedule") {
         &schedules::algorithms()[0], &schedules::algorithms()[1], &schedules::algorithms()[3]});
     const Schedule s =
         generate_or_discard(*a, t, *rc::gen::element(Collective::alltoall, Collective::allgather));
-    RC_ASSERT(io::parse_schedule(io::schedule_to_json(s), "round-trip") == s);
+    RC_ASSERT(pipeline::parse_schedule(io::schedule_to_json(s), "round-trip") == s);
   });
 }
 

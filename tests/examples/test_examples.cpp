@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/networks.hpp"
 #include "io/json.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "schedules/registry.hpp"
 #include "verify/verifier.hpp"
 
@@ -55,7 +56,7 @@ TEST_CASE("examples: checked-in schedules are byte-identical to regenerated ones
       CHECK_MESSAGE(text.str() == generated,
                     file << " differs from what " << a.name << " generates now");
 
-      const Schedule s = io::parse_schedule(text.str(), file.string());
+      const Schedule s = pipeline::parse_schedule(text.str(), file.string());
       const verify::Report r = verify::verify(s, s.header.topology, a.claims(s.header));
       CHECK_MESSAGE(r.broken_claims(a.contention_free_on(s.header, topology)) == "", file);
       ++compared;

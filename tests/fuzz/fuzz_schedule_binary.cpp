@@ -14,6 +14,7 @@
 #include "finding.hpp"
 #include "io/json.hpp"
 #include "io/schedule_binary.hpp"
+#include "pipeline/read_schedule.hpp"
 
 using namespace phasecheck;
 
@@ -24,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bytes += fuzz::as_text(data, size);
   Schedule schedule;
   try {
-    schedule = io::parse_schedule(bytes, "fuzz.bin");
+    schedule = pipeline::parse_schedule(bytes, "fuzz.bin");
   } catch (const InputError&) {
     return 0;
   } catch (const std::exception& e) {
@@ -36,9 +37,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     io::BinaryScheduleWriter writer(out, schedule.header);
     for (const Phase& p : schedule.phases) writer.phase(p);
     writer.finish();
-    if (io::parse_schedule(out.str(), "written.bin") != schedule)
+    if (pipeline::parse_schedule(out.str(), "written.bin") != schedule)
       fuzz::finding("the schedule read back from what the binary writer wrote differs", out.str());
-    if (io::parse_schedule(io::schedule_to_json(schedule), "written.json") != schedule)
+    if (pipeline::parse_schedule(io::schedule_to_json(schedule), "written.json") != schedule)
       fuzz::finding("the JSON writer and reader disagree with the binary reader",
                     io::schedule_to_json(schedule));
   } catch (const std::exception& e) {

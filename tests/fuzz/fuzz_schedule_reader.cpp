@@ -20,6 +20,7 @@
 #include "finding.hpp"
 #include "io/json.hpp"
 #include "io/schedule_json_stream.hpp"
+#include "pipeline/read_schedule.hpp"
 
 using namespace phasecheck;
 
@@ -75,7 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_fast_path(text);
   Schedule schedule;
   try {
-    schedule = io::parse_schedule(text, "fuzz.json");
+    schedule = pipeline::parse_schedule(text, "fuzz.json");
   } catch (const InputError&) {
     return 0;
   } catch (const std::exception& e) {
@@ -83,7 +84,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const std::string written = io::schedule_to_json(schedule);
   try {
-    if (io::parse_schedule(written, "written.json") != schedule)
+    if (pipeline::parse_schedule(written, "written.json") != schedule)
       fuzz::finding("the schedule read back from what the writer wrote differs", written);
   } catch (const std::exception& e) {
     fuzz::finding(std::string("the reader refuses what the writer wrote: ") + e.what(), written);

@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "io/json.hpp"
 #include "io/msccl_xml.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "programs/msccl_export.hpp"
 #include "schedules/registry.hpp"
 #include "verify/msccl_execution.hpp"
@@ -190,15 +191,15 @@ TEST_CASE("msccl: a UTF-8 byte order mark is XML, for the reader and for the sch
   CHECK(p.gpus[1].line == 9);
   // Where a schedule is read by content (verify, diff, ...): XML, lines counted from the file's
   // first byte (the white space before the root included).
-  const Schedule s = io::parse_schedule(bom + "\n\n" + two_gpus(false), "bom.xml");
+  const Schedule s = pipeline::parse_schedule(bom + "\n\n" + two_gpus(false), "bom.xml");
   CHECK(s.header.imported.has_value());
   CHECK(s.header.imported->summary.starts_with("6 steps in 4 threadblocks on 2 gpus"));
   std::string bad = two_gpus(false);
   bad.replace(bad.find("cnt=\"1\""), 7, "cnt=\"x\"");
-  CHECK_THROWS_WITH_AS(io::parse_schedule(bom + "\n\n" + bad, "bom.xml"),
+  CHECK_THROWS_WITH_AS(pipeline::parse_schedule(bom + "\n\n" + bad, "bom.xml"),
                        doctest::Contains("bom.xml:5:"), InputError);
   // A stray byte that starts no mark is neither.
-  CHECK_THROWS_WITH_AS(io::parse_schedule("\xEF{}", "x.json"),
+  CHECK_THROWS_WITH_AS(pipeline::parse_schedule("\xEF{}", "x.json"),
                        doctest::Contains("x.json:1:1: invalid JSON"), InputError);
 }
 

@@ -10,6 +10,7 @@
 #include "helpers.hpp"
 #include "io/json.hpp"
 #include "io/phase_scanner.hpp"
+#include "pipeline/read_schedule.hpp"
 
 using namespace phasecheck;
 using io::detail::ScanEnd;
@@ -225,7 +226,7 @@ TEST_CASE("phase scanner: agrees with the SAX reader on a file's phases") {
   const std::string file = R"({"format": "phasecheck.schedule/1", "algorithm": "x",
   "collective": "allgather", "ranks": 3, "topology": {"kind": "ring", "ranks": 3},
   )" + at_key(phases) + "}";
-  const Schedule whole = io::parse_schedule(file, "s.json");
+  const Schedule whole = pipeline::parse_schedule(file, "s.json");
   const Scan s = scan(at_key(phases), true, Collective::allgather);
   CHECK(s.end == ScanEnd::array_end);
   CHECK(s.phases == whole.phases);

@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "io/json.hpp"
 #include "io/schedule_binary.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "schedules/registry.hpp"
 
 using namespace phasecheck;
@@ -26,7 +27,7 @@ Schedule generated(std::string_view algorithm, Topology model, Parameters params
 
 std::string error_of(const std::string& bytes) {
   try {
-    io::parse_schedule(bytes, "s.bin");
+    pipeline::parse_schedule(bytes, "s.bin");
   } catch (const InputError& e) {
     return e.what();
   }
@@ -52,9 +53,9 @@ TEST_CASE("binary stream: what the writer writes, the reader reads back, for eve
     const std::string bytes = binary_of(s);
     CHECK(bytes.substr(0, 4) == "PCSB");
     CHECK(bytes.size() < io::schedule_to_json(s).size());
-    CHECK(io::parse_schedule(bytes, "s.bin") ==
-          io::parse_schedule(io::schedule_to_json(s), "s.json"));
-    CHECK(binary_of(io::parse_schedule(bytes, "s.bin")) == bytes);  // same phases, same bytes
+    CHECK(pipeline::parse_schedule(bytes, "s.bin") ==
+          pipeline::parse_schedule(io::schedule_to_json(s), "s.json"));
+    CHECK(binary_of(pipeline::parse_schedule(bytes, "s.bin")) == bytes);  // same phases, same bytes
   }
 }
 

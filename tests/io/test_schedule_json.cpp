@@ -11,6 +11,7 @@
 #include "helpers.hpp"
 #include "io/json.hpp"
 #include "io/schedule_json_stream.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "schedules/registry.hpp"
 
 using namespace phasecheck;
@@ -20,7 +21,7 @@ namespace {
 
 std::string error_of(std::string_view text) {
   try {
-    io::parse_schedule(text, "s.json");
+    pipeline::parse_schedule(text, "s.json");
   } catch (const InputError& e) {
     return e.what();
   }
@@ -76,7 +77,7 @@ TEST_CASE("schedule JSON: round trip of every registered algorithm") {
         } catch (const InputError&) {
           continue;  // not applicable to this machine
         }
-        CHECK(io::parse_schedule(io::schedule_to_json(s), "x") == s);
+        CHECK(pipeline::parse_schedule(io::schedule_to_json(s), "x") == s);
         ++round_trips;
       }
   CHECK(round_trips >= 2 * schedules::algorithms().size());
@@ -85,7 +86,7 @@ TEST_CASE("schedule JSON: round trip of every registered algorithm") {
 TEST_CASE("schedule JSON: phases stream when the header comes first") {
   std::istringstream in(with_phases(R"([{"label": "a", "transfers": [{"src": 0, "dst": 1}]}])"));
   std::vector<std::string> events;
-  io::read_schedule(
+  pipeline::read_schedule(
       in, "s.json", [&](const ScheduleHeader&) { events.push_back("header"); },
       [&](const Phase& p) { events.push_back(p.label()); });
   CHECK(events == std::vector<std::string>{"header", "a"});
@@ -98,7 +99,7 @@ TEST_CASE(
       "phases": [{"label": "a", "transfers": [{"src": 0, "dst": 1}]}])";
   std::istringstream in(no_params + "}");
   std::vector<std::string> events;
-  io::read_schedule(
+  pipeline::read_schedule(
       in, "s.json", [&](const ScheduleHeader&) { events.push_back("header"); },
       [&](const Phase& p) { events.push_back(p.label()); });
   CHECK(events == std::vector<std::string>{"header", "a"});
@@ -112,7 +113,7 @@ TEST_CASE("schedule JSON version 2: parts and blocks [origin, destination, part]
       "collective": "alltoall", "ranks": 2, "parts": 2, "topology": {"kind": "ring", "ranks": 2},
       "phases": [{"label": "a", "transfers": [{"src": 0, "dst": 1},
                                                {"src": 1, "dst": 0, "blocks": [[1, 0, 1]]}]}]})";
-  const Schedule s = io::parse_schedule(v2, "s.json");
+  const Schedule s = pipeline::parse_schedule(v2, "s.json");
   CHECK(s.header.parts == 2);
   REQUIRE(s.phases.size() == 1);
   CHECK(s.phases[0].blocks(s.phases[0][1])[0] == Block{1, 0, 1});
@@ -121,7 +122,7 @@ TEST_CASE("schedule JSON version 2: parts and blocks [origin, destination, part]
   CHECK(written.find("\"format\": \"phasecheck.schedule/2\"") != std::string::npos);
   CHECK(written.find("\"parts\": 2") != std::string::npos);
   CHECK(written.find("[[1, 0, 1]]") != std::string::npos);
-  CHECK(io::parse_schedule(written, "w.json") == s);
+  CHECK(pipeline::parse_schedule(written, "w.json") == s);
   CHECK(error_of(R"({"format": "phasecheck.schedule/1", "algorithm": "x", "collective": "alltoall",
       "ranks": 2, "parts": 2, "topology": {"kind": "ring", "ranks": 2}, "phases": []})") ==
         "s.json: parts: \"parts\" needs phasecheck.schedule/2");
@@ -142,7 +143,7 @@ TEST_CASE("schedule JSON: a key twice in a header object is refused") {
 
 TEST_CASE("schedule JSON: any key order is accepted, phases wait for the header") {
   const Schedule s =
-      io::parse_schedule(R"({"phases": [{"transfers": [{"src": 2, "dst": 0}], "label": "x"}],
+      pipeline::parse_schedule(R"({"phases": [{"transfers": [{"src": 2, "dst": 0}], "label": "x"}],
       "topology": {"kind": "ring", "ranks": 3}, "ranks": 3, "collective": "allgather",
       "algorithm": "y", "format": "phasecheck.schedule/1"})",
                          "s.json");
@@ -249,7 +250,7 @@ TEST_CASE("schedule JSON version 3: written one op per line and read back with i
   CHECK(
       text.find(R"({"src": 0, "dst": 1, "from": ["input", 1], "to": ["output", 0], "count": 1})") !=
       std::string::npos);
-  const Schedule back = io::parse_schedule(text, "s.json");
+  const Schedule back = pipeline::parse_schedule(text, "s.json");
   CHECK(back.header.buffers == s.header.buffers);
   REQUIRE(back.phases.size() == 2);
   for (std::size_t i = 0; i < 2; ++i) {
@@ -261,7 +262,7 @@ TEST_CASE("schedule JSON version 3: written one op per line and read back with i
 }
 
 TEST_CASE("schedule JSON version 3: defaults, no topology, the header after the phases") {
-  const Schedule s = io::parse_schedule(
+  const Schedule s = pipeline::parse_schedule(
       R"({"phases": [{"label": "x", "ops": [{"rank": 1, "from": ["input", 1], "to": ["output", 1]}]}],
           "format": "phasecheck.schedule/3", "algorithm": "x", "collective": "allgather",
           "ranks": 2, "chunks": 1})",

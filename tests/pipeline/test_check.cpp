@@ -9,6 +9,7 @@
 #include "distributed/partial_json.hpp"
 #include "pipeline/check.hpp"
 #include "io/json.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "verify/delivery.hpp"
 #include "verify/verifier.hpp"
 
@@ -23,7 +24,7 @@ verify::Report generate_then_verify(const schedules::Algorithm& a, const Topolog
   io::ScheduleWriter writer(json, header);
   a.generate(header, writer.sink());
   writer.finish();
-  const Schedule read = io::parse_schedule(json.str(), "generated.json");
+  const Schedule read = pipeline::parse_schedule(json.str(), "generated.json");
   return verify::verify(read, read.header.topology, schedules::claims_for(read.header));
 }
 

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "helpers.hpp"
 #include "io/json.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "programs/checked_plan.hpp"
 
 using namespace phasecheck;
@@ -22,7 +23,7 @@ std::string example(const std::string& name) {
 }  // namespace
 
 TEST_CASE("check_synchronization_plan: Faraj-Yuan on Figure 1 keeps 8 of its synchronizations") {
-  const Schedule table = io::read_schedule_file(example("faraj-yuan-fig1/faraj-yuan.json"));
+  const Schedule table = pipeline::read_schedule_file(example("faraj-yuan-fig1/faraj-yuan.json"));
   const programs::CheckedPlan c =
       programs::check_synchronization_plan(table, table.header.topology, {}, "fig1");
   CHECK(c.table.verdict() == verify::Verdict::pass);
@@ -44,7 +45,7 @@ TEST_CASE("check_synchronization_plan: a table that does not verify is not ok, h
 }
 
 TEST_CASE("check_synchronization_plan: the verifier's errors name the source, the plan's do not") {
-  const Schedule table = io::read_schedule_file(example("fully-connected-5/shift.json"));
+  const Schedule table = pipeline::read_schedule_file(example("fully-connected-5/shift.json"));
   // A tree of 6 machines for a schedule of 5 ranks: the verifier refuses it.
   const Topology six = io::read_topology_file(example("faraj-yuan-fig1/topology.json"));
   CHECK_THROWS_WITH_AS(programs::check_synchronization_plan(table, six, {}, "shift.json"),

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "io/json.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "programs/checked_programs.hpp"
 
 using namespace phasecheck;
@@ -14,7 +15,7 @@ using namespace phasecheck;
 namespace {
 
 Schedule fig1() {
-  return io::read_schedule_file((std::filesystem::path(PHASECHECK_SOURCE_DIR) / "examples" /
+  return pipeline::read_schedule_file((std::filesystem::path(PHASECHECK_SOURCE_DIR) / "examples" /
                                  "faraj-yuan-fig1" / "faraj-yuan.json")
                                     .string());
 }

@@ -7,6 +7,7 @@
 
 #include "helpers.hpp"
 #include "io/json.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "report/counterexample_svg.hpp"
 #include "report/svg_text.hpp"
 #include "verify/verifier.hpp"
@@ -20,7 +21,7 @@ const std::string kExamples = std::string(PHASECHECK_SOURCE_DIR) + "/examples/";
 }  // namespace
 
 TEST_CASE("counterexample_svg: linear on Fig. 1 shows both transfers on the link n0 -> s0") {
-  const Schedule s = io::read_schedule_file(kExamples + "faraj-yuan-fig1/linear.json");
+  const Schedule s = pipeline::read_schedule_file(kExamples + "faraj-yuan-fig1/linear.json");
   const verify::Report report = verify::verify(s, s.header.topology);
   const verify::CheckResult* failure = reports::drawable_failure(report);
   REQUIRE(failure != nullptr);
@@ -50,7 +51,7 @@ TEST_CASE("counterexample_svg: linear on Fig. 1 shows both transfers on the link
 }
 
 TEST_CASE("counterexample_svg: without the phase only the conflicting transfers are drawn") {
-  const Schedule s = io::read_schedule_file(kExamples + "faraj-yuan-fig1/linear.json");
+  const Schedule s = pipeline::read_schedule_file(kExamples + "faraj-yuan-fig1/linear.json");
   const verify::Report report = verify::verify(s, s.header.topology);
   const verify::CheckResult* failure = reports::drawable_failure(report);
   REQUIRE(failure != nullptr);
@@ -80,7 +81,7 @@ TEST_CASE("counterexample_svg: a port conflict marks the rank whose ports overfl
 }
 
 TEST_CASE("drawable_failure: nothing to draw for a pass or a failure outside any phase") {
-  const Schedule good = io::read_schedule_file(kExamples + "hypercube-3/pairwise-xor.json");
+  const Schedule good = pipeline::read_schedule_file(kExamples + "hypercube-3/pairwise-xor.json");
   CHECK(reports::drawable_failure(verify::verify(good, good.header.topology)) == nullptr);
   // Nothing is sent: delivery fails at the end (blocks never arrive), in no phase.
   const Schedule none{testing::header(FullyConnected(2, 1)), {testing::phase("idle", {{0, 0}})}};

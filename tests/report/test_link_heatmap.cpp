@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "helpers.hpp"
 #include "io/json.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "report/link_heatmap.hpp"
 #include "report/svg_text.hpp"
 
@@ -22,7 +23,7 @@ const std::string kFig1 = std::string(PHASECHECK_SOURCE_DIR) + "/examples/faraj-
 TEST_CASE("link_heatmap_svg: linear on Faraj-Yuan's Fig. 1 marks the s0 - s1 link as bottleneck") {
   ScheduleHeader header;
   std::optional<reports::LinkLoadGrid> grid;
-  io::read_schedule_file(
+  pipeline::read_schedule_file(
       kFig1 + "linear.json",
       [&](const ScheduleHeader& h) {
         header = h;

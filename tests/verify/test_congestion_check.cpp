@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "io/json.hpp"
+#include "pipeline/read_schedule.hpp"
 #include "verify/congestion_check.hpp"
 
 using namespace phasecheck;
@@ -22,7 +23,7 @@ std::string example(const std::string& name) {
 verify::CongestionSummary measure(const std::string& schedule, bool keep_phases) {
   ScheduleHeader header;
   std::optional<verify::CongestionCheck> check;
-  io::read_schedule_file(
+  pipeline::read_schedule_file(
       example(schedule),
       [&](const ScheduleHeader& h) {
         header = h;
@@ -59,7 +60,7 @@ TEST_CASE("CongestionCheck: the per-phase loads are kept only when asked") {
 }
 
 TEST_CASE("CongestionCheck: a model that does not route is bad input") {
-  const Schedule table = io::read_schedule_file(example("fully-connected-5/shift.json"));
+  const Schedule table = pipeline::read_schedule_file(example("fully-connected-5/shift.json"));
   CHECK_THROWS_WITH_AS(verify::CongestionCheck(table.header, table.header.topology, {}, false),
                        doctest::Contains("congestion is measured on routed models"), InputError);
 }
