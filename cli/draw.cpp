@@ -6,6 +6,8 @@
 #include <optional>
 #include <ostream>
 
+#include "cli/command.hpp"
+#include "cli/options.hpp"
 #include "core/error.hpp"
 #include "core/escape.hpp"
 #include "core/files.hpp"
@@ -18,6 +20,19 @@
 namespace phasecheck::cli {
 
 namespace {
+
+struct Options {
+  std::string schedule;  ///< any schedule file `verify` reads; "-": standard input
+  std::string output;    ///< the SVG; "-": standard output
+  bool links = false;    ///< the link-load heat map instead of the phase grid
+};
+
+void add_options(CLI::App& app, Options& options) {
+  app.add_option("schedule", options.schedule, "Schedule file (- for standard input)")->required();
+  app.add_option("-o,--output", options.output, "The SVG file (- for standard output)")->required();
+  app.add_flag("--links", options.links,
+               "The link-load heat map (directed links x phases) instead of the phase grid");
+}
 
 /// "linear (alltoall) on tree(machines=6, switches=4)  [examples/faraj-yuan-fig1/linear.json]".
 std::string picture_title(const ScheduleHeader& h, const std::string& source) {
@@ -41,16 +56,18 @@ std::optional<Data> gather(const std::string& path, ScheduleHeader& header, Make
   return data;
 }
 
-}  // namespace
-
-int draw(const DrawArgs& args, std::ostream& out) {
-  check_output(args.output, {args.schedule});
-  const std::string source = input_name(args.schedule);
+/// The phase grid (report/partner_grid.hpp) or, with --links, the link-load heat map
+/// (report/link_heatmap.hpp) of a schedule, streamed. Exit 0 when written; InputError (exit 2)
+/// for bad input and for --links on a model that does not route. A line on `out` says what was
+/// drawn, unless the picture itself goes there.
+int run(const Options& options, const Streams& streams) {
+  check_output(options.output, {options.schedule});
+  const std::string source = input_name(options.schedule);
   ScheduleHeader header;
   std::string svg, summary;
-  if (args.links) {
+  if (options.links) {
     const auto grid = gather<reports::LinkLoadGrid>(
-        args.schedule, header, [](auto& data, const ScheduleHeader& h) {
+        options.schedule, header, [](auto& data, const ScheduleHeader& h) {
           with_source("draw --links needs a routed machine, whose links carry the load",
                       [&] { data.emplace(h.topology); });
         });
@@ -64,19 +81,36 @@ int draw(const DrawArgs& args, std::ostream& out) {
                     : "no link carries anything");
   } else {
     const auto grid = gather<reports::PartnerGrid>(
-        args.schedule, header, [](auto& data, const ScheduleHeader& h) { data.emplace(h); });
+        options.schedule, header, [](auto& data, const ScheduleHeader& h) { data.emplace(h); });
     svg = reports::partner_grid_svg(*grid, picture_title(header, source));
-    const reports::BinnedGrid& g = grid->grid();
-    summary = std::to_string(g.rows()) + " ranks x " + std::to_string(g.phases()) + " phases in " +
-              std::to_string(g.row_bins()) + " x " + std::to_string(g.columns().size()) +
-              (g.full_resolution() ? " cells, one per rank and phase"
-                                   : " cells of " + std::to_string(g.row_bin()) + " ranks x " +
-                                         std::to_string(g.phase_bin()) + " phases");
+    const reports::BinnedGrid& bins = grid->grid();
+    summary =
+        std::to_string(bins.rows()) + " ranks x " + std::to_string(bins.phases()) + " phases in " +
+        std::to_string(bins.row_bins()) + " x " + std::to_string(bins.columns().size()) +
+        (bins.full_resolution() ? " cells, one per rank and phase"
+                                : " cells of " + std::to_string(bins.row_bin()) + " ranks x " +
+                                      std::to_string(bins.phase_bin()) + " phases");
   }
-  write_output(args.output, [&](std::ostream& os) { os << svg; }, {args.schedule});
-  if (args.output != "-") out << "draw: " << args.output << ": " << summary << "\n";
+  write_output(options.output, [&](std::ostream& os) { os << svg; }, {options.schedule});
+  if (options.output != "-") streams.out << "draw: " << options.output << ": " << summary << "\n";
   return 0;
 }
+
+constexpr CommandDefinition<Options> definition{
+    .name = "draw",
+    .summary =
+        "Draw a schedule as SVG: the phase table as a grid (ranks x phases, coloured by "
+        "partner distance; binned above 256), or with --links the link-load heat map of a "
+        "routed machine with its bottleneck link (docs/draw.md)",
+    .formats = {},
+    .add_options = add_options,
+    .run = run,
+};
+
+}  // namespace
+
+extern const Command draw_command;
+const Command draw_command = definition;
 
 void draw_failure(const std::string& svg, const verify::Report& report,
                   const ScheduleHeader& header, const std::string& schedule,

@@ -1,26 +1,119 @@
 // `phasecheck whatif QUESTION ...`: the options of each research question, the question asked of
-// experiments/, and its table rendered by report/.
+// experiments/ (experiments/questions.hpp, experiments/optimality_tables.hpp, and Faraj & Yuan's
+// Section 6 experiment simulated by SimGrid, experiments/faraj_yuan_experiment.hpp), and its
+// table rendered by report/ (report/table.hpp; report/optimal_report.hpp and
+// report/run_report.hpp for their text).
 
 #include <algorithm>
 #include <charconv>
 #include <optional>
 #include <sstream>
 
-#include "cli/commands.hpp"
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "cli/run_options.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/limits.hpp"
 #include "core/network_options.hpp"
 #include "core/progress.hpp"
 #include "core/suggest.hpp"
+#include "experiments/faraj_yuan_experiment.hpp"
 #include "experiments/optimality_tables.hpp"
 #include "experiments/questions.hpp"
 #include "io/json.hpp"
 #include "report/optimal_report.hpp"
+#include "report/run_report.hpp"
+#include "report/svg_plot.hpp"
 #include "report/table.hpp"
 #include "schedules/registry.hpp"
 
 namespace phasecheck::cli {
 namespace {
+
+struct Options {
+  std::string question;  ///< hierarchical-factor, cluster, bruck-index, congestion, optimality,
+                         ///< experiment
+  reports::ReportFormat report = reports::ReportFormat::text;
+  std::vector<std::string> sizes;  ///< node-size vectors, "8,8,4,1"
+  std::string sizes_file;          ///< one vector per line, '#' comments
+  /// cluster: this many random clusters of 2..max_ranks ranks, drawn from `seed`; 0: none.
+  unsigned random = 0;
+  std::uint64_t seed = 1;
+  // bruck-index: the machine and the linear model.
+  unsigned ranks = 0, ports = 1;
+  double ts = 0, tw = 0;   ///< seconds per message, seconds per byte
+  double block_alias = 0;  ///< the old --block (one release, with a note); 0: not given
+  // congestion: a routed machine, the algorithms to compare, the seeds of randomized ones.
+  std::string topology;
+  std::string algorithms = "shift,randomized-sendrecv";
+  std::string seeds = "1..20";
+  /// --bytes: message sizes in bytes. bruck-index: the block (one value, default 1); congestion:
+  /// the size for the paper's algorithm selection (one value; none: not shown); experiment: the
+  /// sizes simulated (default 8 KiB to 256 KiB).
+  std::vector<std::uint64_t> bytes;
+  // optimality: a family of machines (cluster, tree, kport) up to a size, solver timeout per call.
+  std::string family = "cluster";
+  unsigned max_ranks = 6;     ///< cluster and kport
+  unsigned max_machines = 6;  ///< tree
+  double timeout = 60;        ///< optimality: per solver call; experiment: per simulation
+  // experiment: a paper's measurements, simulated by SimGrid on its machines.
+  std::string paper = "faraj-yuan";
+  std::vector<std::string> topologies;  ///< tree files; empty: the paper's (examples/)
+  std::vector<unsigned> message_kb;     ///< the old --message-kb (one release, with a note)
+  std::string bandwidth = "100Mbps", latency = "10us";
+  std::string out_dir;  ///< where the throughput plots go; empty: none
+};
+
+void add_options(CLI::App& app, Options& options) {
+  app.add_option("question", options.question,
+                 "hierarchical-factor, cluster, bruck-index, congestion, optimality or "
+                 "experiment")
+      ->required();
+  app.add_option("--report", options.report, "Report format (csv: the table)");
+  app.add_option("--sizes", options.sizes, "Node sizes of a cluster, e.g. 8,8,4,1 (repeatable)");
+  app.add_option("--sizes-file", options.sizes_file, "File with one size vector per line");
+  app.add_option("--random", options.random,
+                 "cluster: this many random clusters of 2..--max-ranks ranks (at most 1024)")
+      ->check(natural());
+  app.add_option("--seed", options.seed, "cluster: the seed of --random (default 1)");
+  app.add_option("--ranks", options.ranks, "bruck-index: processors n")->check(natural());
+  app.add_option("--ports", options.ports, "bruck-index: ports k")->check(natural());
+  app.add_option("--ts", options.ts, "bruck-index: start-up time per message, seconds");
+  app.add_option("--tw", options.tw, "bruck-index: transfer time per byte, seconds");
+  old_spelling(app.add_option("--block", options.block_alias), "--bytes");
+  app.add_option("--topology", options.topology, "congestion: the machine (a routed topology)");
+  app.add_option("--algorithms", options.algorithms, "congestion: algorithms, comma-separated");
+  app.add_option("--seeds", options.seeds, "congestion: seeds, 1..20 or 3,5,8");
+  app.add_option("--family", options.family,
+                 "optimality: cluster (every node-size vector), tree (every tree shape) or "
+                 "kport (every n and k, forwarding frontier)")
+      ->check(one_of({"cluster", "tree", "kport"}));
+  app.add_option("--max-ranks", options.max_ranks,
+                 "optimality: clusters (<= 12) or k-port machines (<= 8) up to this many ranks; "
+                 "cluster: every cluster (<= 20) or --random ones (<= 1024) up to this many")
+      ->check(natural());
+  app.add_option("--max-machines", options.max_machines,
+                 "optimality: trees up to this many machines (<= 10)")
+      ->check(natural());
+  app.add_option("--timeout", options.timeout, "optimality: seconds per solver call");
+  app.add_option("--paper", options.paper, "experiment: the paper to reproduce (faraj-yuan)");
+  app.add_option("--topologies", options.topologies,
+                 "experiment: tree topology files (default: the paper's three machines)")
+      ->delimiter(',');
+  old_spelling(app.add_option("--message-kb", options.message_kb)->delimiter(',')->check(natural()),
+               "--bytes (in bytes: 8KiB for 8)");
+  app.add_option("--bandwidth", options.bandwidth, "experiment: link bandwidth (default 100Mbps)");
+  app.add_option("--latency", options.latency, "experiment: link latency (default 10us)");
+  app.add_option("--out-dir", options.out_dir,
+                 "experiment: write a throughput plot (SVG) per machine here");
+  bytes_option(app.add_option("--bytes", options.bytes,
+                              "Message sizes in bytes (4096, 4KiB, 1MiB; comma-separated): "
+                              "bruck-index the block (default 1), congestion the size for "
+                              "the paper's selection, experiment the sizes simulated "
+                              "(default 8KiB,...,256KiB)")
+                   ->delimiter(','));
+}
 
 /// "8,8,4,1" -> {8, 8, 4, 1}; `where` names the source in errors.
 std::vector<Rank> parse_sizes(std::string_view text, const std::string& where) {
@@ -36,11 +129,12 @@ std::vector<Rank> parse_sizes(std::string_view text, const std::string& where) {
 }
 
 /// The clusters of --sizes and --sizes-file, in that order.
-std::vector<experiments::NamedCluster> given_clusters(const WhatIfArgs& args) {
+std::vector<experiments::NamedCluster> given_clusters(const Options& options) {
   std::vector<experiments::NamedCluster> instances;
-  for (const std::string& s : args.sizes) instances.push_back({s, parse_sizes(s, "--sizes " + s)});
-  if (!args.sizes_file.empty()) {
-    InputFile file(args.sizes_file);
+  for (const std::string& sizes : options.sizes)
+    instances.push_back({sizes, parse_sizes(sizes, "--sizes " + sizes)});
+  if (!options.sizes_file.empty()) {
+    InputFile file(options.sizes_file);
     std::istream& in = file.stream();
     std::string line;
     for (std::size_t number = 1; std::getline(in, line); ++number) {
@@ -48,14 +142,14 @@ std::vector<experiments::NamedCluster> given_clusters(const WhatIfArgs& args) {
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
       line.erase(line.find_last_not_of(" \t\r") + 1);
       instances.push_back(
-          {line, parse_sizes(line, args.sizes_file + ":" + std::to_string(number))});
+          {line, parse_sizes(line, options.sizes_file + ":" + std::to_string(number))});
     }
   }
   return instances;
 }
 
-int whatif_hierarchical(const WhatIfArgs& args, reports::TableFormat format, std::ostream& out) {
-  const std::vector<experiments::NamedCluster> instances = given_clusters(args);
+int whatif_hierarchical(const Options& options, reports::ReportFormat format, std::ostream& out) {
+  const std::vector<experiments::NamedCluster> instances = given_clusters(options);
   if (instances.empty())
     throw InputError("whatif hierarchical-factor: give --sizes or --sizes-file");
   const TableReport report = experiments::hierarchical_factor_steps(instances, terminal_stderr());
@@ -65,34 +159,35 @@ int whatif_hierarchical(const WhatIfArgs& args, reports::TableFormat format, std
 
 /// hierarchical-factor against cluster-coloring: the given clusters, --random N of them up to
 /// --max-ranks, or every cluster of 2..--max-ranks ranks.
-int whatif_cluster(const WhatIfArgs& args, reports::TableFormat format, std::ostream& out) {
-  std::vector<experiments::NamedCluster> instances = given_clusters(args);
-  if (args.random > 0) {
+int whatif_cluster(const Options& options, reports::ReportFormat format, std::ostream& out) {
+  std::vector<experiments::NamedCluster> instances = given_clusters(options);
+  if (options.random > 0) {
     if (!instances.empty())
       throw InputError("whatif cluster: give --sizes/--sizes-file or --random, not both");
-    instances = experiments::random_clusters(args.random, args.max_ranks, args.seed);
+    instances = experiments::random_clusters(options.random, options.max_ranks, options.seed);
   } else if (instances.empty()) {
-    instances = experiments::every_cluster(args.max_ranks);
+    instances = experiments::every_cluster(options.max_ranks);
   }
   const TableReport report = experiments::cluster_comparison(
-      instances, experiments::kSolvedClusterRanks, args.timeout, terminal_stderr());
+      instances, experiments::kSolvedClusterRanks, options.timeout, terminal_stderr());
   out << reports::render(report, format);
   return report.verdict == verify::Verdict::fail ? 1 : 0;
 }
 
 /// Bruck et al., Section 3.5: which radix is best for this machine?
-int whatif_bruck_index(const WhatIfArgs& args, reports::TableFormat format, std::ostream& out) {
-  if (args.bytes.size() > 1) throw InputError("whatif bruck-index: one --bytes (the block size)");
-  experiments::BruckRadixQuestion q;
-  q.ranks = args.ranks;
-  q.ports = args.ports;
-  q.ts = args.ts;
-  q.tw = args.tw;
-  q.bytes = !args.bytes.empty()    ? double(args.bytes[0])
-            : args.block_alias > 0 ? args.block_alias
-                                   : 1;
-  q.bytes_default = args.bytes.empty() && args.block_alias == 0;
-  const TableReport report = experiments::bruck_radix(q, terminal_stderr());
+int whatif_bruck_index(const Options& options, reports::ReportFormat format, std::ostream& out) {
+  if (options.bytes.size() > 1)
+    throw InputError("whatif bruck-index: one --bytes (the block size)");
+  experiments::BruckRadixQuestion question;
+  question.ranks = options.ranks;
+  question.ports = options.ports;
+  question.ts = options.ts;
+  question.tw = options.tw;
+  question.bytes = !options.bytes.empty()    ? double(options.bytes[0])
+                   : options.block_alias > 0 ? options.block_alias
+                                             : 1;
+  question.bytes_default = options.bytes.empty() && options.block_alias == 0;
+  const TableReport report = experiments::bruck_radix(question, terminal_stderr());
   out << reports::render(report, format);
   return report.verdict == verify::Verdict::pass ? 0 : 1;
 }
@@ -100,18 +195,20 @@ int whatif_bruck_index(const WhatIfArgs& args, reports::TableFormat format, std:
 /// "1..20" or "3,5,8" -> seeds.
 std::vector<std::uint64_t> parse_seeds(const std::string& text) {
   std::vector<std::uint64_t> seeds;
-  const auto parse = [&](std::string_view s) {
-    std::uint64_t v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || ec != std::errc() || end != s.data() + s.size())
-      throw InputError("--seeds " + text + ": '" + std::string(s) + "' is not a seed");
-    return v;
+  const auto parse = [&](std::string_view word) {
+    std::uint64_t seed = 0;
+    const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), seed);
+    if (word.empty() || error != std::errc() || end != word.data() + word.size())
+      throw InputError("--seeds " + text + ": '" + std::string(word) + "' is not a seed");
+    return seed;
   };
   if (const auto dots = text.find(".."); dots != std::string::npos) {
-    const std::uint64_t lo = parse(std::string_view(text).substr(0, dots)),
-                        hi = parse(std::string_view(text).substr(dots + 2));
-    if (hi < lo || hi - lo >= 10000) throw InputError("--seeds " + text + ": 1 to 10000 seeds");
-    for (std::uint64_t i = 0; i <= hi - lo; ++i) seeds.push_back(lo + i);  // hi may be 2^64 - 1
+    const std::uint64_t first = parse(std::string_view(text).substr(0, dots)),
+                        last = parse(std::string_view(text).substr(dots + 2));
+    if (last < first || last - first >= 10000)
+      throw InputError("--seeds " + text + ": 1 to 10000 seeds");
+    for (std::uint64_t i = 0; i <= last - first; ++i)
+      seeds.push_back(first + i);  // last may be 2^64 - 1
     return seeds;
   }
   std::string_view rest = text;
@@ -126,65 +223,139 @@ std::vector<std::uint64_t> parse_seeds(const std::string& text) {
 
 /// The Slim Fly paper's question: does randomizing the order lower the per-phase link load on
 /// this network?
-int whatif_congestion(const WhatIfArgs& args, reports::TableFormat format, std::ostream& out) {
-  if (args.topology.empty()) throw InputError("whatif congestion: give --topology");
-  experiments::CongestionQuestion q;
-  q.model = io::read_topology_file(args.topology);
-  q.source = input_name(args.topology);
-  q.seeds = parse_seeds(args.seeds);
-  q.seeds_text = args.seeds;
-  if (args.bytes.size() > 1) throw InputError("whatif congestion: one --bytes");
-  if (!args.bytes.empty()) q.bytes = args.bytes[0];
-  std::string_view names = args.algorithms;
+int whatif_congestion(const Options& options, reports::ReportFormat format, std::ostream& out) {
+  if (options.topology.empty()) throw InputError("whatif congestion: give --topology");
+  experiments::CongestionQuestion question;
+  question.model = io::read_topology_file(options.topology);
+  question.source = input_name(options.topology);
+  question.seeds = parse_seeds(options.seeds);
+  question.seeds_text = options.seeds;
+  if (options.bytes.size() > 1) throw InputError("whatif congestion: one --bytes");
+  if (!options.bytes.empty()) question.bytes = options.bytes[0];
+  std::string_view names = options.algorithms;
   while (!names.empty()) {
     const std::size_t comma = std::min(names.find(','), names.size());
-    q.algorithms.emplace_back(names.substr(0, comma));
-    schedules::require_algorithm(q.algorithms.back());  // every name before the first run
+    question.algorithms.emplace_back(names.substr(0, comma));
+    schedules::require_algorithm(question.algorithms.back());  // every name before the first run
     names.remove_prefix(std::min(comma + 1, names.size()));
   }
-  const TableReport report = experiments::randomized_congestion(q, terminal_stderr());
+  const TableReport report = experiments::randomized_congestion(question, terminal_stderr());
   out << reports::render(report, format);
   return report.verdict == verify::Verdict::pass ? 0 : 1;
 }
 
 /// One row per machine of the family, with the algorithm's count, the lower bound and the
 /// optimum Z3 proves.
-int whatif_optimality(const WhatIfArgs& args, reports::TableFormat format, std::ostream& out) {
-  check_timeout(args.timeout);
+int whatif_optimality(const Options& options, reports::ReportFormat format, std::ostream& out) {
+  check_timeout(options.timeout);
   std::optional<TableReport> report;
-  if (args.family == "kport") {
-    experiments::KportOptimality k =
-        experiments::kport_optimality(args.max_ranks, args.timeout, terminal_stderr());
-    if (format == reports::TableFormat::text) {
-      out << reports::kport_optimality_text(k);
-      return k.report.verdict == verify::Verdict::pass ? 0 : 1;
+  if (options.family == "kport") {
+    experiments::KportOptimality tables =
+        experiments::kport_optimality(options.max_ranks, options.timeout, terminal_stderr());
+    if (format == reports::ReportFormat::text) {
+      out << reports::kport_optimality_text(tables);
+      return tables.report.verdict == verify::Verdict::pass ? 0 : 1;
     }
-    report = std::move(k.report);
-  } else if (args.family == "tree") {
-    report = experiments::tree_optimality(args.max_machines, args.timeout, terminal_stderr());
-  } else if (args.family == "cluster") {
-    report = experiments::cluster_optimality(args.max_ranks, args.timeout, terminal_stderr());
-  } else {
-    throw InputError("whatif optimality: " +
-                     unknown_name("family", args.family, {"cluster", "tree", "kport"}));
+    report = std::move(tables.report);
+  } else if (options.family == "tree") {
+    report = experiments::tree_optimality(options.max_machines, options.timeout, terminal_stderr());
+  } else {  // cluster: one_of admits cluster, tree or kport
+    report = experiments::cluster_optimality(options.max_ranks, options.timeout, terminal_stderr());
   }
   out << reports::render(*report, format);
   return report->verdict == verify::Verdict::pass ? 0 : 1;
 }
 
-}  // namespace
+/// Faraj & Yuan, Figs. 6-8 simulated by SimGrid: completion times of our schedules and of
+/// SimGrid's alltoall implementations per message size, and throughput plots (SVG) with the peak
+/// bound.
+int whatif_experiment(const Options& options, reports::ReportFormat format, std::ostream& out) {
+  if (options.paper != "faraj-yuan")
+    throw InputError("whatif experiment: --paper must be faraj-yuan (the one reproduced so far)");
+  experiments::FarajYuanQuestion question;
+  question.bandwidth = options.bandwidth;
+  question.latency = options.latency;
+  question.bytes_per_second = bandwidth_of(options.bandwidth);
+  check_latency(options.latency);
+  check_timeout(options.timeout);
+  question.timeout = options.timeout;
+  std::vector<std::string> files = options.topologies;
+  if (files.empty())
+    for (const char* name : {"faraj-yuan-24", "faraj-yuan-32-star", "faraj-yuan-32-chain"})
+      files.push_back(std::string(PHASECHECK_EXAMPLES_DIR) + "/" + name + "/topology.json");
+  question.sizes = options.bytes;
+  for (const unsigned kb : options.message_kb) question.sizes.push_back(std::uint64_t{kb} * 1024);
+  if (question.sizes.empty())
+    for (const std::uint64_t kb : {8, 16, 32, 64, 128, 256}) question.sizes.push_back(kb * 1024);
+  for (const std::uint64_t size : question.sizes)
+    if (size < 1 || size > 64 * 1024 * 1024)
+      throw InputError("whatif experiment: --bytes must be in [1, 64MiB], not " +
+                       std::to_string(size));
+  // Every machine is read and checked before the first (long) simulation, and so is every plot's
+  // name: the machine's, "-throughput.svg".
+  question.machines = experiments::read_experiment_machines(
+      files, *std::max_element(question.sizes.begin(), question.sizes.end()));
+  const auto plot = [&](const experiments::ExperimentMachine& machine) {
+    return options.out_dir + "/" + machine.name + "-throughput.svg";
+  };
+  if (!options.out_dir.empty())
+    for (const auto& machine : question.machines) check_output(plot(machine), files);
+  // Text: one table per machine, sizes across, each as soon as it is done. JSON and CSV: one row
+  // per machine, contender and size; milliseconds null where the run failed, with the reason in
+  // "status".
+  const bool text = format == reports::ReportFormat::text;
+  if (text) out << reports::faraj_yuan_heading(question);
+  const TableReport report = experiments::faraj_yuan_experiment(
+      question, terminal_stderr(), [&](const experiments::FarajYuanMachine& done) {
+        if (text) out << reports::faraj_yuan_machine_text(done);
+        if (options.out_dir.empty()) return;
+        const std::string svg = plot(done.machine);
+        const Tree& tree = std::get<Tree>(done.machine.model);
+        write_output(
+            svg,
+            [&](std::ostream& os) {
+              os << reports::throughput_svg(
+                  done.machine.name + ": " + describe(done.machine.model) + ", " +
+                      options.bandwidth,
+                  question.sizes, done.series,
+                  tree.peak_throughput_factor() * question.bytes_per_second / 1e6);
+            },
+            files);
+        if (text) out << "  plot: " << svg << "\n";
+      });
+  if (!text) out << reports::render(report, format);
+  return report.verdict == verify::Verdict::pass ? 0 : 1;
+}
 
-int whatif(const WhatIfArgs& args, std::ostream& out) {
-  const reports::TableFormat format = reports::parse_table_format(args.report, "whatif");
-  if (args.question == "optimality") return whatif_optimality(args, format, out);
-  if (args.question == "experiment") return whatif_experiment(args, format, out);
-  if (args.question == "congestion") return whatif_congestion(args, format, out);
-  if (args.question == "hierarchical-factor") return whatif_hierarchical(args, format, out);
-  if (args.question == "cluster") return whatif_cluster(args, format, out);
-  if (args.question == "bruck-index") return whatif_bruck_index(args, format, out);
+/// A research table for a family of instances; exit 1 if any instance fails a check.
+int run(const Options& options, const Streams& streams) {
+  const reports::ReportFormat format = options.report;
+  std::ostream& out = streams.out;
+  if (options.question == "optimality") return whatif_optimality(options, format, out);
+  if (options.question == "experiment") return whatif_experiment(options, format, out);
+  if (options.question == "congestion") return whatif_congestion(options, format, out);
+  if (options.question == "hierarchical-factor") return whatif_hierarchical(options, format, out);
+  if (options.question == "cluster") return whatif_cluster(options, format, out);
+  if (options.question == "bruck-index") return whatif_bruck_index(options, format, out);
   throw InputError(unknown_name(
-      "what-if question", args.question,
+      "what-if question", options.question,
       {"hierarchical-factor", "cluster", "bruck-index", "congestion", "optimality", "experiment"}));
 }
+
+ErrorReport error_report(const Options& options) { return {options.report, "", options.question}; }
+
+constexpr CommandDefinition<Options> definition{
+    .name = "whatif",
+    .summary = "Research tables for a family of instances",
+    .formats = reports::table_formats,
+    .add_options = add_options,
+    .run = run,
+    .error_report = error_report,
+};
+
+}  // namespace
+
+extern const Command whatif_command;
+const Command whatif_command = definition;
 
 }  // namespace phasecheck::cli

@@ -35,7 +35,8 @@ nlohmann::ordered_json parameter_json(const ParameterSpec& spec) {
   return j;
 }
 
-std::string render_algorithms(const std::vector<AlgorithmListing>& algorithms, TableFormat format) {
+std::string render_algorithms(const std::vector<AlgorithmListing>& algorithms,
+                              ReportFormat format) {
   Table table({{"algorithm", "algorithm"},
                {"parameters", "parameters"},
                {"summary", "summary"},
@@ -51,12 +52,15 @@ std::string render_algorithms(const std::vector<AlgorithmListing>& algorithms, T
                    {"parameters", std::move(parameters)}});
   }
   switch (format) {
-    case TableFormat::csv:
+    case ReportFormat::csv:
       return table.csv();
-    case TableFormat::json:
+    case ReportFormat::json:
       return json_text({{"command", "algorithms"}, {"algorithms", std::move(all)}});
-    case TableFormat::text:
+    case ReportFormat::text:
       break;
+    case ReportFormat::junit:
+    case ReportFormat::markdown:
+      unsupported(format, "render_algorithms");
   }
   return table.text();
 }

@@ -24,8 +24,11 @@ struct AlgorithmListing {
 /// "form", "default" | "default_in_words", "help"}.
 nlohmann::ordered_json parameter_json(const ParameterSpec& spec);
 
+/// The formats `render_algorithms` takes: a table's.
+inline constexpr std::span<const ReportFormat> algorithms_formats = table_formats;
+
 /// Text and CSV: a row per algorithm (algorithm, parameters, summary, reference). JSON:
 /// {"command": "algorithms", "algorithms": [{"name", "summary", "reference", "parameters"}]}.
-std::string render_algorithms(const std::vector<AlgorithmListing>& algorithms, TableFormat format);
+std::string render_algorithms(const std::vector<AlgorithmListing>& algorithms, ReportFormat format);
 
 }  // namespace phasecheck::reports

@@ -62,12 +62,12 @@ Table bounds_table(const experiments::MachineBounds& b) {
   return table;
 }
 
-std::string render_bounds(const experiments::MachineBounds& b, TableFormat format) {
+std::string render_bounds(const experiments::MachineBounds& b, ReportFormat format) {
   const Table table = bounds_table(b);
   switch (format) {
-    case TableFormat::csv:
+    case ReportFormat::csv:
       return table.csv();
-    case TableFormat::json: {
+    case ReportFormat::json: {
       nlohmann::ordered_json j;
       j["topology"] = b.topology;
       j["kind"] = b.kind;
@@ -79,8 +79,11 @@ std::string render_bounds(const experiments::MachineBounds& b, TableFormat forma
       j["tree"] = b.tree ? tree_json(*b.tree) : nlohmann::ordered_json(nullptr);
       return json_text(j);
     }
-    case TableFormat::text:
+    case ReportFormat::text:
       break;
+    case ReportFormat::junit:
+    case ReportFormat::markdown:
+      unsupported(format, "render_bounds");
   }
   std::ostringstream out;
   out << "lower bounds for " << b.collective << " on " << text_escape(b.topology) << " (" << b.ranks

@@ -2,6 +2,7 @@
 /// What `bounds` found (experiments/machine_bounds.hpp), for a person (text), a spreadsheet (CSV:
 /// the bounds table) or a program (JSON; docs/formats.md). Deterministic.
 
+#include <span>
 #include <string>
 
 #include "experiments/machine_bounds.hpp"
@@ -12,10 +13,13 @@ namespace phasecheck::reports {
 /// One row per bound: metric, value, applies_to ("direct" or "any"), argument.
 Table bounds_table(const experiments::MachineBounds& bounds);
 
+/// The formats `render_bounds` takes: a table's.
+inline constexpr std::span<const ReportFormat> bounds_formats = table_formats;
+
 /// Text: the heading, the table, the best bounds, and a tree's bottleneck, throughput bound and
 /// Faraj-Yuan plan. JSON: {"topology", "kind", "ranks", "collective", "bounds", "direct_phases",
 /// "forwarding": {"C1", "C2"}, "tree": null | {"bottleneck", "peak_throughput_factor",
 /// "peak_throughput", "faraj_yuan"}}. CSV: the table alone.
-std::string render_bounds(const experiments::MachineBounds& bounds, TableFormat format);
+std::string render_bounds(const experiments::MachineBounds& bounds, ReportFormat format);
 
 }  // namespace phasecheck::reports

@@ -180,21 +180,21 @@ std::string junit(const std::vector<std::pair<std::string, const Comparison*>>& 
 
 }  // namespace
 
-std::string render_comparison(const Comparison& c, std::string_view format) {
-  if (format == "markdown") return markdown_report(c);
-  if (format == "json") return json_text(comparison_json(c));
-  if (format == "junit") return junit({{"diff", &c}});
+std::string render_comparison(const Comparison& c, ReportFormat format) {
+  if (format == ReportFormat::markdown) return markdown_report(c);
+  if (format == ReportFormat::json) return json_text(comparison_json(c));
+  if (format == ReportFormat::junit) return junit({{"diff", &c}});
   return text_report(c);
 }
 
-std::string render_gate(const ci::GateResult& gate, std::string_view format) {
+std::string render_gate(const ci::GateResult& gate, ReportFormat format) {
   const std::size_t failed = gate.failed(), total = gate.cases.size();
-  if (format == "junit") {
+  if (format == ReportFormat::junit) {
     std::vector<std::pair<std::string, const Comparison*>> all;
     for (const auto& c : gate.cases) all.push_back({c.name, &c.comparison});
     return junit(all);
   }
-  if (format == "json") {
+  if (format == ReportFormat::json) {
     nlohmann::ordered_json j;
     j["verdict"] = std::string(verify::to_string(gate.verdict()));
     j["manifest"] = gate.manifest;
@@ -206,7 +206,7 @@ std::string render_gate(const ci::GateResult& gate, std::string_view format) {
     }
     return json_text(j);
   }
-  const bool md = format == "markdown";
+  const bool md = format == ReportFormat::markdown;
   std::ostringstream out;
   out << (md ? "### " + std::string(failed ? "❌ " : "✅ ") : "") << (failed ? "FAIL" : "PASS")
       << "  gate " << (md ? markdown_escape(gate.manifest) : text_escape(gate.manifest)) << ": "

@@ -21,13 +21,13 @@ Table congestion_table(const verify::CongestionSummary& s, const Topology& model
 }
 
 std::string render_congestion(const verify::CongestionSummary& s, const Topology& model,
-                              std::string_view source, bool phases, TableFormat format) {
+                              std::string_view source, bool phases, ReportFormat format) {
   const verify::Report& report = s.report;
   const Table table = congestion_table(s, model);
   switch (format) {
-    case TableFormat::csv:
+    case ReportFormat::csv:
       return table.csv();
-    case TableFormat::json: {
+    case ReportFormat::json: {
       nlohmann::ordered_json j;
       j["schedule"] = source;
       j["algorithm"] = report.algorithm;
@@ -42,8 +42,11 @@ std::string render_congestion(const verify::CongestionSummary& s, const Topology
       j["per_phase"] = phases ? table.json() : nlohmann::ordered_json(nullptr);
       return json_text(j);
     }
-    case TableFormat::text:
+    case ReportFormat::text:
       break;
+    case ReportFormat::junit:
+    case ReportFormat::markdown:
+      unsupported(format, "render_congestion");
   }
   std::ostringstream out;
   out << (s.delivered ? "" : "INVALID  ") << "congestion of " << text_escape(report.algorithm)

@@ -2,7 +2,6 @@
 
 #include <sstream>
 
-#include "core/error.hpp"
 #include "core/escape.hpp"
 
 namespace phasecheck::reports {
@@ -50,10 +49,12 @@ std::string render_deploy(const DeployRun& run, ReportFormat format) {
   switch (format) {
     case ReportFormat::json:
       return deploy_json(run);
-    case ReportFormat::junit:
-      throw InputError("deploy: --report takes text or json");
     case ReportFormat::text:
       break;
+    case ReportFormat::junit:
+    case ReportFormat::markdown:
+    case ReportFormat::csv:
+      unsupported(format, "render_deploy");
   }
   const deploy::Outcome& o = run.outcome;
   std::ostringstream out;

@@ -15,6 +15,9 @@ struct DeployRun {
   const deploy::Outcome& outcome;
 };
 
+/// The formats `render_deploy` takes.
+inline constexpr ReportFormat deploy_formats[] = {ReportFormat::text, ReportFormat::json};
+
 /// Text: a line per schedule ("verified  bruck-index (alltoall) on 8 ranks [...]: all 5 checks
 /// pass; --sync none; serves MPI_Alltoall on communicators of 8 ranks") and what was written; or,
 /// refused, each refused schedule's reason, its report and the replay's counterexample. JSON:

@@ -7,9 +7,14 @@
 #include <vector>
 
 #include "properties/fuzz.hpp"
+#include "report/format.hpp"
 #include "verify/report.hpp"
 
 namespace phasecheck::reports {
+
+/// The formats of a campaign's report: text (`fuzz_outcome_text`, `fuzz_verdict_text`) and json
+/// (`fuzz_json`).
+inline constexpr ReportFormat fuzz_formats[] = {ReportFormat::text, ReportFormat::json};
 
 /// "pass  shift: 200 cases in 0.31 s (645/s)", "gave up  ...", or the failure with its files,
 /// the replay commands and the case's report.

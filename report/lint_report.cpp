@@ -142,8 +142,11 @@ std::string render_lint(const LintReport& report, ReportFormat format) {
       return json(report);
     case ReportFormat::junit:
       return junit(report);
+    case ReportFormat::markdown:
+    case ReportFormat::csv:
+      break;
   }
-  return text(report);
+  unsupported(format, "render_lint");
 }
 
 }  // namespace phasecheck::reports

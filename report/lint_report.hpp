@@ -10,6 +10,10 @@
 
 namespace phasecheck::reports {
 
+/// The formats `render_lint` takes.
+inline constexpr ReportFormat lint_formats[] = {ReportFormat::text, ReportFormat::json,
+                                                ReportFormat::junit};
+
 std::string render_lint(const verify::LintReport& report, ReportFormat format);
 
 }  // namespace phasecheck::reports

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "properties/mutate.hpp"
+#include "report/format.hpp"
 
 namespace phasecheck::reports {
 
@@ -23,6 +24,9 @@ struct MutationRun {
   /// link the properties library that defines it.
   bool perfect = false;
 };
+
+/// The formats `mutation_text` and `mutation_json` take.
+inline constexpr ReportFormat mutation_formats[] = {ReportFormat::text, ReportFormat::json};
 
 /// The heading with what makes a mutant invalid, a row per fault class, the first missed or
 /// over-strict example of each, and the verdict line: caught of invalid (with the percentage).

@@ -6,6 +6,7 @@
 
 #include "experiments/optimality_tables.hpp"
 #include "experiments/optimum.hpp"
+#include "report/format.hpp"
 
 namespace phasecheck::reports {
 
@@ -14,6 +15,9 @@ struct OptimumMachine {
   std::string source;       ///< the topology file, or "<stdin>"
   std::string description;  ///< describe() of the model
 };
+
+/// The formats `optimum_text` and `optimum_json` take.
+inline constexpr ReportFormat optimum_formats[] = {ReportFormat::text, ReportFormat::json};
 
 /// PROVEN / UNKNOWN / WITNESS FAILS with the optimum or the gap, whether the best registered
 /// algorithm is optimal, then the lower bound, the clique, each solver call and the witness.

@@ -10,8 +10,12 @@
 
 #include "programs/checked_plan.hpp"
 #include "programs/checked_programs.hpp"
+#include "report/format.hpp"
 
 namespace phasecheck::reports {
+
+/// The formats `sync_text` and `sync_json` take.
+inline constexpr ReportFormat sync_formats[] = {ReportFormat::text, ReportFormat::json};
 
 /// The verdict line, the counts before and after the reduction, the table's and the plan's
 /// checks, a failed check's counterexample; with `list`, every synchronization message.
@@ -22,6 +26,9 @@ std::string sync_text(const programs::CheckedPlan& c, std::string_view source, b
 /// "ordered_by_program_order", "table", "check"}, and "list" with `list`.
 nlohmann::ordered_json sync_json(const programs::CheckedPlan& c, std::string_view source,
                                  bool list);
+
+/// The formats `program_text` and `program_json` take.
+inline constexpr ReportFormat program_formats[] = {ReportFormat::text, ReportFormat::json};
 
 /// The verdict line, the programs' size, the table's and the replay's checks, a failed replay's
 /// counterexample, then the listings asked for.

@@ -9,8 +9,12 @@
 
 #include "experiments/faraj_yuan_experiment.hpp"
 #include "experiments/mpi_run.hpp"
+#include "report/format.hpp"
 
 namespace phasecheck::reports {
+
+/// The formats of `run`'s and `simulate`'s reports: `run_text`, and `run_json` or `simulate_json`.
+inline constexpr ReportFormat run_formats[] = {ReportFormat::text, ReportFormat::json};
 
 /// The verdict line (PASS when every byte arrived as sent), the size, separation and verdict of
 /// the table, both times per call and their ratio; a simulated alltoall's aggregate throughput

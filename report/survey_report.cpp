@@ -49,20 +49,23 @@ Table survey_table(const experiments::Survey& survey) {
   return table;
 }
 
-std::string render_survey(const experiments::Survey& survey, TableFormat format) {
+std::string render_survey(const experiments::Survey& survey, ReportFormat format) {
   const Table table = survey_table(survey);
   switch (format) {
-    case TableFormat::csv:
+    case ReportFormat::csv:
       return table.csv();
-    case TableFormat::json: {
+    case ReportFormat::json: {
       nlohmann::ordered_json j;
       j["topologies"] = survey.topologies;
       j["rows"] = table.json();
       j["broken"] = survey.broken;
       return json_text(j);
     }
-    case TableFormat::text:
+    case ReportFormat::text:
       break;
+    case ReportFormat::junit:
+    case ReportFormat::markdown:
+      unsupported(format, "render_survey");
   }
   std::string out = table.text();
   out +=

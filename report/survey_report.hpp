@@ -2,6 +2,7 @@
 /// What `survey` found (experiments/survey.hpp), for a person (text), a spreadsheet (CSV) or a
 /// program (JSON; docs/formats.md). Deterministic.
 
+#include <span>
 #include <string>
 
 #include "experiments/survey.hpp"
@@ -14,8 +15,11 @@ namespace phasecheck::reports {
 /// "BROKEN", or why the algorithm does not take the machine).
 Table survey_table(const experiments::Survey& survey);
 
+/// The formats `render_survey` takes: a table's.
+inline constexpr std::span<const ReportFormat> survey_formats = table_formats;
+
 /// Text: the table and the notes on its columns, and a line when a claim broke. JSON:
 /// {"topologies", "rows", "broken"}. CSV: the table alone.
-std::string render_survey(const experiments::Survey& survey, TableFormat format);
+std::string render_survey(const experiments::Survey& survey, ReportFormat format);
 
 }  // namespace phasecheck::reports

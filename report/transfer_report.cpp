@@ -2,7 +2,6 @@
 
 #include <sstream>
 
-#include "core/error.hpp"
 #include "core/escape.hpp"
 
 namespace phasecheck::reports {
@@ -10,16 +9,15 @@ namespace {
 
 using OJson = nlohmann::ordered_json;
 
-/// JSON and JUnit are for checks; these reports are text or JSON.
-void text_or_json(ReportFormat format, const char* command) {
-  if (format == ReportFormat::junit)
-    throw InputError(std::string(command) + ": --report takes text or json here");
+/// These reports are text or JSON (transfer_formats).
+void text_or_json(ReportFormat format, const char* renderer) {
+  if (!supports(transfer_formats, format)) unsupported(format, renderer);
 }
 
 }  // namespace
 
 std::string render_trace_import(const TraceImportRun& r, ReportFormat format) {
-  text_or_json(format, "import");
+  text_or_json(format, "render_trace_import");
   const std::string next = "phasecheck verify " + r.output;
   if (format == ReportFormat::json) {
     OJson j;
@@ -54,7 +52,7 @@ std::string render_trace_import(const TraceImportRun& r, ReportFormat format) {
 }
 
 std::string render_msccl_import(const MscclImportRun& r, ReportFormat format) {
-  text_or_json(format, "import");
+  text_or_json(format, "render_msccl_import");
   const auto& faults = r.imported.faults;
   if (format == ReportFormat::json) {
     OJson list = OJson::array();
@@ -98,7 +96,7 @@ std::string render_msccl_import(const MscclImportRun& r, ReportFormat format) {
 }
 
 std::string render_msccl_export(const MscclExportRun& r, ReportFormat format) {
-  text_or_json(format, "export");
+  text_or_json(format, "render_msccl_export");
   const deploy::MscclExport& x = r.result;
   using Stage = deploy::MscclExport::Stage;
   if (format == ReportFormat::json) {

@@ -14,6 +14,9 @@
 
 namespace phasecheck::reports {
 
+/// The formats `render_trace_import`, `render_msccl_import` and `render_msccl_export` take.
+inline constexpr ReportFormat transfer_formats[] = {ReportFormat::text, ReportFormat::json};
+
 struct TraceImportRun {
   std::string source;   ///< the trace file
   std::string output;   ///< the phase table's file

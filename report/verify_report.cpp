@@ -346,14 +346,6 @@ std::string render_cost(const verify::CostReport& cost, const Report& report,
                                       : cost_text(cost, report, source);
 }
 
-ReportFormat parse_report_format(std::string_view name) {
-  if (name == "text") return ReportFormat::text;
-  if (name == "json") return ReportFormat::json;
-  if (name == "junit") return ReportFormat::junit;
-  throw InputError("unknown report format '" + std::string(name) +
-                   "' (expected text, json or junit)");
-}
-
 std::string render(const Report& report, std::string_view source, ReportFormat format) {
   switch (format) {
     case ReportFormat::json:
@@ -362,13 +354,16 @@ std::string render(const Report& report, std::string_view source, ReportFormat f
       return junit(report, source);
     case ReportFormat::text:
       return text(report, source);
+    case ReportFormat::markdown:
+    case ReportFormat::csv:
+      break;
   }
-  return {};  // unreachable: every format is handled above
+  unsupported(format, "render(verify::Report)");
 }
 
-std::string render_error(std::string_view format, std::string_view command, std::string_view source,
+std::string render_error(ReportFormat format, std::string_view command, std::string_view source,
                          std::string_view message) {
-  if (format == "json") {
+  if (format == ReportFormat::json) {
     nlohmann::ordered_json j;
     j["verdict"] = "error";
     j["command"] = command;
@@ -376,7 +371,7 @@ std::string render_error(std::string_view format, std::string_view command, std:
     j["error"] = message;
     return json_text(j);
   }
-  if (format == "junit") {
+  if (format == ReportFormat::junit) {
     std::ostringstream os;
     os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
        << "<testsuites name=\"phasecheck\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
@@ -388,7 +383,7 @@ std::string render_error(std::string_view format, std::string_view command, std:
        << "    </testcase>\n  </testsuite>\n</testsuites>\n";
     return os.str();
   }
-  if (format == "markdown")
+  if (format == ReportFormat::markdown)
     return "### ⚠️ phasecheck " + markdown_escape(command) + ": error\n\n" +
            markdown_escape(source) + ":\n\n" + markdown_code_block(message);
   return text_escape(message, Newlines::keep) + "\n";

@@ -7,14 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/format.hpp"
 #include "verify/cost.hpp"
 #include "verify/report.hpp"
 
 namespace phasecheck::reports {
-
-enum class ReportFormat { text, json, junit };
-/// Throws InputError on anything but text, json, junit.
-ReportFormat parse_report_format(std::string_view name);
 
 /// A failed check as `verify` prints it: the explanation, then the offending phase with its
 /// transfers, their routes and the shared link or port; "name: summary" when it has no
@@ -36,15 +33,22 @@ std::string json_text(const nlohmann::ordered_json& report);
 /// verification inside theirs (export's).
 nlohmann::ordered_json report_json(const verify::Report& report, std::string_view source);
 
+/// The formats `render` takes.
+inline constexpr ReportFormat verify_formats[] = {ReportFormat::text, ReportFormat::json,
+                                                  ReportFormat::junit};
+
 /// `source` names the schedule (a file path, or "generated").
 std::string render(const verify::Report& report, std::string_view source, ReportFormat format);
 
 /// The report of a run that stopped before it had a result (bad input, bad usage): `format` is
-/// "json" ({"verdict": "error", "command", "source", "error"}), "junit" (one testcase holding an
-/// <error>, so a CI tab shows the failure), "markdown" (a heading and the message), or "text"
+/// json ({"verdict": "error", "command", "source", "error"}), junit (one testcase holding an
+/// <error>, so a CI tab shows the failure), markdown (a heading and the message), or text or csv
 /// (the message alone). Deterministic; docs/formats.md.
-std::string render_error(std::string_view format, std::string_view command, std::string_view source,
+std::string render_error(ReportFormat format, std::string_view command, std::string_view source,
                          std::string_view message);
+
+/// The formats `render_cost` takes.
+inline constexpr ReportFormat cost_formats[] = {ReportFormat::text, ReportFormat::json};
 
 /// The cost rows of `phasecheck cost` (text or json) for the verified `report`.
 std::string render_cost(const verify::CostReport& cost, const verify::Report& report,

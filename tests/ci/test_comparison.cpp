@@ -111,17 +111,18 @@ TEST_CASE("the comparison renders in every format, the verdict first") {
   after[2].second = Verdict::not_evaluated;
   const auto c =
       ci::compare(side("a.json", kAllPass, {9, 9, 9}), side("b.json", after, {9, 9, 9}), {});
-  CHECK(reports::render_comparison(c, "text").rfind("FAIL  a.json -> b.json: 1 regression\n", 0) ==
-        0);
+  CHECK(reports::render_comparison(c, reports::ReportFormat::text)
+            .rfind("FAIL  a.json -> b.json: 1 regression\n", 0) == 0);
   // Markdown: the file names as text (core/escape.hpp), '.' and '>' as references.
-  CHECK(reports::render_comparison(c, "markdown")
+  CHECK(reports::render_comparison(c, reports::ReportFormat::markdown)
             .rfind("### ❌ FAIL  a&#46;json -&#62; b&#46;json", 0) == 0);
-  const auto json = nlohmann::json::parse(reports::render_comparison(c, "json"));
+  const auto json =
+      nlohmann::json::parse(reports::render_comparison(c, reports::ReportFormat::json));
   CHECK(json["verdict"] == "fail");
   CHECK(json["regressions"][0]["kind"] == "check-dropped");
   CHECK(json["checks"]["invariants"] ==
         nlohmann::json{{"before", "pass"}, {"after", "not-evaluated"}});
-  const std::string junit = reports::render_comparison(c, "junit");
+  const std::string junit = reports::render_comparison(c, reports::ReportFormat::junit);
   CHECK(junit.find("name=\"check-dropped\">\n      <failure message=\"invariants: passed before") !=
         std::string::npos);
 }

@@ -34,11 +34,11 @@ TEST_CASE("parameter_json: a choice with its default, a range up to p with a def
 TEST_CASE("render_algorithms: a row per algorithm, JSON lists the declared parameters") {
   const std::vector<reports::AlgorithmListing> listed{
       {"bruck", "log-phase index", "Bruck et al. 1997", "collective=alltoall radix=2..p", specs()}};
-  CHECK(reports::render_algorithms(listed, reports::TableFormat::csv) ==
+  CHECK(reports::render_algorithms(listed, reports::ReportFormat::csv) ==
         "algorithm,parameters,summary,reference\r\n"
         "bruck,collective=alltoall radix=2..p,log-phase index,Bruck et al. 1997\r\n");
-  const auto j =
-      nlohmann::ordered_json::parse(reports::render_algorithms(listed, reports::TableFormat::json));
+  const auto j = nlohmann::ordered_json::parse(
+      reports::render_algorithms(listed, reports::ReportFormat::json));
   CHECK(j["command"] == "algorithms");
   CHECK(j["algorithms"][0]["name"] == "bruck");
   CHECK(j["algorithms"][0]["parameters"].size() == 2);

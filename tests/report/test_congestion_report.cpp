@@ -31,7 +31,7 @@ verify::CongestionSummary canned(bool delivered) {
 TEST_CASE("render_congestion text: the sum against its bound, the argument, the phases table") {
   const Topology ring = Ring(4);
   CHECK(
-      reports::render_congestion(canned(true), ring, "s.json", true, reports::TableFormat::text) ==
+      reports::render_congestion(canned(true), ring, "s.json", true, reports::ReportFormat::text) ==
       "congestion of shift (alltoall) on ring(p=4)  [s.json]\n"
       "  2 phases; sum over phases of the busiest link's load: 3 blocks (lower bound 2); mean "
       "per phase 1.5, peak 2\n"
@@ -49,7 +49,7 @@ TEST_CASE("render_congestion: INVALID when delivery fails, no argument line with
   verify::CongestionSummary s = canned(false);
   s.argument.clear();
   const std::string text =
-      reports::render_congestion(s, Ring(4), "s.json", false, reports::TableFormat::text);
+      reports::render_congestion(s, Ring(4), "s.json", false, reports::ReportFormat::text);
   CHECK(text.starts_with("INVALID  congestion of shift"));
   CHECK(text.find("lower bound 2:") == std::string::npos);
   CHECK(text.ends_with("  delivery: FAILS (phasecheck verify)\n"));
@@ -58,15 +58,15 @@ TEST_CASE("render_congestion: INVALID when delivery fails, no argument line with
 TEST_CASE("render_congestion: JSON per_phase only with phases, CSV is the table") {
   const Topology ring = Ring(4);
   const auto without = nlohmann::ordered_json::parse(
-      reports::render_congestion(canned(true), ring, "s.json", false, reports::TableFormat::json));
+      reports::render_congestion(canned(true), ring, "s.json", false, reports::ReportFormat::json));
   CHECK(without["per_phase"].is_null());
   CHECK(without["sum_of_max"] ==
         nlohmann::ordered_json{{"value", 3}, {"lower_bound", 2}, {"argument", "a reason"}});
   const auto with = nlohmann::ordered_json::parse(
-      reports::render_congestion(canned(true), ring, "s.json", true, reports::TableFormat::json));
+      reports::render_congestion(canned(true), ring, "s.json", true, reports::ReportFormat::json));
   CHECK(with["per_phase"].size() == 2);
   CHECK(with["per_phase"][1]["busiest_link"].is_null());
-  CHECK(reports::render_congestion(canned(true), ring, "s.json", true, reports::TableFormat::csv) ==
-        "phase,max_load,mean_load,busiest_link\r\n0,2,0.75," + link_name(ring, 1) +
-            "\r\n1,0,0,\r\n");
+  CHECK(
+      reports::render_congestion(canned(true), ring, "s.json", true, reports::ReportFormat::csv) ==
+      "phase,max_load,mean_load,busiest_link\r\n0,2,0.75," + link_name(ring, 1) + "\r\n1,0,0,\r\n");
 }

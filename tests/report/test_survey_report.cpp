@@ -46,14 +46,14 @@ TEST_CASE("survey_table: verdicts, gaps only where they apply, why an algorithm 
 }
 
 TEST_CASE("render_survey: the notes in text, the BROKEN line only when a claim broke") {
-  const std::string fine = reports::render_survey(canned(false), reports::TableFormat::text);
+  const std::string fine = reports::render_survey(canned(false), reports::ReportFormat::text);
   CHECK(fine.find("gap = value - bound") != std::string::npos);
   CHECK(fine.find("Some algorithm broke") == std::string::npos);
-  const std::string broken = reports::render_survey(canned(true), reports::TableFormat::text);
+  const std::string broken = reports::render_survey(canned(true), reports::ReportFormat::text);
   CHECK(broken.find("BROKEN (contention-free claimed)") != std::string::npos);
   CHECK(broken.ends_with("\nSome algorithm broke one of its claims (marked BROKEN).\n"));
   const auto j = nlohmann::ordered_json::parse(
-      reports::render_survey(canned(true), reports::TableFormat::json));
+      reports::render_survey(canned(true), reports::ReportFormat::json));
   CHECK(j["broken"] == true);
   CHECK(j["topologies"] == nlohmann::ordered_json{"m.json"});
   CHECK(j["rows"].size() == 3);

@@ -1,0 +1,22 @@
+#include "cli/checking.hpp"
+
+#include "core/progress.hpp"
+#include "distributed/processes.hpp"
+#include "verify/parallel.hpp"
+
+namespace phasecheck::cli {
+
+pipeline::Spread spread(unsigned threads) {
+  const distributed::Processes& processes = distributed::Processes::get();
+  pipeline::Spread spread;
+  spread.threads = threads != 0 ? threads : processes.spread() ? 1 : verify::default_threads();
+  spread.share = processes.share();
+  if (processes.spread())
+    spread.gather = [&processes](const verify::Verifier::Partial& mine) {
+      return processes.gather(mine);
+    };
+  spread.progress = processes.rank() == 0 ? terminal_stderr() : nullptr;
+  return spread;
+}
+
+}  // namespace phasecheck::cli
