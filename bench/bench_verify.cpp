@@ -258,7 +258,7 @@ void randomized_on_slim_fly(benchmark::State& state) {
         v.consume(p);
         meter.consume(p);
       });
-      if (!v.finish().passed("delivery")) state.SkipWithError("delivery fails");
+      if (!v.finish().passed(CheckId::delivery)) state.SkipWithError("delivery fails");
       benchmark::DoNotOptimize(meter.sum_of_max());
       ++schedules;
     }

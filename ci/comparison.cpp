@@ -25,10 +25,10 @@ std::vector<std::string> phase_keys(const Phase& p) {
   return keys;
 }
 
-const verify::CheckResult* find_check(const Side& s, std::string_view name) {
+const verify::CheckResult* find_check(const Side& s, verify::CheckId id) {
   if (!s.report) return nullptr;
   for (const auto& c : s.report->checks)
-    if (c.name == name) return &c;
+    if (c.id == id) return &c;
   return nullptr;
 }
 
@@ -50,6 +50,8 @@ Side judge(Schedule table, const std::string& source, const Topology* model, con
   s.figures = {s.report->counts.phases, s.report->counts.c1, s.report->counts.c2};
   s.bound_c1 = s.report->bound_c1;
   s.bound_c2 = s.report->bound_c2;
+  s.known = verify::known_bounds(*s.report);
+  s.gap = verify::gap(*s.report);
   s.table = std::move(table);
   return s;
 }
@@ -60,6 +62,9 @@ Side baseline_figures(const io::Figures& figures, const Side& after) {
   s.figures = figures;
   s.bound_c1 = after.bound_c1;
   s.bound_c2 = after.bound_c2;
+  s.known = after.known;
+  // A baseline given by its figures was accepted: valid, so only its bounds decide its gap.
+  s.gap = verify::gap(figures.c1, figures.c2, s.known);
   return s;
 }
 
@@ -76,22 +81,18 @@ Collective Comparison::collective() const {
   return after.table ? after.table->header.collective : Collective::alltoall;
 }
 
-std::uint64_t gap(std::uint64_t value, std::uint64_t bound) {
-  return bound && value > bound ? value - bound : 0;
-}
-
-std::string verdict_of(const Side& s, std::string_view check) {
+std::string verdict_of(const Side& s, verify::CheckId check) {
   const verify::CheckResult* c = find_check(s, check);
   return c ? std::string(verify::to_string(c->verdict)) : "-";
 }
 
-std::vector<std::string> check_names(const Comparison& c) {
-  std::vector<std::string> names;
+std::vector<verify::CheckId> check_ids(const Comparison& c) {
+  std::vector<verify::CheckId> ids;
   for (const Side* s : {&c.before, &c.after})
     if (s->report)
       for (const auto& r : s->report->checks)
-        if (std::find(names.begin(), names.end(), r.name) == names.end()) names.push_back(r.name);
-  return names;
+        if (std::find(ids.begin(), ids.end(), r.id) == ids.end()) ids.push_back(r.id);
+  return ids;
 }
 
 Comparison compare(Side before, Side after, const std::set<std::string>& allow) {
@@ -110,8 +111,8 @@ Comparison compare(Side before, Side after, const std::set<std::string>& allow) 
   const bool baseline_valid = !c.before.report || c.before.report->verdict() == Verdict::pass;
   if (!baseline_valid) {
     for (const auto& old : c.before.report->checks)
-      if (old.verdict == Verdict::fail && verdict_of(c.after, old.name) == "pass")
-        c.improvements.push_back(old.name + " fails before and passes after");
+      if (old.verdict == Verdict::fail && verdict_of(c.after, old.id) == "pass")
+        c.improvements.push_back(std::string(old.name()) + " fails before and passes after");
   }
   const io::Figures &x = c.before.figures, &y = c.after.figures;
   if (baseline_valid) {
@@ -119,29 +120,34 @@ Comparison compare(Side before, Side after, const std::set<std::string>& allow) 
     figure("C1", "larger-c1", x.c1, y.c1);
     figure("C2", "larger-c2", x.c2, y.c2);
     // Each side against its own model's bound (diff without --topology may change the model).
-    const std::uint64_t g1 = gap(x.c1, c.before.bound_c1), g2 = gap(y.c1, c.after.bound_c1);
-    const std::uint64_t h1 = gap(x.c2, c.before.bound_c2), h2 = gap(y.c2, c.after.bound_c2);
-    figure("gap to the C1 bound", "larger-gap", g1, g2);
-    figure("gap to the C2 bound", "larger-gap", h1, h2);
+    // A gap that is undefined on either side (below the bound, no bound, an invalid schedule)
+    // is not compared: the checks speak for those.
+    const auto gaps = [&](const char* name, std::optional<std::uint64_t> old_gap,
+                          std::optional<std::uint64_t> new_gap) {
+      if (old_gap && new_gap) figure(name, "larger-gap", *old_gap, *new_gap);
+    };
+    gaps("gap to the C1 bound", c.before.gap.c1, c.after.gap.c1);
+    gaps("gap to the C2 bound", c.before.gap.c2, c.after.gap.c2);
   }
   // Checks: every one that fails after and did not fail before (or had no before).
   for (const auto& check : c.after.report->checks) {
     if (check.verdict != Verdict::fail) continue;
-    const verify::CheckResult* old = find_check(c.before, check.name);
+    const verify::CheckResult* old = find_check(c.before, check.id);
     if (old && old->verdict == Verdict::fail) continue;
     c.new_failures.push_back(check);
-    add("check-failed", check.name + ": " + check.summary);
+    add("check-failed", std::string(check.name()) + ": " + check.summary);
   }
   // A check that passed before and is not evaluated now (or is gone) no longer guards anything:
   // the change must not pass quietly for it.
   if (c.before.report)
     for (const auto& old : c.before.report->checks) {
       if (old.verdict != Verdict::pass) continue;
-      const verify::CheckResult* now = find_check(c.after, old.name);
+      const verify::CheckResult* now = find_check(c.after, old.id);
+      const std::string name(old.name());
       if (!now)
-        add("check-dropped", old.name + ": passed before and is not checked after");
+        add("check-dropped", name + ": passed before and is not checked after");
       else if (now->verdict == Verdict::not_evaluated || now->verdict == Verdict::unknown)
-        add("check-dropped", old.name + ": passed before and is " +
+        add("check-dropped", name + ": passed before and is " +
                                  std::string(verify::to_string(now->verdict)) + " after (" +
                                  now->summary + ")");
     }

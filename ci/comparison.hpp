@@ -14,6 +14,7 @@
 #include "core/claims.hpp"
 #include "core/schedule.hpp"
 #include "io/gate_manifest.hpp"
+#include "verify/gap.hpp"
 #include "verify/report.hpp"
 
 namespace phasecheck::ci {
@@ -32,7 +33,9 @@ struct Side {
   std::optional<Schedule> table;  ///< absent for a baseline given by its figures
   std::optional<verify::Report> report;
   io::Figures figures;
-  std::uint64_t bound_c1 = 0, bound_c2 = 0;
+  std::uint64_t bound_c1 = 0, bound_c2 = 0;  ///< as reports print them: 0 when none applies
+  verify::KnownBounds known;                 ///< the bounds that apply
+  verify::Gap gap;                           ///< verify::gap of the side's figures
 };
 
 /// `table` verified on `model` (its own when null) with `claims`; errors name `source`.
@@ -64,11 +67,9 @@ struct Comparison {
 /// change to), checks against the baseline's, and the first phase where the tables differ.
 Comparison compare(Side before, Side after, const std::set<std::string>& allow);
 
-/// value - bound, or 0 when the value meets the bound (or there is no bound).
-std::uint64_t gap(std::uint64_t value, std::uint64_t bound);
 /// The verdict of `check` on side `s` as reports write it; "-" when the side has none.
-std::string verdict_of(const Side& s, std::string_view check);
+std::string verdict_of(const Side& s, verify::CheckId check);
 /// Every check of either side, in the order they first appear.
-std::vector<std::string> check_names(const Comparison& c);
+std::vector<verify::CheckId> check_ids(const Comparison& c);
 
 }  // namespace phasecheck::ci

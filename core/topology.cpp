@@ -310,9 +310,9 @@ Rank ranks(const Topology& t) {
 }
 
 std::string kind(const Topology& t) {
-  static constexpr const char* names[] = {"tree", "cluster", "fully-connected", "hypercube", "mesh",
-                                          "ring", "graph"};
-  return names[t.index()];
+  // Each alternative names itself: a new kind without kind_name does not compile.
+  return std::visit(
+      [](const auto& x) { return std::string(std::decay_t<decltype(x)>::kind_name); }, t);
 }
 
 std::string describe(const Topology& t) {

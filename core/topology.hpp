@@ -14,6 +14,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -41,6 +42,8 @@ inline constexpr std::uint32_t kMaxTreeDepth = 1024;
 /// duplex (two directed links). Rank i is machines()[i]. Nodes: machines 0..M-1, then switches.
 class Tree {
  public:
+  /// The kind's name in files and messages: kind() reads it.
+  static constexpr std::string_view kind_name = "tree";
   using NamedLink = std::array<std::string, 2>;
 
   /// Throws InputError unless: at least one machine; names non-empty and unique; every link joins
@@ -108,6 +111,8 @@ class Tree {
 /// node: node 0 holds ranks 0..size0-1, and so on.
 class Cluster {
  public:
+  /// The kind's name in files and messages: kind() reads it.
+  static constexpr std::string_view kind_name = "cluster";
   /// Throws InputError unless there is at least one node, every size is >= 1, and the total is
   /// at most kMaxRanks.
   explicit Cluster(std::vector<Rank> node_sizes);
@@ -127,6 +132,8 @@ class Cluster {
 /// Bruck et al.'s k-port model: per phase every rank sends at most k and receives at most k
 /// transfers.
 struct FullyConnected {
+  /// The kind's name in files and messages: kind() reads it.
+  static constexpr std::string_view kind_name = "fully-connected";
   /// Throws InputError unless 1 <= ranks <= kMaxRanks and ports >= 1.
   FullyConnected(Rank ranks, Rank ports);
   Rank ranks = 1;
@@ -137,6 +144,8 @@ struct FullyConnected {
 /// A d-dimensional hypercube with e-cube routing: differing address bits are corrected from the
 /// least significant up. Link id = node * d + dimension.
 struct Hypercube {
+  /// The kind's name in files and messages: kind() reads it.
+  static constexpr std::string_view kind_name = "hypercube";
   /// Throws InputError unless 2^dimension <= kMaxRanks.
   explicit Hypercube(unsigned dimension);
   unsigned dimension = 0;
@@ -164,6 +173,8 @@ struct Hypercube {
 /// Rank = row * cols + col. Link id = node * 4 + direction (0: col+1, 1: col-1, 2: row+1, 3:
 /// row-1).
 struct Mesh {
+  /// The kind's name in files and messages: kind() reads it.
+  static constexpr std::string_view kind_name = "mesh";
   /// Throws InputError unless rows, cols >= 1 and rows * cols <= kMaxRanks.
   Mesh(std::uint32_t rows, std::uint32_t cols, bool wraparound);
   std::uint32_t rows = 1, cols = 1;
@@ -212,6 +223,8 @@ struct Mesh {
 /// A bidirectional ring; messages go the shorter way round, a tie in the + direction.
 /// Link id = node * 2 + (0: to node+1, 1: to node-1).
 struct Ring {
+  /// The kind's name in files and messages: kind() reads it.
+  static constexpr std::string_view kind_name = "ring";
   /// Throws InputError unless 1 <= ranks <= kMaxRanks.
   explicit Ring(Rank ranks);
   Rank ranks = 1;
@@ -252,6 +265,8 @@ inline constexpr std::uint32_t kMaxLinkCapacity = 1024;
 /// capacity c carries at most c transfers in one phase. Both default to 1 everywhere.
 class Graph {
  public:
+  /// The kind's name in files and messages: kind() reads it.
+  static constexpr std::string_view kind_name = "graph";
   using NamedLink = std::array<std::string, 2>;
   /// Throws InputError unless: 1 to kMaxRouters uniquely named routers; links join two distinct
   /// known routers, each pair once; hosts[i] per router i, 1 to kMaxRanks in all; every router

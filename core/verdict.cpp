@@ -20,6 +20,34 @@ std::string_view to_string(Verdict v) {
   return "unknown";  // not a Verdict: unreachable
 }
 
+std::string_view to_string(CheckId id) {
+  switch (id) {
+    case CheckId::execution:
+      return "execution";
+    case CheckId::delivery:
+      return "delivery";
+    case CheckId::placement:
+      return "placement";
+    case CheckId::contention:
+      return "contention";
+    case CheckId::invariants:
+      return "invariants";
+    case CheckId::claims:
+      return "claims";
+    case CheckId::requests:
+      return "requests";
+    case CheckId::bounds:
+      return "bounds";
+    case CheckId::replay:
+      return "replay";
+    case CheckId::synchronization:
+      return "synchronization";
+    case CheckId::witness:
+      return "witness";
+  }
+  return "?";  // not a CheckId: unreachable
+}
+
 std::string tally(const std::vector<CheckResult>& checks) {
   std::size_t pass = 0, fail = 0, unknown = 0, skipped = 0;
   for (const CheckResult& c : checks) switch (c.verdict) {
@@ -64,7 +92,7 @@ std::ostream& operator<<(std::ostream& os, const Counterexample& c) {
 }
 
 std::ostream& operator<<(std::ostream& os, const CheckResult& r) {
-  os << r.name << ": " << r.verdict << " (" << text_escape(r.summary) << ")";
+  os << r.name() << ": " << r.verdict << " (" << text_escape(r.summary) << ")";
   if (r.counterexample) os << "\n" << *r.counterexample;
   return os;
 }

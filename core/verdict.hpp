@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/schedule.hpp"
@@ -57,11 +58,36 @@ struct Counterexample {
   friend bool operator==(const Counterexample&, const Counterexample&) = default;
 };
 
+/// Every check there is. Reports name a check by to_string(CheckId), so its output is the
+/// name it always had.
+enum class CheckId {
+  execution,        ///< imported programs (MSCCL): the runtime model ran them to the end
+  delivery,         ///< every block reaches every rank that needs it, exactly once
+  placement,        ///< buffer programs: every output slot holds its chunk
+  contention,       ///< every phase is contention-free on the model
+  invariants,       ///< the algorithm's loop invariants at the phase boundaries
+  claims,           ///< the phase count is what the algorithm claims
+  requests,         ///< nonblocking requests outstanding at once, as claimed
+  bounds,           ///< C1 and C2 against the model's lower bounds
+  replay,           ///< per-rank programs replayed together
+  synchronization,  ///< the kept synchronizations order every contending pair
+  witness,          ///< a solver's witness passes the verifier
+};
+/// "execution", "delivery", ... as reports print it.
+std::string_view to_string(CheckId id);
+
+/// A check's outcome. There is no default: a check states its verdict when it is made, so no
+/// result can pass by being left unset.
 struct CheckResult {
-  std::string name;
-  Verdict verdict = Verdict::pass;
+  CheckResult(CheckId check, Verdict outcome, std::string why = {},
+              std::optional<Counterexample> witness = std::nullopt)
+      : id(check), verdict(outcome), summary(std::move(why)), counterexample(std::move(witness)) {}
+  CheckId id;
+  Verdict verdict;
   std::string summary;
   std::optional<Counterexample> counterexample;
+  /// to_string(id): the name reports print.
+  std::string_view name() const { return to_string(id); }
   friend bool operator==(const CheckResult&, const CheckResult&) = default;
 };
 

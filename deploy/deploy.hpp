@@ -24,12 +24,13 @@ struct Outcome {
   std::vector<Checked> checked;        ///< one per schedule, in order
   std::vector<std::string> functions;  ///< emit_c: the routines written, one per schedule
   std::string c_source;                ///< emit_c to standard output: the text; else empty
-  /// Whether something was written: every schedule passed.
-  bool deployed() const {
+  /// pass when something was written: there were schedules and every one passed.
+  Verdict verdict() const {
     for (const Checked& c : checked)
-      if (!c.plan) return false;
-    return !checked.empty();
+      if (c.verdict() != Verdict::pass) return Verdict::fail;
+    return checked.empty() ? Verdict::fail : Verdict::pass;
   }
+  bool deployed() const { return verdict() == Verdict::pass; }
 };
 
 /// Reads, checks and, when all pass, writes. Throws InputError for bad input (a file that does

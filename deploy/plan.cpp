@@ -70,7 +70,7 @@ std::string failed_checks(const verify::Report& report) {
   std::string out;
   for (const CheckResult& c : report.checks)
     if (c.verdict == Verdict::fail || c.verdict == Verdict::unknown)
-      out += (out.empty() ? "" : ", ") + c.name + ": " + std::string(to_string(c.verdict));
+      out += (out.empty() ? "" : ", ") + std::string(c.name()) + ": " + std::string(to_string(c.verdict));
   return out;
 }
 
@@ -80,8 +80,8 @@ std::optional<std::string> refusal_of(const verify::Report& report, bool buffers
     const std::string failed = failed_checks(report);
     return failed.empty() ? "no check passed" : "it does not verify (" + failed + ")";
   }
-  if (!report.passed("delivery")) return "delivery was not evaluated";
-  if (buffers && !report.passed("placement")) return "placement was not evaluated";
+  if (!report.passed(CheckId::delivery)) return "delivery was not evaluated";
+  if (buffers && !report.passed(CheckId::placement)) return "placement was not evaluated";
   return std::nullopt;
 }
 

@@ -100,6 +100,8 @@ struct Checked {
   programs::Separation separation = programs::Separation::none;
   std::string refusal;       ///< why it is not deployed ("delivery failed"); empty when it is
   std::optional<Plan> plan;  ///< present exactly when refusal is empty
+  /// pass when it deploys (a plan was made), fail when it is refused.
+  Verdict verdict() const { return plan ? Verdict::pass : Verdict::fail; }
 };
 
 /// Verifies, lowers, builds and replays as described on top. Throws InputError for a schedule

@@ -14,7 +14,7 @@ std::vector<BruckPoint> bruck_family(const Topology& model, Collective c) {
   const auto add = [&](const char* algorithm, Parameters p, std::string label) {
     const Schedule s = schedules::generate(*schedules::find_algorithm(algorithm), model, p);
     const verify::Report r = verify::verify(s, model);
-    if (r.passed("delivery") && r.passed("contention"))
+    if (r.passed(CheckId::delivery) && r.passed(CheckId::contention))
       family.push_back({std::move(label), r.counts.c1, r.counts.c2, s});
   };
   const auto ports = [f] {

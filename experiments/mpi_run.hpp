@@ -111,8 +111,13 @@ struct RunOutcome {
   std::optional<Throughput> throughput;  ///< a simulated alltoall's
 
   static constexpr std::size_t kMaxErrorLines = 10;
-  /// Every byte arrived as sent, and no simulated throughput beats the peak bound.
-  bool ok() const { return result.errors == 0 && !(throughput && throughput->exceeds_peak); }
+  /// The run's verdict, the one that text, JSON and the exit code say: pass when every byte
+  /// arrived as sent and no simulated throughput beats the peak bound, else fail.
+  verify::Verdict verdict() const {
+    return result.errors == 0 && !(throughput && throughput->exceeds_peak) ? verify::Verdict::pass
+                                                                           : verify::Verdict::fail;
+  }
+  bool ok() const { return verdict() == verify::Verdict::pass; }
 
   friend bool operator==(const RunOutcome&, const RunOutcome&) = default;
 };

@@ -14,6 +14,7 @@
 #include "experiments/switch_trees.hpp"
 #include "schedules/registry.hpp"
 #include "verify/bounds.hpp"
+#include "verify/gap.hpp"
 #include "verify/optimal.hpp"
 #include "verify/verifier.hpp"
 
@@ -60,6 +61,8 @@ const std::vector<Column> kSolvedColumns = {{"lower_bound", "lower bound"},
                                             {"gap", "gap"},
                                             {"seconds", "seconds"}};
 
+Cell optional_cell(std::optional<std::uint64_t> v) { return v ? Cell{*v} : Cell{}; }
+
 std::vector<Cell> solved_columns(const Row& r) {
   const auto& o = r.result;
   std::string proof = !o.proven ? "unknown" : o.upper == 1 ? "trivial" : "bound";
@@ -67,7 +70,8 @@ std::vector<Cell> solved_columns(const Row& r) {
     if (o.proven && step.phases + 1 == o.upper && step.answer.rfind("unsat", 0) == 0)
       proof = step.answer == "unsat" ? "unsat" : "clique";
   return {r.lower, o.proven ? Cell{o.upper} : Cell{known_range(o.lower, o.upper)},
-          r.witness_ok ? proof : "WITNESS FAILS", o.proven ? Cell{r.algorithm - o.upper} : Cell{},
+          r.witness_ok ? proof : "WITNESS FAILS",
+          optional_cell(verify::gap(r.algorithm, o.proven ? std::optional{o.upper} : std::nullopt)),
           r.seconds};
 }
 
@@ -87,7 +91,7 @@ std::uint64_t phases_of(const char* algorithm, const Topology& model, Parameters
   const auto& a = *schedules::find_algorithm(algorithm);
   const Schedule s = schedules::generate(a, model, p);
   const verify::Report r = verify::verify(s, model, a.claims(s.header));
-  if (!r.passed("delivery") || !r.passed("contention"))
+  if (!r.passed(CheckId::delivery) || !r.passed(CheckId::contention))
     throw std::logic_error(std::string(algorithm) + " fails its checks on " + describe(model));
   return r.counts.c1;
 }
@@ -173,9 +177,7 @@ TableReport cluster_comparison(const std::vector<NamedCluster>& clusters, Rank s
     const bool verified = r.verdict() == verify::Verdict::pass;
     all_verified &= verified;
     const std::uint64_t cc = r.counts.c1, bound = cluster_bound(sizes).value();
-    const auto gap = [bound](std::uint64_t phases) {  // below the bound: a broken schedule
-      return phases >= bound ? Cell{phases - bound} : Cell{};
-    };
+
     Cell optimum;
     if (cluster.ranks() <= solve_up_to) {
       const Row o = solve(model, std::min(hf, cc), timeout);
@@ -184,7 +186,8 @@ TableReport cluster_comparison(const std::vector<NamedCluster>& clusters, Rank s
                                                 : Cell{known_range(o.result.lower, o.result.upper)};
     }
     table.add({text, std::uint64_t{cluster.ranks()}, std::uint64_t{cluster.node_count()}, hf, cc,
-               bound, std::move(optimum), gap(hf), gap(cc),
+               bound, std::move(optimum), optional_cell(verify::gap(hf, bound)),
+               optional_cell(verify::gap(r, {bound, bound}).c1),
                verified ? "yes" : "NO: " + r.broken_claims(true)});
   }
   progress.finish();
@@ -330,7 +333,8 @@ KportOptimality kport_optimality(Rank max_ranks, double timeout, std::ostream* p
             if (b.c1 == first.c1 && (best == 0 || b.c2 < best)) best = b.c2;
           if (best) {
             bruck_c2 = best;
-            if (first.proven) gap = best - first.c2_upper;
+            gap = optional_cell(verify::gap(
+                best, first.proven ? std::optional{first.c2_upper} : std::nullopt));
           }
         }
         std::vector<Cell> row = {std::uint64_t{n},

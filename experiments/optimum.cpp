@@ -21,7 +21,7 @@ std::pair<std::uint64_t, std::string> best_direct_algorithm(const Topology& mode
       const Schedule s = schedules::generate(a, model, params);
       if (s.header.parts != 1) continue;
       const verify::Report r = verify::verify(s, model);
-      if (!r.counts.direct || !r.passed("delivery") || !r.passed("contention")) continue;
+      if (!r.counts.direct || !r.passed(CheckId::delivery) || !r.passed(CheckId::contention)) continue;
       if (best == 0 || r.counts.c1 < best) {
         best = r.counts.c1;
         name = std::string(a.name);

@@ -12,6 +12,7 @@
 #include "schedules/randomized.hpp"
 #include "schedules/registry.hpp"
 #include "verify/congestion.hpp"
+#include "verify/gap.hpp"
 #include "verify/verifier.hpp"
 
 namespace phasecheck::experiments {
@@ -20,6 +21,7 @@ namespace {
 struct Run {
   std::size_t steps = 0;
   std::uint64_t bound = 0;
+  std::optional<std::uint64_t> gap;  ///< verify::gap on C1
   std::size_t inefficient = 0;
   std::string broken;  // empty when every check passes
 };
@@ -38,6 +40,7 @@ Run run_hierarchical(const Cluster& cluster, bool compact) {
   const verify::Report report = verifier.finish();
   run.steps = report.counts.phases;
   run.bound = report.bound_c1;
+  run.gap = verify::gap(report).c1;
   if (report.verdict() != verify::Verdict::pass) run.broken = report.broken_claims(true);
   return run;
 }
@@ -76,10 +79,7 @@ TableReport hierarchical_factor_steps(const std::vector<NamedCluster>& instances
     const Run plain = run_hierarchical(cluster, false), compact = run_hierarchical(cluster, true);
     const bool verified = plain.broken.empty() && compact.broken.empty();
     all_verified &= verified;
-    const auto gap = [](const Run& r) -> Cell {
-      if (r.steps >= r.bound) return std::uint64_t{r.steps - r.bound};
-      return {};
-    };
+    const auto gap = [](const Run& r) { return r.gap ? Cell{*r.gap} : Cell{}; };
     table.add({text, std::uint64_t{cluster.ranks()}, std::uint64_t{plain.steps},
                std::uint64_t{compact.steps}, plain.bound, gap(plain), gap(compact),
                std::uint64_t{plain.inefficient},
@@ -256,7 +256,7 @@ TableReport randomized_congestion(const CongestionQuestion& q, std::ostream* pro
         meter.consume(p);
       });
       const verify::Report report = verifier.finish();
-      delivered &= report.passed("delivery") && (!has_invariants || report.passed("invariants"));
+      delivered &= report.passed(CheckId::delivery) && (!has_invariants || report.passed(CheckId::invariants));
       sums.push_back(meter.sum_of_max());
       phases = meter.phase_count();
       per_phase += meter.mean_of_max();

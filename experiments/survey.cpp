@@ -5,6 +5,7 @@
 #include "core/limits.hpp"
 #include "io/json.hpp"
 #include "schedules/registry.hpp"
+#include "verify/gap.hpp"
 #include "verify/verifier.hpp"
 
 namespace phasecheck::experiments {
@@ -27,23 +28,17 @@ SurveyRow survey_one(const schedules::Algorithm& algorithm, const Topology& mode
   row.contention_free_claimed = algorithm.contention_free_on(header, model);
   for (const auto& c : report->checks)
     if (c.verdict == verify::Verdict::fail || c.verdict == verify::Verdict::unknown)
-      row.failed += (row.failed.empty() ? "" : ",") + c.name;
+      row.failed += (row.failed.empty() ? "" : ",") + std::string(c.name());
   row.kept = report->broken_claims(row.contention_free_claimed).empty();
-  // Gaps only for schedules the bounds apply to: everything delivered, no contention.
-  const bool valid = report->passed("delivery") && report->passed("contention");
-  const auto gap = [valid](std::uint64_t value,
-                           std::uint64_t bound) -> std::optional<std::uint64_t> {
-    if (valid && value >= bound) return value - bound;
-    return std::nullopt;
-  };
   const verify::Counts& n = report->counts;
+  const verify::Gap gap = verify::gap(*report);
   row.phases = n.phases;
   row.c1 = n.c1;
   row.bound_c1 = report->bound_c1;
-  row.gap_c1 = gap(n.c1, report->bound_c1);
+  row.gap_c1 = gap.c1;
   row.c2 = n.c2;
   row.bound_c2 = report->bound_c2;
-  row.gap_c2 = gap(n.c2, report->bound_c2);
+  row.gap_c2 = gap.c2;
   return row;
 }
 

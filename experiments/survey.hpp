@@ -19,8 +19,8 @@ struct SurveyRow {
   std::optional<std::string> not_applicable;
   std::string failed;  ///< the checks that failed or could not decide, comma-separated
   std::uint64_t phases = 0, c1 = 0, bound_c1 = 0, c2 = 0, bound_c2 = 0;
-  /// value - bound, only for a schedule the bounds apply to (everything delivered, no
-  /// contention) and at least its bound.
+  /// verify::gap: value - bound, only for a schedule the bounds apply to (everything delivered,
+  /// no contention), with a known bound that it meets.
   std::optional<std::uint64_t> gap_c1, gap_c2;
   bool kept = true;  ///< no claim broken
   bool contention_free_claimed = false;

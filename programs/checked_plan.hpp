@@ -16,7 +16,9 @@ namespace phasecheck::programs {
 struct CheckedPlan {
   verify::Report table;       ///< the phase table's own verification
   SyncPlan plan;              ///< counts before and after the transitive reduction
-  verify::CheckResult check;  ///< the kept synchronizations order every contending pair
+  /// The kept synchronizations order every contending pair; not evaluated until checked.
+  verify::CheckResult check{verify::CheckId::synchronization, verify::Verdict::not_evaluated,
+                            "not checked"};
   /// The table verifies and the plan orders every contending pair.
   bool ok() const {
     return table.verdict() == verify::Verdict::pass && check.verdict == verify::Verdict::pass;

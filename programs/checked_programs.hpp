@@ -24,7 +24,8 @@ struct CheckedPrograms {
   std::uint64_t operations = 0;       ///< over all programs
   /// pairwise: the synchronization messages kept after the reduction; otherwise none.
   std::optional<std::uint64_t> synchronizations;
-  verify::CheckResult replay;  ///< deadlock, missing message, contending messages overlapping
+  /// Deadlock, missing message, contending messages overlapping; not evaluated until replayed.
+  verify::CheckResult replay{verify::CheckId::replay, verify::Verdict::not_evaluated, "not replayed"};
   /// listing() of each rank asked for, in the order asked.
   std::vector<std::pair<Rank, std::string>> listings;
   /// The table verifies and the replay passes.

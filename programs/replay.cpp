@@ -31,7 +31,7 @@ CheckResult replay(const Schedule& schedule, const Topology& model,
                    const std::vector<RankProgram>& programs) {
   const Rank p = schedule.header.ranks();
   const bool timed = p <= kMaxTimedRanks;
-  CheckResult result{"replay", Verdict::pass, {}, {}};
+  CheckResult result{CheckId::replay, Verdict::pass, {}, {}};
   const auto fail = [&](std::string summary, Counterexample c) {
     result.verdict = Verdict::fail;
     result.summary = std::move(summary);

@@ -20,7 +20,7 @@ std::string broken_claims(const schedules::Algorithm& a, const Schedule& s, cons
   std::string broken = r.broken_claims(a.contention_free_on(s.header, model));
   // The bounds (a formula per model) and the checkers (a simulation) must agree: judged on the
   // two simulations alone, not on the verdict, which already includes the bounds check.
-  if (r.passed("delivery") && r.passed("contention")) {
+  if (r.passed(CheckId::delivery) && r.passed(CheckId::contention)) {
     if (r.counts.c1 < r.bound_c1)
       broken += "C1 = " + std::to_string(r.counts.c1) + " beats the lower bound " +
                 std::to_string(r.bound_c1) + "; ";
@@ -29,7 +29,7 @@ std::string broken_claims(const schedules::Algorithm& a, const Schedule& s, cons
                 std::to_string(r.bound_c2) + "; ";
   }
   for (const verify::CostRow& row : verify::cost(r, claims, cost).rows)
-    if (!row.holds) broken += "cost: " + row.name + "; ";
+    if (!row.holds()) broken += "cost: " + row.name + "; ";
   if (report) *report = std::move(r);
   return broken;
 }

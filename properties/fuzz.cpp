@@ -102,15 +102,15 @@ std::string broken_program(const schedules::Algorithm& a, const Schedule& table,
   verify::Report r = verify::verify(made, model, a.claims(made.header));
   std::string broken;
   const auto failed = [&](const verify::CheckResult& c) {
-    broken += c.name + ": " + c.summary +
+    broken += std::string(c.name()) + ": " + c.summary +
               (c.counterexample ? " / " + c.counterexample->explanation : "") + "; ";
   };
-  const auto find = [&](std::string_view name) -> const verify::CheckResult* {
+  const auto find = [&](verify::CheckId id) -> const verify::CheckResult* {
     for (const verify::CheckResult& c : r.checks)
-      if (c.name == name) return &c;
+      if (c.id == id) return &c;
     return nullptr;
   };
-  if (const auto* placement = find("placement"); !placement) {
+  if (const auto* placement = find(verify::CheckId::placement); !placement) {
     broken += "placement: not checked; ";
   } else if (placement->verdict != verify::Verdict::pass) {
     failed(*placement);
@@ -121,9 +121,9 @@ std::string broken_program(const schedules::Algorithm& a, const Schedule& table,
   const bool self_copy_only = table.phases.empty();
   for (const verify::CheckResult& c : table_report.checks) {
     if (c.verdict != verify::Verdict::pass) continue;
-    if (self_copy_only && c.name == "invariants") continue;
-    if (const auto* same = find(c.name); !same)
-      broken += c.name + ": passes for the table but is not checked for the program; ";
+    if (self_copy_only && c.id == verify::CheckId::invariants) continue;
+    if (const auto* same = find(c.id); !same)
+      broken += std::string(c.name()) + ": passes for the table but is not checked for the program; ";
     else if (same->verdict != verify::Verdict::pass)
       failed(*same);
   }

@@ -56,8 +56,8 @@ void judge(MutationClass& mc, const Schedule& m, const Topology& model, const Cl
     if (valid) defect(std::string("refused: ") + e.what());
     return;
   }
-  const bool accepted = (!m.header.buffers || r.passed("placement")) && r.passed("delivery") &&
-                        (!contention_counts || r.passed("contention"));
+  const bool accepted = (!m.header.buffers || r.passed(CheckId::placement)) && r.passed(CheckId::delivery) &&
+                        (!contention_counts || r.passed(CheckId::contention));
   if (!valid) {
     accepted ? ++mc.missed : ++mc.caught;
     if (accepted) defect("accepted by the checkers");

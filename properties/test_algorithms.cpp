@@ -62,7 +62,7 @@ TEST_CASE("every registered algorithm keeps its claims on random machines") {
       verify::Report r;
       const std::string broken =
           properties::broken_claims(a, s, t, cost, &r);  // RC_ASSERT prints it
-      RC_CLASSIFY(r.passed("delivery") && r.passed("contention"), "delivers without contention");
+      RC_CLASSIFY(r.passed(CheckId::delivery) && r.passed(CheckId::contention), "delivers without contention");
       RC_ASSERT(broken == std::string());
     });
   }

@@ -51,8 +51,8 @@ TEST_CASE("shrinking: a bug planted for subtrees of exactly 3 machines shrinks t
         std::any_of(plan.t.begin(), plan.t.end(), [](const auto& sub) { return sub.size() == 3; });
     if (planted && !phases.empty()) phases.pop_back();
     const verify::Report r = verify::verify(Schedule{h, phases}, t, a.claims(h));
-    if (!r.passed("delivery")) last_failure = t;
-    RC_ASSERT(r.passed("delivery"));
+    if (!r.passed(CheckId::delivery)) last_failure = t;
+    RC_ASSERT(r.passed(CheckId::delivery));
   };
   rc::detail::TestParams params;
   params.seed = 20261122;

@@ -170,7 +170,7 @@ TEST_CASE("mutate: the naive simulation of buffer programs tells valid from inva
     CHECK(naive.problem == c.problem);
     // The checkers agree on every hand-made case.
     const verify::Report r = verify::verify(c.program, c.program.header.topology);
-    CHECK((r.passed("placement") && r.passed("delivery") && r.passed("contention")) == c.valid);
+    CHECK((r.passed(CheckId::placement) && r.passed(CheckId::delivery) && r.passed(CheckId::contention)) == c.valid);
   }
 }
 
@@ -180,7 +180,7 @@ TEST_CASE("mutate: the own chunk sent back to its origin is a duplicate delivery
   s.phases[0].add(send(0, 1, in(0), scratch(1)));
   const auto naive = properties::naive_verdict(s, s.header.topology);
   CHECK(naive.problem == "phase 1, op 3: (0,0,0) arrives again at rank 0");
-  CHECK_FALSE(verify::verify(s, s.header.topology).passed("delivery"));
+  CHECK_FALSE(verify::verify(s, s.header.topology).passed(CheckId::delivery));
 }
 
 TEST_CASE("mutate: every invalid mutant of the shipped kinds of schedule is caught") {

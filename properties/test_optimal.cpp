@@ -48,8 +48,8 @@ TEST_CASE("optimal: the proven optimum lies between the lower bound and the best
     if (best) RC_ASSERT(r.upper <= best);
     RC_ASSERT(r.witness.has_value());
     const verify::Report check = verify::verify(*r.witness, model);
-    RC_ASSERT(check.passed("delivery"));
-    RC_ASSERT(check.passed("contention"));
+    RC_ASSERT(check.passed(CheckId::delivery));
+    RC_ASSERT(check.passed(CheckId::contention));
     RC_ASSERT(check.counts.direct);
     RC_ASSERT(check.counts.phases == r.upper);
     RC_CLASSIFY(r.upper == bound.first, "optimum = bound");

@@ -38,13 +38,16 @@ std::vector<std::array<std::string, 3>> figure_rows(const Comparison& c) {
   const auto pair = [](std::uint64_t a, std::uint64_t b) {
     return std::to_string(a) + " / " + std::to_string(b);
   };
+  const auto figure = [](std::optional<std::uint64_t> v) {
+    return v ? std::to_string(*v) : std::string("-");
+  };
+  const auto gaps = [&](const verify::Gap& g) { return figure(g.c1) + " / " + figure(g.c2); };
   return {{"phases", std::to_string(x.phases), std::to_string(y.phases)},
           {"C1", std::to_string(x.c1), std::to_string(y.c1)},
           {"C2", std::to_string(x.c2), std::to_string(y.c2)},
           {"lower bound C1 / C2", pair(c.before.bound_c1, c.before.bound_c2),
            pair(c.after.bound_c1, c.after.bound_c2)},
-          {"gap C1 / C2", pair(ci::gap(x.c1, c.before.bound_c1), ci::gap(x.c2, c.before.bound_c2)),
-           pair(ci::gap(y.c1, c.after.bound_c1), ci::gap(y.c2, c.after.bound_c2))}};
+          {"gap C1 / C2", gaps(c.before.gap), gaps(c.after.gap)}};
 }
 
 /// What counts as a regression here, and what --allow lifted.
@@ -68,8 +71,8 @@ std::string text_report(const Comparison& c) {
   for (const auto& i : c.improvements) os << "  better      " << text_escape(i) << "\n";
   os << "  " << rules(c.allow) << "\n\n";
   Table checks({{"check", "check"}, {"before", "before"}, {"after", "after"}});
-  for (const auto& n : ci::check_names(c))
-    checks.add({n, ci::verdict_of(c.before, n), ci::verdict_of(c.after, n)});
+  for (const verify::CheckId n : ci::check_ids(c))
+    checks.add({std::string(to_string(n)), ci::verdict_of(c.before, n), ci::verdict_of(c.after, n)});
   os << checks.text() << "\n";
   Table figures({{"figure", "figure"}, {"before", "before"}, {"after", "after"}});
   for (const auto& r : figure_rows(c)) figures.add({r[0], r[1], r[2]});
@@ -90,15 +93,15 @@ std::string markdown_report(const Comparison& c) {
        << "`: " << markdown_escape(f.text) << "\n";
   for (const auto& i : c.improvements) os << "- better: " << markdown_escape(i) << "\n";
   os << "\n| | before | after |\n|---|---|---|\n";
-  for (const auto& n : ci::check_names(c))
-    os << "| " << markdown_escape(n) << " | " << ci::verdict_of(c.before, n) << " | "
+  for (const verify::CheckId n : ci::check_ids(c))
+    os << "| " << markdown_escape(to_string(n)) << " | " << ci::verdict_of(c.before, n) << " | "
        << ci::verdict_of(c.after, n) << " |\n";
   for (const auto& r : figure_rows(c))
     os << "| " << r[0] << " | " << r[1] << " | " << r[2] << " |\n";
   if (c.first_difference) os << "\nFirst difference: phase " << *c.first_difference << ".\n";
   os << "\n<sub>" << rules(c.allow) << "</sub>\n";
   for (const auto& f : c.new_failures) {
-    os << "\n<details><summary>" << markdown_escape(f.name) << ": " << markdown_escape(f.summary)
+    os << "\n<details><summary>" << markdown_escape(f.name()) << ": " << markdown_escape(f.summary)
        << "</summary>\n\n"
        << markdown_code_block(draw_check(f, c.collective())) << "</details>\n";
   }
@@ -115,8 +118,9 @@ nlohmann::ordered_json comparison_json(const Comparison& c) {
     j["regressions"].push_back({{"kind", f.key}, {"what", f.text}, {"allowed", f.allowed}});
   j["improvements"] = c.improvements;
   nlohmann::ordered_json checks = nlohmann::ordered_json::object();
-  for (const auto& n : ci::check_names(c))
-    checks[n] = {{"before", ci::verdict_of(c.before, n)}, {"after", ci::verdict_of(c.after, n)}};
+  for (const verify::CheckId n : ci::check_ids(c))
+    checks[std::string(to_string(n))] = {{"before", ci::verdict_of(c.before, n)},
+                                         {"after", ci::verdict_of(c.after, n)}};
   j["checks"] = checks;
   const auto fig = [](const io::Figures& f, std::uint64_t b1, std::uint64_t b2) {
     return nlohmann::ordered_json{
@@ -129,7 +133,7 @@ nlohmann::ordered_json comparison_json(const Comparison& c) {
   j["new_failures"] = nlohmann::ordered_json::array();
   for (const auto& f : c.new_failures)
     j["new_failures"].push_back(
-        {{"check", f.name}, {"summary", f.summary}, {"text", draw_check(f, c.collective())}});
+        {{"check", std::string(f.name())}, {"summary", f.summary}, {"text", draw_check(f, c.collective())}});
   return j;
 }
 
@@ -149,11 +153,11 @@ std::string junit_suite(const std::string& name, const Comparison& c) {
     cases << ">\n      <failure message=\"" << xml_escape_line(failure) << "\">"
           << xml_escape(failure) << "</failure>\n    </testcase>\n";
   };
-  for (const auto& n : ci::check_names(c)) {
+  for (const verify::CheckId n : ci::check_ids(c)) {
     std::string failure;
     for (const auto& f : c.new_failures)
-      if (f.name == n) failure = draw_check(f, c.collective());
-    testcase("check " + n, failure);
+      if (f.id == n) failure = draw_check(f, c.collective());
+    testcase("check " + std::string(to_string(n)), failure);
   }
   for (const char* key : ci::kRegressions) {
     if (std::string_view(key) == "check-failed") continue;  // the check's own test case above

@@ -121,7 +121,7 @@ std::string counterexample_svg(const verify::CheckResult& check, const verify::R
   marker(o, "arrow-grey", kGrey);
   o << "</defs>\n";
   svg_text(o, 10, 22,
-           "FAIL " + check.name + ": phase " + std::to_string(index) +
+           "FAIL " + std::string(check.name()) + ": phase " + std::to_string(index) +
                (x.label.empty() ? "" : " (" + x.label + ")") + " of " + report.algorithm + " on " +
                report.topology + "  [" + std::string(source) + "]",
            "font-size=\"14\"");

@@ -20,7 +20,7 @@ std::string deploy_json(const DeployRun& run) {
     const deploy::Checked& c = o.checked[i];
     OJson s;
     s["source"] = c.source;
-    s["verdict"] = to_string(c.plan ? Verdict::pass : Verdict::fail);
+    s["verdict"] = to_string(c.verdict());
     s["refusal"] = c.plan ? OJson(nullptr) : OJson(c.refusal);
     s["algorithm"] = c.report.algorithm;
     s["collective"] = to_string(c.report.collective);
@@ -36,7 +36,7 @@ std::string deploy_json(const DeployRun& run) {
   }
   OJson j;
   j["command"] = "deploy";
-  j["verdict"] = to_string(o.deployed() ? Verdict::pass : Verdict::fail);
+  j["verdict"] = to_string(o.verdict());
   j["output"] = o.deployed() ? OJson(run.output) : OJson(nullptr);
   j["emit_c"] = run.emit_c;
   j["schedules"] = std::move(schedules);
@@ -58,9 +58,9 @@ std::string render_deploy(const DeployRun& run, ReportFormat format) {
   }
   const deploy::Outcome& o = run.outcome;
   std::ostringstream out;
-  if (!o.deployed()) {
+  if (o.verdict() != Verdict::pass) {
     for (const deploy::Checked& c : o.checked) {
-      if (c.plan) continue;
+      if (c.verdict() == Verdict::pass) continue;
       out << "deploy refused: " << text_escape(c.source) << ": " << text_escape(c.refusal)
           << "; nothing written\n\n"
           << render(c.lowered ? *c.lowered : c.report, c.source, ReportFormat::text);

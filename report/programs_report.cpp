@@ -41,7 +41,7 @@ std::string sync_text(const programs::CheckedPlan& c, std::string_view source, b
       << "  " << verdict_mark(table_verdict) << "  table            "
       << (table_verdict == Verdict::pass ? "verifies (delivery, contention, claims, bounds)"
                                          : "does not verify: run phasecheck verify")
-      << "\n  " << verdict_mark(c.check.verdict) << "  " << c.check.name << "  "
+      << "\n  " << verdict_mark(c.check.verdict) << "  " << c.check.name() << "  "
       << text_escape(c.check.summary) << "\n";
   if (c.check.counterexample) out << "\n" << *c.check.counterexample << "\n";
   if (list) {

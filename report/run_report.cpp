@@ -16,7 +16,7 @@ nlohmann::ordered_json outcome_json(const experiments::RunOutcome& o, std::strin
   const double schedule = r.schedule_seconds.value(), lib = r.library_seconds.value();
   nlohmann::ordered_json j;
   j["command"] = command;
-  j["verdict"] = o.ok() ? "pass" : "fail";
+  j["verdict"] = to_string(o.verdict());
   j["schedule"] = o.source;
   j["algorithm"] = o.algorithm;
   j["collective"] = to_string(o.collective);
@@ -43,7 +43,7 @@ std::string run_text(const experiments::RunOutcome& o) {
   const long long bad = r.errors;
   const double schedule = r.schedule_seconds.value(), lib = r.library_seconds.value();
   std::ostringstream out;
-  out << (bad == 0 ? "PASS" : "FAIL") << "  " << text_escape(o.algorithm) << " (" << o.collective
+  out << (o.verdict() == verify::Verdict::pass ? "PASS" : "FAIL") << "  " << text_escape(o.algorithm) << " (" << o.collective
       << (o.buffers ? ", buffer program" : "") << ") on " << o.ranks << " ranks "
       << text_escape(o.where) << ": "
       << (bad == 0 ? o.buffers ? "every output slot holds its chunk, byte for byte"

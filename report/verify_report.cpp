@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/escape.hpp"
+#include "verify/gap.hpp"
 
 namespace phasecheck::reports {
 namespace {
@@ -63,7 +64,7 @@ std::string blocks_text(const verify::OffendingTransfer& t, Collective c) {
 /// shared resource.
 void draw(std::ostream& os, const CheckResult& check, Collective c) {
   const Counterexample& x = *check.counterexample;
-  os << "\n" << text_escape(check.name) << ": " << text_escape(x.explanation) << "\n";
+  os << "\n" << check.name() << ": " << text_escape(x.explanation) << "\n";
   if (x.phase) {
     const bool ops = !x.ops.empty();
     const std::size_t involved = ops ? x.ops.size() : x.transfers.size();
@@ -110,19 +111,21 @@ std::string text(const Report& r, std::string_view source) {
   os << upper(r.verdict()) << "  " << text_escape(r.algorithm) << " (" << r.collective << ") on "
      << text_escape(r.topology) << ": " << tally(r.checks) << "  [" << text_escape(source) << "]\n";
   std::size_t width = 0;
-  for (const auto& c : r.checks) width = std::max(width, c.name.size());
+  for (const auto& c : r.checks) width = std::max(width, c.name().size());
   for (const auto& c : r.checks)
-    os << "  " << verdict_mark(c.verdict) << "  " << c.name
-       << std::string(width - c.name.size(), ' ') << "  " << text_escape(c.summary) << "\n";
+    os << "  " << verdict_mark(c.verdict) << "  " << c.name()
+       << std::string(width - c.name().size(), ' ') << "  " << text_escape(c.summary) << "\n";
   os << "  " << r.counts.phases << (r.counts.phases == 1 ? " phase, " : " phases, ")
      << r.counts.transfers << " transfers, C1 = " << r.counts.c1 << ", C2 = " << r.counts.c2
      << (r.counts.direct ? " (direct)" : " (forwarding)") << "\n";
-  // The argument behind the binding bound, so the number is not a mystery.
+  // The argument behind the binding bound, so the number is not a mystery, and the figure it
+  // bounds (C1 or C2), so the reader knows which count to hold it against.
   const verify::Bound* binding = nullptr;
   for (const auto& b : r.bounds)
     if (!binding || b.value > binding->value) binding = &b;
   if (binding && binding->value > 0)
-    os << "  lower bound " << binding->value << ": " << text_escape(binding->argument) << "\n";
+    os << "  lower bound " << binding->value << " on " << to_string(binding->metric) << ": "
+       << text_escape(binding->argument) << "\n";
   for (const auto& c : r.checks)
     if (c.verdict == Verdict::fail && c.counterexample) draw(os, c, r.collective);
   return os.str();
@@ -182,7 +185,7 @@ OJson counterexample_json(const Counterexample& x) {
 }  // namespace
 
 nlohmann::ordered_json check_json(const verify::CheckResult& c) {
-  return {{"name", c.name},
+  return {{"name", std::string(c.name())},
           {"verdict", std::string(to_string(c.verdict))},
           {"summary", c.summary},
           {"counterexample",
@@ -202,10 +205,9 @@ nlohmann::ordered_json report_json(const verify::Report& r, std::string_view sou
   j["C1"] = r.counts.c1;
   j["C2"] = r.counts.c2;
   j["lower_bound"] = {{"C1", r.bound_c1}, {"C2", r.bound_c2}};
-  const auto gap = [](std::uint64_t v, std::uint64_t b) {
-    return v >= b ? OJson(v - b) : OJson(nullptr);
-  };
-  j["gap"] = {{"C1", gap(r.counts.c1, r.bound_c1)}, {"C2", gap(r.counts.c2, r.bound_c2)}};
+  const auto figure = [](std::optional<std::uint64_t> v) { return v ? OJson(*v) : OJson(nullptr); };
+  const verify::Gap gap = verify::gap(r);
+  j["gap"] = {{"C1", figure(gap.c1)}, {"C2", figure(gap.c2)}};
   OJson bounds = OJson::array();
   for (const auto& b : r.bounds)
     bounds.push_back({{"metric", std::string(to_string(b.metric))},
@@ -225,7 +227,7 @@ std::string json_text(const nlohmann::ordered_json& report) {
 
 std::string draw_check(const verify::CheckResult& check, Collective collective) {
   if (!check.counterexample)
-    return text_escape(check.name) + ": " + text_escape(check.summary) + "\n";
+    return std::string(check.name()) + ": " + text_escape(check.summary) + "\n";
   std::ostringstream os;
   draw(os, check, collective);
   return os.str().substr(1);  // draw() starts with a blank line
@@ -250,7 +252,7 @@ std::string junit(const Report& r, std::string_view source) {
      << "\" failures=\"" << failures << "\" errors=\"0\" skipped=\"" << skipped << "\">\n";
   for (const auto& c : r.checks) {
     os << "    <testcase classname=\"phasecheck." << xml_escape_line(r.algorithm) << "\" name=\""
-       << xml_escape_line(c.name + " on " + r.topology) << "\"";
+       << xml_escape_line(std::string(c.name()) + " on " + r.topology) << "\"";
     if (c.verdict == Verdict::pass) {
       os << "/>\n";
       continue;
@@ -286,13 +288,22 @@ std::string cost_text(const verify::CostReport& c, const Report& r, std::string_
   std::vector<std::array<std::string, 5>> rows{{"", "time (s)", "T / row", "", "formula"}};
   for (const verify::CostRow& row : c.rows) {
     const bool schedule = row.kind == verify::CostRow::Kind::schedule;
+    const bool equation = row.kind == verify::CostRow::Kind::equation;
     std::string verdict;
-    if (row.kind == verify::CostRow::Kind::model_bound &&
-        !(r.passed("delivery") && r.passed("contention")))
-      verdict = "n/a";  // bounds are for valid schedules
-    else if (!schedule)
-      verdict = row.holds ? (row.kind == verify::CostRow::Kind::equation ? "equal" : "kept")
-                          : (row.kind == verify::CostRow::Kind::equation ? "DIFFERS" : "BEATEN");
+    if (!schedule) switch (row.verdict) {
+        case Verdict::pass:
+          verdict = equation ? "equal" : "kept";
+          break;
+        case Verdict::fail:
+          verdict = equation ? "DIFFERS" : "BEATEN";
+          break;
+        case Verdict::not_evaluated:
+          verdict = "n/a";
+          break;
+        case Verdict::unknown:
+          verdict = "?";
+          break;
+      }
     rows.push_back({to_string(row.kind), seconds(row.seconds),
                     schedule || row.seconds == 0 ? "" : seconds(c.seconds / row.seconds), verdict,
                     row.name});
@@ -333,7 +344,7 @@ std::string cost_json(const verify::CostReport& c, const Report& r, std::string_
     rows.push_back({{"kind", to_string(row.kind)},
                     {"formula", row.name},
                     {"seconds", row.seconds},
-                    {"holds", row.holds}});
+                    {"holds", row.holds()}});
   j["rows"] = rows;
   return json_text(j);
 }

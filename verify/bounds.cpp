@@ -249,7 +249,7 @@ std::pair<std::uint64_t, std::uint64_t> best_bounds(const std::vector<Bound>& bo
 }
 
 CheckResult check_bounds(const Counts& counts, std::uint64_t bound_c1, std::uint64_t bound_c2) {
-  CheckResult r{"bounds", Verdict::pass, {}, {}};
+  CheckResult r{CheckId::bounds, Verdict::pass, {}, {}};
   const auto row = [](const char* name, u64 value, u64 bound) {
     std::string s = std::string(name) + " = " + std::to_string(value) + " (lower bound " +
                     std::to_string(bound) + ", ";

@@ -22,7 +22,7 @@ void CongestionCheck::consume(const Phase& phase) {
 CongestionSummary CongestionCheck::finish() const {
   CongestionSummary s;
   s.report = verifier_.finish();
-  s.delivered = s.report.passed("delivery");
+  s.delivered = s.report.passed(CheckId::delivery);
   s.phases = meter_.phase_count();
   s.sum_of_max = meter_.sum_of_max();
   s.lower_bound = s.report.bound_c2;

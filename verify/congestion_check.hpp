@@ -20,7 +20,7 @@ namespace phasecheck::verify {
 
 struct CongestionSummary {
   Report report;           ///< the verifier's, on the same model
-  bool delivered = false;  ///< report.passed("delivery"): loads of an invalid schedule mean little
+  bool delivered = false;  ///< report.passed(CheckId::delivery): loads of an invalid schedule mean little
   std::size_t phases = 0;
   std::uint64_t sum_of_max = 0;   ///< over phases, the busiest link's load
   std::uint64_t lower_bound = 0;  ///< report.bound_c2: sum_of_max is at least this

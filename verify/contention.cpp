@@ -306,7 +306,7 @@ void ContentionChecker::Tally::merge(const Tally& other) {
 CheckResult ContentionChecker::finish() const { return judge(impl_->model, tally()); }
 
 CheckResult ContentionChecker::judge(const Topology& model, const Tally& t) {
-  CheckResult r{"contention", Verdict::pass, {}, t.first};
+  CheckResult r{CheckId::contention, Verdict::pass, {}, t.first};
   const std::string name = describe(model);
   if (t.bad_phases == 0) {
     r.summary = "every phase is contention-free on " + name;

@@ -27,7 +27,7 @@ void LinearCost::validate() const {
 
 bool CostReport::consistent() const {
   for (const CostRow& r : rows)
-    if (!r.holds) return false;
+    if (r.verdict == Verdict::fail) return false;
   return true;
 }
 
@@ -37,22 +37,25 @@ CostReport cost(const Report& report, const Claims& claims, const LinearCost& mo
   out.rows.push_back({CostRow::Kind::schedule,
                       "this schedule: " + times(report.counts.c1, "t_s") + " + " +
                           times(report.counts.c2, "t_w m"),
-                      out.seconds, true});
+                      out.seconds, Verdict::pass});
   for (const CostFormula& f : claims.cost) {
     const double t = f.time(model.ts, model.tw, model.m);
     const bool equation = f.kind == CostFormula::Kind::equation;
-    out.rows.push_back(
-        {equation ? CostRow::Kind::equation : CostRow::Kind::lower_bound, f.name, t,
-         equation ? close(out.seconds, t) : out.seconds >= t || close(out.seconds, t)});
+    const bool holds = equation ? close(out.seconds, t) : out.seconds >= t || close(out.seconds, t);
+    out.rows.push_back({equation ? CostRow::Kind::equation : CostRow::Kind::lower_bound, f.name, t,
+                        holds ? Verdict::pass : Verdict::fail});
   }
   // The model's bound holds for schedules that deliver everything without contention; an
   // invalid schedule may well beat it, which says nothing new.
   const double bound = model.time(report.bound_c1, report.bound_c2);
-  const bool valid = report.passed("delivery") && report.passed("contention");
+  const bool valid = report.passed(CheckId::delivery) && report.passed(CheckId::contention);
   out.rows.push_back({CostRow::Kind::model_bound,
                       "lower bound on " + report.topology + ": " + times(report.bound_c1, "t_s") +
                           " + " + times(report.bound_c2, "t_w m"),
-                      bound, !valid || out.seconds >= bound || close(out.seconds, bound)});
+                      bound,
+                      !valid                                              ? Verdict::not_evaluated
+                      : out.seconds >= bound || close(out.seconds, bound) ? Verdict::pass
+                                                                          : Verdict::fail});
   return out;
 }
 

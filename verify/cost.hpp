@@ -29,16 +29,19 @@ struct CostRow {
   Kind kind;
   std::string name;
   double seconds = 0;
-  /// Equations: the table's T equals it. Bounds: the table's T is at least it. Always true for
-  /// the schedule's own row.
-  bool holds = true;
+  /// pass: an equation the table's T equals, a bound it is at least, or the schedule's own row.
+  /// fail: an equation it differs from, a bound it beats. not_evaluated: the model's bound of a
+  /// schedule that does not deliver without contention (the bound is for valid schedules).
+  Verdict verdict;
+  /// Not failed (JSON's "holds": a bound not evaluated is not broken).
+  bool holds() const { return verdict != Verdict::fail; }
 };
 
 struct CostReport {
   LinearCost model;
   double seconds = 0;  ///< the table's T
   std::vector<CostRow> rows;
-  /// Every equation matches and no bound is beaten.
+  /// Every equation matches and no bound is beaten (no row failed).
   bool consistent() const;
 };
 

@@ -174,7 +174,7 @@ CheckResult DeliveryChecker::finish() const {
   const std::uint32_t missing_part = first % parts_;
 
   const std::uint64_t required = std::uint64_t{ranks_} * (ranks_ - 1) * parts_;
-  CheckResult r{"delivery", Verdict::pass, {}, {}};
+  CheckResult r{CheckId::delivery, Verdict::pass, {}, {}};
   if (violations_ == 0 && missing == 0) {
     r.summary = "every block reaches every rank that needs it exactly once (" +
                 std::to_string(required) + " deliveries)";

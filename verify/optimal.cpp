@@ -367,10 +367,11 @@ OptimalResult search(const Topology& model, const OptimalOptions& o) {
 CheckResult check_witness(const Schedule& s, const Topology& model,
                           const std::function<std::string(const Counts&)>& expect) {
   const Report r = verify(s, model);
-  CheckResult c{"witness", Verdict::pass, {}, {}};
+  CheckResult c{CheckId::witness, Verdict::pass, {}, {}};
   std::string broken;
-  for (const char* name : {"delivery", "contention"})
-    if (!r.passed(name)) broken += std::string(broken.empty() ? "" : "; ") + name + " fails";
+  for (const CheckId id : {CheckId::delivery, CheckId::contention})
+    if (!r.passed(id))
+      broken += std::string(broken.empty() ? "" : "; ") + std::string(to_string(id)) + " fails";
   if (const std::string e = expect(r.counts); !e.empty())
     broken += (broken.empty() ? "" : "; ") + e;
   if (broken.empty()) {

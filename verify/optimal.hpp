@@ -86,7 +86,7 @@ struct OptimalResult {
   /// delivery and contention pass and the schedule is direct, in `upper` phases. A witness that
   /// fails is a bug in the encoding: the result is then not proven (fail, with the reason).
   /// not_evaluated when there is no witness.
-  CheckResult witness_check{"witness", Verdict::not_evaluated, "no witness", {}};
+  CheckResult witness_check{CheckId::witness, Verdict::not_evaluated, "no witness", {}};
   std::vector<OptimalStep> steps;
   std::string why;  ///< how the answer was reached
   /// fail when the witness fails its checks (an encoding bug), pass when proven, else unknown.
@@ -153,7 +153,7 @@ struct FrontierPoint {
   std::string source;
   /// The verifier's judgement of `witness` (delivery, contention, C1 <= c1 and C2 = c2_upper),
   /// made inside optimal_forwarding before `proven` may stand.
-  CheckResult witness_check{"witness", Verdict::not_evaluated, "no witness", {}};
+  CheckResult witness_check{CheckId::witness, Verdict::not_evaluated, "no witness", {}};
 };
 
 struct ForwardingResult {

@@ -106,7 +106,7 @@ CheckResult PlacementChecker::finish() const {
     misplaced = std::move(c);
   }
 
-  CheckResult result{"placement", Verdict::pass, {}, {}};
+  CheckResult result{CheckId::placement, Verdict::pass, {}, {}};
   if (faults_ == 0 && wrong == 0) {
     result.summary = "every output slot holds its chunk (" +
                      std::to_string(std::uint64_t{ranks} * slots) + " slots, " +

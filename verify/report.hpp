@@ -14,6 +14,7 @@
 namespace phasecheck::verify {
 
 // The verdict vocabulary lives in core/verdict.hpp; the checkers speak it as verify::Verdict.
+using phasecheck::CheckId;
 using phasecheck::CheckResult;
 using phasecheck::Counterexample;
 using phasecheck::OffendingOp;
@@ -56,8 +57,8 @@ struct Report {
   /// fail if a check failed, else unknown if one could not decide, else pass if one passed (the
   /// rest not evaluated), else not_evaluated.
   Verdict verdict() const;
-  /// Whether the check called `name` ran and passed ("delivery", "contention", ...).
-  bool passed(std::string_view name) const;
+  /// Whether the check `id` ran and passed.
+  bool passed(CheckId id) const;
   /// The failed checks that break what a registered algorithm promises: every check but the
   /// bounds (a gap is information, not a broken promise), and contention only when the algorithm
   /// claims contention-freedom on the model. "name: summary; ..." or empty.

@@ -106,7 +106,7 @@ CheckResult check_synchronization(const Schedule& schedule, const Topology& mode
                         "wait for the first";
         first = std::move(c);
       }
-  CheckResult r{"synchronization", Verdict::pass, {}, first};
+  CheckResult r{CheckId::synchronization, Verdict::pass, {}, first};
   if (unordered == 0) {
     r.summary = "every contending pair is ordered by program order and the " +
                 std::to_string(syncs.size()) + " synchronization messages (" +

@@ -13,7 +13,7 @@ namespace {
 
 /// The faults an imported program's execution model found (core/imported.hpp), as a check.
 CheckResult execution_check(const Imported& imported) {
-  CheckResult c{"execution", Verdict::pass, imported.summary, {}};
+  CheckResult c{CheckId::execution, Verdict::pass, imported.summary, {}};
   if (imported.faults.empty()) {
     c.summary += ": every send meets its receive, no deadlock, no race";
     return c;
@@ -185,7 +185,7 @@ void Verifier::consume_table(const Phase& phase, std::size_t index) {
 
 CheckResult Verifier::invariants_check() const {
   const auto& all = claims_.invariants;
-  CheckResult c{"invariants", Verdict::not_evaluated, {}, invariant_first_};
+  CheckResult c{CheckId::invariants, Verdict::not_evaluated, {}, invariant_first_};
   if (all.empty()) {
     c.summary = "no invariant is known for '" + header_.algorithm + "'";
     return c;
@@ -264,7 +264,7 @@ Report Verifier::finish(std::span<const Partial> others) const {
   r.checks.push_back(ContentionChecker::judge(model_, local.contention));
   r.checks.push_back(invariants_check());
   if (claims_.phases || claims_.c2) {
-    CheckResult c{"claims", Verdict::pass, {}, {}};
+    CheckResult c{CheckId::claims, Verdict::pass, {}, {}};
     const auto judge = [&c](const PhaseClaim& claim, std::uint64_t value, const std::string& what) {
       const std::string range = claim.at_least == claim.at_most
                                     ? std::to_string(claim.at_least)
@@ -284,7 +284,7 @@ Report Verifier::finish(std::span<const Partial> others) const {
     r.checks.push_back(std::move(c));
   }
   if (claims_.max_requests) {
-    CheckResult q{"requests", Verdict::pass, {}, local.request_first};
+    CheckResult q{CheckId::requests, Verdict::pass, {}, local.request_first};
     q.summary = "at most " + std::to_string(local.most_requests) +
                 " requests outstanding per rank and phase; the algorithm allows " +
                 std::to_string(claims_.max_requests->at_most) + " (" +
@@ -327,19 +327,19 @@ Verdict Report::verdict() const {
   return unknown ? Verdict::unknown : passed ? Verdict::pass : Verdict::not_evaluated;
 }
 
-bool Report::passed(std::string_view name) const {
+bool Report::passed(CheckId id) const {
   for (const CheckResult& c : checks)
-    if (c.name == name) return c.verdict == Verdict::pass;
+    if (c.id == id) return c.verdict == Verdict::pass;
   return false;
 }
 
 std::string Report::broken_claims(bool contention_free_claimed) const {
   std::string broken;
   for (const CheckResult& c : checks) {
-    if (c.verdict == Verdict::pass || c.verdict == Verdict::not_evaluated || c.name == "bounds")
+    if (c.verdict == Verdict::pass || c.verdict == Verdict::not_evaluated || c.id == CheckId::bounds)
       continue;
-    if (c.name == "contention" && !contention_free_claimed) continue;
-    broken += c.name + ": " + c.summary +
+    if (c.id == CheckId::contention && !contention_free_claimed) continue;
+    broken += std::string(c.name()) + ": " + c.summary +
               (c.counterexample ? " / " + c.counterexample->explanation : "") + "; ";
   }
   return broken;

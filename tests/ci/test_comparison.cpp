@@ -12,20 +12,30 @@ using verify::Verdict;
 namespace {
 
 /// A side with the given checks and figures, as judge() would leave it for a verified table.
-ci::Side side(std::string source, std::vector<std::pair<std::string, Verdict>> checks,
+ci::Side side(std::string source, std::vector<std::pair<CheckId, Verdict>> checks,
               io::Figures figures, std::uint64_t bound = 9) {
   ci::Side s;
   s.source = std::move(source);
   verify::Report r;
-  for (auto& [name, verdict] : checks) r.checks.push_back({name, verdict, name + " summary", {}});
+  for (auto& [id, verdict] : checks)
+    r.checks.push_back({id, verdict, std::string(to_string(id)) + " summary"});
+  r.counts.phases = figures.phases;
+  r.counts.c1 = figures.c1;
+  r.counts.c2 = figures.c2;
+  r.counts.direct = false;
+  r.bounds = {{verify::Metric::c1, bound, "c1", false}, {verify::Metric::c2, bound, "c2", false}};
+  r.bound_c1 = r.bound_c2 = bound;
+  s.known = verify::known_bounds(r);
+  s.gap = verify::gap(r);
   s.report = std::move(r);
   s.figures = figures;
   s.bound_c1 = s.bound_c2 = bound;
   return s;
 }
 
-const std::vector<std::pair<std::string, Verdict>> kAllPass = {
-    {"delivery", Verdict::pass}, {"contention", Verdict::pass}, {"invariants", Verdict::pass}};
+const std::vector<std::pair<CheckId, Verdict>> kAllPass = {{CheckId::delivery, Verdict::pass},
+                                                           {CheckId::contention, Verdict::pass},
+                                                           {CheckId::invariants, Verdict::pass}};
 
 std::vector<std::string> keys(const ci::Comparison& c) {
   std::vector<std::string> k;
@@ -64,7 +74,7 @@ TEST_CASE("a check that fails now is a regression no --allow lifts") {
   CHECK_FALSE(c.passed());
   CHECK(keys(c) == std::vector<std::string>{"check-failed"});
   REQUIRE(c.new_failures.size() == 1);
-  CHECK(c.new_failures[0].name == "contention");
+  CHECK(c.new_failures[0].id == CheckId::contention);
 }
 
 TEST_CASE("a check that passed and is not evaluated, unknown or gone now is check-dropped") {
@@ -125,4 +135,19 @@ TEST_CASE("the comparison renders in every format, the verdict first") {
   const std::string junit = reports::render_comparison(c, reports::ReportFormat::junit);
   CHECK(junit.find("name=\"check-dropped\">\n      <failure message=\"invariants: passed before") !=
         std::string::npos);
+}
+
+TEST_CASE("a gap is compared only where verify::gap defines it on both sides") {
+  // Below the bound (8 < 9) the baseline is broken: its gap is undefined, not 0, so a change to
+  // C1 = 12 is no larger-gap (the larger C1 still is a regression).
+  const auto below = ci::compare(side("a", kAllPass, {8, 8, 9}), side("b", kAllPass, {12, 12, 9}), {});
+  CHECK(below.before.gap.c1 == std::nullopt);
+  CHECK(below.after.gap.c1 == 3u);
+  CHECK(keys(below) == std::vector<std::string>{"more-phases", "larger-c1"});
+  const std::string text = reports::render_comparison(below, "text");
+  INFO(text);
+  CHECK(text.find("gap C1 / C2          - / 0   3 / 0\n") != std::string::npos);
+  // A baseline given by its figures takes the after side's bounds.
+  const ci::Side figures = ci::baseline_figures({9, 10, 11}, below.after);
+  CHECK(figures.gap == verify::Gap{1, 2});
 }

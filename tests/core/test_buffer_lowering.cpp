@@ -64,7 +64,7 @@ TEST_CASE("buffers: every algorithm's program verifies wherever its table applie
         const Schedule program = schedules::generate_program(a, header);
         REQUIRE(program.header.buffers);
         const verify::Report r = verify::verify(program, topology, a.claims(program.header));
-        CHECK(r.passed("placement"));
+        CHECK(r.passed(CheckId::placement));
         CHECK(r.broken_claims(a.contention_free_on(program.header, topology)) == "");
         ++programs;
       }

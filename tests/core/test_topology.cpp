@@ -190,3 +190,14 @@ TEST_CASE("describe summarises a long list of node sizes") {
   for (Rank s = 1; s <= 16; ++s) sizes.push_back(s);
   CHECK(describe(Cluster(sizes)) == "cluster(nodes=16, ranks=136, sizes 1-16)");
 }
+
+TEST_CASE("kind: each model kind's name, as topology files write it, comes from its alternative") {
+  CHECK(kind(testing::fig1_tree()) == "tree");
+  CHECK(kind(Cluster({1, 2})) == "cluster");
+  CHECK(kind(FullyConnected(2, 1)) == "fully-connected");
+  CHECK(kind(Hypercube(1)) == "hypercube");
+  CHECK(kind(Mesh(2, 2, false)) == "mesh");
+  CHECK(kind(Ring(3)) == "ring");
+  CHECK(kind(Graph({"r0"}, {}, {2})) == "graph");
+  CHECK(kind(Ring(3)) == Ring::kind_name);
+}

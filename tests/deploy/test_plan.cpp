@@ -1,5 +1,6 @@
 // deploy/plan.hpp: what a verified schedule becomes for the C runtime, and what is refused.
 #include "deploy/plan.hpp"
+#include "deploy/deploy.hpp"
 
 #include <doctest/doctest.h>
 
@@ -40,8 +41,10 @@ TEST_CASE("check: a forwarding phase table (hypercube-exchange, p = 4) is lowere
   const Checked c = check(table, "hx.json", SyncChoice::automatic);
   REQUIRE_MESSAGE(c.refusal.empty(), c.refusal);
   REQUIRE(c.plan);
+  CHECK(c.verdict() == Verdict::pass);
+  CHECK(Outcome{{c}, {}, {}}.verdict() == Verdict::pass);
   REQUIRE(c.lowered);  // a table: its buffer program was verified too
-  CHECK(c.lowered->passed("placement"));
+  CHECK(c.lowered->passed(CheckId::placement));
   CHECK(c.separation == Separation::pairwise);
   const Plan& p = *c.plan;
   CHECK(p.ranks == 4);
@@ -67,6 +70,11 @@ TEST_CASE("check: a schedule that fails a check is refused, naming the check") {
   broken.phases.pop_back();
   const Checked c = check(broken, "broken.json", SyncChoice::none);
   CHECK_FALSE(c.plan);
+  // The verdict is the deploy library's: a refused schedule fails, and so does the whole run,
+  // as does a run with no schedule at all (nothing is written).
+  CHECK(c.verdict() == Verdict::fail);
+  CHECK(Outcome{{c}, {}, {}}.verdict() == Verdict::fail);
+  CHECK(Outcome{}.verdict() == Verdict::fail);
   CHECK(c.refusal.find("it does not verify (") == 0);
   CHECK(c.refusal.find("placement: fail") != std::string::npos);
 }

@@ -52,7 +52,7 @@ verify::Report judge(const std::string& xml) {
 TEST_CASE("msccl: an exchange (send, then receive, in one threadblock) runs with buffered sends") {
   const verify::Report r = judge(two_gpus(false));
   CHECK(r.verdict() == verify::Verdict::pass);
-  CHECK(r.checks.front().name == "execution");
+  CHECK(r.checks.front().id == verify::CheckId::execution);
 }
 
 TEST_CASE("msccl: receiving first on both sides is a deadlock naming the four steps") {
@@ -134,9 +134,9 @@ TEST_CASE("msccl: every registered algorithm exports to XML that verifies when r
       const Schedule back = msccl::lower(io::parse_msccl(text, "export.xml"), "export.xml");
       const verify::Report r = verify::verify(back, back.header.topology);
       INFO(r.broken_claims(true));
-      CHECK(r.passed("execution"));
-      CHECK(r.passed("placement"));
-      CHECK(r.passed("delivery"));
+      CHECK(r.passed(CheckId::execution));
+      CHECK(r.passed(CheckId::placement));
+      CHECK(r.passed(CheckId::delivery));
       ++exported;
     }
   CHECK(exported >= 20);

@@ -67,10 +67,10 @@ TEST_CASE("check: a contended schedule is found contended, with its counterexamp
   const verify::Report r =
       *pipeline::check_algorithm(*schedules::find_algorithm("linear"), tree, {});
   CHECK(r.verdict() == Verdict::fail);
-  REQUIRE_FALSE(r.passed("contention"));
+  REQUIRE_FALSE(r.passed(CheckId::contention));
   bool drawn = false;
   for (const CheckResult& c : r.checks)
-    if (c.name == "contention") drawn = c.counterexample && !c.counterexample->resource.empty();
+    if (c.id == CheckId::contention) drawn = c.counterexample && !c.counterexample->resource.empty();
   CHECK(drawn);
 }
 

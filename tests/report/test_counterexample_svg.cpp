@@ -25,7 +25,7 @@ TEST_CASE("counterexample_svg: linear on Fig. 1 shows both transfers on the link
   const verify::Report report = verify::verify(s, s.header.topology);
   const verify::CheckResult* failure = reports::drawable_failure(report);
   REQUIRE(failure != nullptr);
-  CHECK(failure->name == "contention");
+  CHECK(failure->id == CheckId::contention);
   const std::size_t index = *failure->counterexample->phase;
   const Phase& phase = s.phases[index];
   const std::string svg =
@@ -70,7 +70,7 @@ TEST_CASE("counterexample_svg: a port conflict marks the rank whose ports overfl
   const verify::Report report = verify::verify(s, s.header.topology);
   const verify::CheckResult* failure = reports::drawable_failure(report);
   REQUIRE(failure != nullptr);
-  CHECK(failure->name == "contention");
+  CHECK(failure->id == CheckId::contention);
   pugi::xml_document doc;
   REQUIRE(doc.load_string(
       reports::counterexample_svg(*failure, report, 3, &s.phases[0], "p.json").c_str()));

@@ -16,7 +16,7 @@ verify::Report table(verify::Verdict delivery) {
   r.collective = Collective::alltoall;
   r.topology = "tree(machines=3, switches=1)";
   r.counts.phases = 2;
-  r.checks = {{"delivery", delivery, "summary", std::nullopt}};
+  r.checks = {{CheckId::delivery, delivery, "summary"}};
   return r;
 }
 
@@ -28,7 +28,7 @@ programs::CheckedPlan plan() {
   c.plan.dependence_edges = 1;
   c.plan.by_program_order = 0;
   c.plan.kept = {{0, 1}};
-  c.check = {"synchronization", verify::Verdict::pass, "every contending pair is ordered",
+  c.check = {CheckId::synchronization, verify::Verdict::pass, "every contending pair is ordered",
              std::nullopt};
   return c;
 }
@@ -76,7 +76,7 @@ TEST_CASE("program_text and program_json: sizes, the replay, listings in the ord
   c.programs.resize(3);
   c.operations = 12;
   c.synchronizations = 1;
-  c.replay = {"replay", verify::Verdict::pass, "3 programs run to completion", std::nullopt};
+  c.replay = {CheckId::replay, verify::Verdict::pass, "3 programs run to completion", std::nullopt};
   c.listings = {{2, "rank 2: listing\n"}, {0, "rank 0: listing\n"}};
   CHECK(reports::program_text(c, "s.json") ==
         "PASS  per-rank programs of hand-made (alltoall) on tree(machines=3, switches=1), pairwise "

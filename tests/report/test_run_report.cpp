@@ -79,11 +79,27 @@ TEST_CASE("run_text: wrong bytes, a buffer program, error lines and the '...' fo
   CHECK(text.find("...") == std::string::npos);
 }
 
-TEST_CASE("run_text: a simulated throughput beyond the peak bound is a FAIL line") {
+TEST_CASE("run_text: a simulated throughput beyond the peak bound fails the run, not only a line") {
   experiments::RunOutcome o = simulated_fig1();
   o.throughput->exceeds_peak = true;
-  CHECK(reports::run_text(o).ends_with(
+  // Every byte arrived, yet the run fails: the one verdict that text, JSON and the exit code say.
+  CHECK(o.result.errors == 0);
+  CHECK(o.verdict() == verify::Verdict::fail);
+  CHECK_FALSE(o.ok());
+  const std::string text = reports::run_text(o);
+  CHECK(text.starts_with("FAIL  faraj-yuan (alltoall) on 6 ranks"));
+  CHECK(text.ends_with(
       "  FAIL  faster than the peak bound: the simulated network is not this topology\n"));
+  CHECK(reports::simulate_json(o)["verdict"] == "fail");
+}
+
+TEST_CASE("RunOutcome::verdict: data errors fail, a clean run passes") {
+  experiments::RunOutcome o = simulated_fig1();
+  CHECK(o.verdict() == verify::Verdict::pass);
+  o.result.errors = 1;
+  CHECK(o.verdict() == verify::Verdict::fail);
+  CHECK(reports::run_text(o).starts_with("FAIL  "));
+  CHECK(reports::run_json(o)["verdict"] == "fail");
 }
 
 TEST_CASE("run_json and simulate_json: the shapes of docs/formats.md") {

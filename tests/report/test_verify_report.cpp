@@ -28,7 +28,7 @@ TEST_CASE("text report: verdict, then each check, then the counterexample drawn 
   n/a   invariants  no invariant is known for 'mine'
   FAIL  bounds      phases with communication = 1 (lower bound 9, below it)
   1 phase, 3 transfers, C1 = 1, C2 = 1 (direct)
-  lower bound 9: link s1 - s0 splits the machines 3 | 3: 9 blocks must cross it each way, one transfer per phase (Faraj-Yuan bottleneck load)
+  lower bound 9 on C2: link s1 - s0 splits the machines 3 | 3: 9 blocks must cross it each way, one transfer per phase (Faraj-Yuan bottleneck load)
 
 delivery: block [0,1] never reaches rank 1
   shared: rank 1
@@ -80,7 +80,7 @@ TEST_CASE("reports: a check not evaluated is shown so in every format, never as 
   r.algorithm = "mine";
   r.collective = Collective::alltoall;
   r.topology = "ring(p=4)";
-  r.checks.push_back({"invariants", verify::Verdict::not_evaluated, "none declared", {}});
+  r.checks.push_back({CheckId::invariants, verify::Verdict::not_evaluated, "none declared", {}});
   REQUIRE(r.verdict() == verify::Verdict::not_evaluated);
   const std::string text = reports::render(r, "s.json", reports::ReportFormat::text);
   CHECK(text.starts_with("NOT EVALUATED  mine (alltoall) on ring(p=4): 0 checks pass, 1 not "

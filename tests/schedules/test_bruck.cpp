@@ -38,7 +38,7 @@ Report verify_registered(const Schedule& s) {
 std::string failed(const Report& r) {
   std::string s;
   for (const auto& c : r.checks)
-    if (c.verdict != Verdict::pass) s += c.name + ": " + c.summary + "; ";
+    if (c.verdict != Verdict::pass) s += std::string(c.name()) + ": " + c.summary + "; ";
   return s;
 }
 
@@ -188,7 +188,7 @@ TEST_CASE("a block forwarded in the wrong subphase is caught") {
   const ScheduleHeader h = make_header(a, FullyConnected(5, 1), p);
   const Report r = verify::verify(Schedule{h, phases}, FullyConnected(5, 1), a.claims(h));
   const auto delivery = std::find_if(r.checks.begin(), r.checks.end(),
-                                     [](const CheckResult& c) { return c.name == "delivery"; });
+                                     [](const CheckResult& c) { return c.id == CheckId::delivery; });
   REQUIRE(delivery != r.checks.end());
   REQUIRE(delivery->counterexample);
   CHECK(delivery->counterexample->explanation ==

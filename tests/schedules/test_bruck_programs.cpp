@@ -46,14 +46,14 @@ Report verify_program(const Schedule& s) {
 std::string failed(const Report& r) {
   std::string s;
   for (const auto& c : r.checks)
-    if (c.verdict != Verdict::pass) s += c.name + ": " + c.summary + "; ";
+    if (c.verdict != Verdict::pass) s += std::string(c.name()) + ": " + c.summary + "; ";
   return s;
 }
 
-const CheckResult& check(const Report& r, std::string_view name) {
+const CheckResult& check(const Report& r, CheckId id) {
   for (const auto& c : r.checks)
-    if (c.name == name) return c;
-  FAIL("no check named " << name);
+    if (c.id == id) return c;
+  FAIL("no check " << to_string(id));
   return r.checks.front();
 }
 
@@ -101,15 +101,15 @@ Schedule off_by_one(Schedule s, Rank rank, std::uint32_t slot, std::uint32_t wra
 void check_program(const Schedule& program, const Schedule& table, std::size_t local) {
   const Report r = verify_program(program);
   CHECK_MESSAGE(r.verdict() == Verdict::pass, failed(r));
-  CHECK(r.passed("placement"));
-  CHECK(r.passed("claims"));
+  CHECK(r.passed(CheckId::placement));
+  CHECK(r.passed(CheckId::claims));
   // The invariants hold wherever they apply; a table of one round (n = 1, or one concat round)
   // may have no boundary where one does, and is then not evaluated, never failed.
   const auto invariants = std::find_if(r.checks.begin(), r.checks.end(),
-                                       [](const CheckResult& c) { return c.name == "invariants"; });
+                                       [](const CheckResult& c) { return c.id == CheckId::invariants; });
   REQUIRE(invariants != r.checks.end());
   CHECK((invariants->verdict == Verdict::pass || invariants->verdict == Verdict::not_evaluated));
-  if (table.phases.size() > 1) CHECK(r.passed("invariants"));
+  if (table.phases.size() > 1) CHECK(r.passed(CheckId::invariants));
   const auto [rounds, empty] = communication_of(program);
   CHECK(rounds == table.phases);
   CHECK(empty == local);
@@ -350,12 +350,12 @@ TEST_CASE("an off-by-one in a final rotation is caught by placement, naming rank
   for (const Case& c : cases) {
     INFO(c.name);
     const Report r = verify_program(off_by_one(c.program, 2, 1, 5));
-    const CheckResult& placement = check(r, "placement");
+    const CheckResult& placement = check(r, CheckId::placement);
     REQUIRE(placement.verdict == Verdict::fail);
     REQUIRE(placement.counterexample);
     CHECK(placement.counterexample->resource == "rank 2 output[1]");
     CHECK(placement.counterexample->explanation == c.explanation);
-    CHECK(r.passed("delivery"));  // every block still reached its rank: only placement sees it
+    CHECK(r.passed(CheckId::delivery));  // every block still reached its rank: only placement sees it
   }
 }
 
@@ -369,7 +369,7 @@ TEST_CASE("modified-bruck: a last hop reading the wrong input slot is caught by 
   }
   s.phases[0] = std::move(broken);
   const Report r = verify_program(s);
-  const CheckResult& placement = check(r, "placement");
+  const CheckResult& placement = check(r, CheckId::placement);
   REQUIRE(placement.verdict == Verdict::fail);
   REQUIRE(placement.counterexample);
   CHECK(placement.counterexample->resource == "rank 2 output[1]");
@@ -383,8 +383,8 @@ TEST_CASE("the program's claims count its local phases: the table's claims do no
   BruckIndexOptions o;
   o.n = 5;
   const Report r = verify::verify(s, s.header.topology, bruck_index_claims(o, Form::table));
-  CHECK_FALSE(r.passed("claims"));
-  CHECK(check(r, "claims").counterexample->explanation ==
+  CHECK_FALSE(r.passed(CheckId::claims));
+  CHECK(check(r, CheckId::claims).counterexample->explanation ==
         "the schedule has 11 phases; the algorithm claims 3 (sum over the w subphases of "
         "ceil(steps / k) rounds (Section 3.4))");
   CHECK(verify::verify(s, s.header.topology, bruck_index_claims(o, Form::program)).verdict() ==

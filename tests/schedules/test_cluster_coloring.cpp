@@ -158,15 +158,15 @@ TEST_CASE("cluster-coloring: claims that can fail") {
   Schedule late = good;
   late.phases.insert(late.phases.begin(), 2, Phase{});
   const verify::Report r = verify::verify(late, late.header.topology, claims);
-  CHECK_FALSE(r.passed("invariants"));
-  CHECK_FALSE(r.passed("claims"));
-  CHECK(r.passed("delivery"));
+  CHECK_FALSE(r.passed(CheckId::invariants));
+  CHECK_FALSE(r.passed(CheckId::claims));
+  CHECK(r.passed(CheckId::delivery));
   // One idle phase at the end: one over the bound, which the claim allows, and on track.
   Schedule longer = good;
   longer.phases.push_back(Phase{});
   const verify::Report one_more = verify::verify(longer, longer.header.topology, claims);
-  CHECK(one_more.passed("claims"));
-  CHECK(one_more.passed("invariants"));
+  CHECK(one_more.passed(CheckId::claims));
+  CHECK(one_more.passed(CheckId::invariants));
 }
 
 TEST_CASE("cluster-coloring: only on clusters") {

@@ -21,7 +21,7 @@ Report verify_registered(const schedules::Algorithm& a, const Topology& model,
 std::string failed_checks(const Report& r) {
   std::string s;
   for (const auto& c : r.checks)
-    if (c.verdict != Verdict::pass) s += c.name + ": " + c.summary + "; ";
+    if (c.verdict != Verdict::pass) s += std::string(c.name()) + ": " + c.summary + "; ";
   return s;
 }
 
@@ -102,7 +102,7 @@ TEST_CASE("linear is rejected on the Faraj-Yuan example tree with a counterexamp
   const Report r = verify_registered(algorithm("linear"), testing::fig1_tree());
   CHECK(r.verdict() == Verdict::fail);
   const auto& contention = r.checks[1];
-  REQUIRE(contention.name == "contention");
+  REQUIRE(contention.id == CheckId::contention);
   REQUIRE(contention.counterexample);
   CHECK(contention.counterexample->phase == 0);
   CHECK(contention.counterexample->resource == "link n0 -> s0");
@@ -123,7 +123,7 @@ TEST_CASE("factor: a round skipped is caught by the invariant at that round") {
   });
   const Report r = v.finish();
   const auto it = std::find_if(r.checks.begin(), r.checks.end(),
-                               [](const CheckResult& c) { return c.name == "invariants"; });
+                               [](const CheckResult& c) { return c.id == CheckId::invariants; });
   REQUIRE(it != r.checks.end());
   REQUIRE(it->counterexample);
   CHECK(it->counterexample->phase == 2);

@@ -49,9 +49,9 @@ Report verify_phases(const Tree& t, const std::vector<Phase>& phases) {
   return verify::verify(Schedule{h, phases}, t, a.claims(h));
 }
 
-const CheckResult& check(const Report& r, std::string_view name) {
+const CheckResult& check(const Report& r, CheckId id) {
   const auto it = std::find_if(r.checks.begin(), r.checks.end(),
-                               [&](const CheckResult& c) { return c.name == name; });
+                               [&](const CheckResult& c) { return c.id == id; });
   REQUIRE(it != r.checks.end());
   return *it;
 }
@@ -222,18 +222,18 @@ TEST_CASE("a local message moved to a phase where it contends is caught") {
   // leave through n4's link.
   const auto phases = generate(*find_algorithm("faraj-yuan"), testing::fig1_tree()).phases;
   const Report r = verify_phases(testing::fig1_tree(), moved(phases, 4, 3, 1));
-  const CheckResult& contention = check(r, "contention");
+  const CheckResult& contention = check(r, CheckId::contention);
   CHECK(contention.verdict == Verdict::fail);
   REQUIRE(contention.counterexample);
   CHECK(contention.counterexample->phase == 1);
   CHECK(contention.counterexample->resource == "link n4 -> s3");
-  CHECK(check(r, "delivery").verdict == Verdict::pass);  // still every message exactly once
+  CHECK(check(r, CheckId::delivery).verdict == Verdict::pass);  // still every message exactly once
 }
 
 TEST_CASE("a local message of t_0 moved past the first |M0| (|M0| - 1) phases breaks Step 3") {
   const auto phases = generate(*find_algorithm("faraj-yuan"), testing::fig1_tree()).phases;
   const Report r = verify_phases(testing::fig1_tree(), moved(phases, 1, 0, 8));  // t0,1 -> t0,0
-  const CheckResult& invariants = check(r, "invariants");
+  const CheckResult& invariants = check(r, CheckId::invariants);
   CHECK(invariants.verdict == Verdict::fail);
   REQUIRE(invariants.counterexample);
   CHECK(invariants.counterexample->phase == 5);

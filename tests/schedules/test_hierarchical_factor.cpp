@@ -137,7 +137,7 @@ TEST_CASE("hierarchical-factor: a skipped round is caught by the invariant at it
   broken.phases.erase(broken.phases.begin() + 3, broken.phases.begin() + 5);
   const Report r = verify_schedule(broken);
   const auto& inv = *std::find_if(r.checks.begin(), r.checks.end(),
-                                  [](const auto& c) { return c.name == "invariants"; });
+                                  [](const auto& c) { return c.id == CheckId::invariants; });
   CHECK(inv.verdict == Verdict::fail);
   REQUIRE(inv.counterexample);
   CHECK(inv.counterexample->phase == 7);
@@ -151,7 +151,7 @@ TEST_CASE("hierarchical-factor: the invariant is keyed on positions, not on labe
   SUBCASE("relabelled phases still verify, and the invariant still runs") {
     for (Phase& p : s.phases) p.set_label("x");
     const Report r = verify_schedule(s);
-    CHECK(r.passed("invariants"));
+    CHECK(r.passed(CheckId::invariants));
   }
   SUBCASE("a message missing from phase 1 is caught at phase 1's end without any label") {
     for (Phase& p : s.phases) p.set_label("");
@@ -165,11 +165,11 @@ TEST_CASE("hierarchical-factor: the invariant is keyed on positions, not on labe
     s.phases.back().add(0, 1, direct_block(Collective::alltoall, 0, 1));
     const Report r = verify_schedule(s);
     const auto& inv = *std::find_if(r.checks.begin(), r.checks.end(),
-                                    [](const auto& c) { return c.name == "invariants"; });
+                                    [](const auto& c) { return c.id == CheckId::invariants; });
     CHECK(inv.verdict == Verdict::fail);
     REQUIRE(inv.counterexample);
     CHECK(inv.counterexample->phase == 7);
-    CHECK(r.passed("delivery"));  // every message arrives in the end: only the invariant sees it
+    CHECK(r.passed(CheckId::delivery));  // every message arrives in the end: only the invariant sees it
   }
 }
 

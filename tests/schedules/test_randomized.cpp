@@ -26,9 +26,9 @@ Report run(const char* algorithm, const Topology& t, Parameters p = {}) {
   return verify::verify(s, t, a.claims(s.header));
 }
 
-const CheckResult& check(const Report& r, std::string_view name) {
+const CheckResult& check(const Report& r, CheckId id) {
   const auto it = std::find_if(r.checks.begin(), r.checks.end(),
-                               [&](const CheckResult& c) { return c.name == name; });
+                               [&](const CheckResult& c) { return c.id == id; });
   REQUIRE(it != r.checks.end());
   return *it;
 }
@@ -106,7 +106,7 @@ TEST_CASE("the request queue: Waitall every ceil(max_queue / 2) iterations") {
   CHECK(r.verdict() == Verdict::pass);
   CHECK(r.counts.phases == 3);  // iterations 0-3, 4-7, 8-9
   CHECK(
-      check(r, "requests").summary ==
+      check(r, CheckId::requests).summary ==
       "at most 8 requests outstanding per rank and phase; the algorithm allows 8 (max_queue = 8)");
 }
 
@@ -116,7 +116,7 @@ TEST_CASE("Algorithm 2 overshoots an odd max_queue by one request, and the check
   Parameters odd;
   odd.set("max_queue", "5");
   const Report r = run("randomized-sendrecv", FullyConnected(8, 3), odd);
-  const CheckResult& q = check(r, "requests");
+  const CheckResult& q = check(r, CheckId::requests);
   CHECK(q.verdict == Verdict::fail);
   REQUIRE(q.counterexample);
   CHECK(q.counterexample->explanation ==
@@ -150,7 +150,7 @@ TEST_CASE("Algorithm 3: segments of every message, and the trailing scatter for 
     phases[12] = Phase("nothing");
     const Report broken =
         verify::verify(Schedule{s.header, phases}, FullyConnected(6, 6), a.claims(s.header));
-    const CheckResult& delivery = check(broken, "delivery");
+    const CheckResult& delivery = check(broken, CheckId::delivery);
     CHECK(delivery.verdict == Verdict::fail);
     CHECK(delivery.summary == "30 of 90 deliveries never happen");
     REQUIRE(delivery.counterexample);

@@ -23,8 +23,8 @@ OptimalResult solve(const Topology& model, OptimalOptions o = {}) {
   const OptimalResult r = optimal_phases(model, o);
   if (r.witness) {
     const Report check = verify::verify(*r.witness, model);
-    CHECK(check.passed("delivery"));
-    CHECK(check.passed("contention"));
+    CHECK(check.passed(CheckId::delivery));
+    CHECK(check.passed(CheckId::contention));
     CHECK(check.counts.direct);
     CHECK(check.counts.phases == r.upper);
     CHECK(r.witness_check.verdict == Verdict::pass);  // the library checked it too
@@ -216,7 +216,7 @@ TEST_CASE("reach bound: Theorem 2.5 where it applies, never above a Bruck schedu
         CAPTURE(n);
         CAPTURE(k);
         CAPTURE(r);
-        REQUIRE(rep.passed("delivery"));
+        REQUIRE(rep.passed(CheckId::delivery));
         CHECK(reach_c2_bound(n, k, rep.counts.c1) <= rep.counts.c2);
       }
 }
@@ -238,8 +238,8 @@ TEST_CASE("forwarding: the frontier of n = 6, k = 1, every point re-proven by th
     CHECK(p.c2_upper == reach_c2_bound(6, 1, p.c1));  // the bound is tight here
     REQUIRE(p.witness);
     const Report check = verify::verify(*p.witness, FullyConnected(6, 1));
-    CHECK(check.passed("delivery"));
-    CHECK(check.passed("contention"));
+    CHECK(check.passed(CheckId::delivery));
+    CHECK(check.passed(CheckId::contention));
     CHECK(check.counts.c2 == p.c2_upper);
   }
 }
@@ -262,7 +262,7 @@ TEST_CASE("forwarding: where Bruck et al. miss by some data (n = 6, k = 2)") {
   CHECK(first.proof == "unsat");
   CHECK(first.source == "solver");
   REQUIRE(first.witness);
-  CHECK(verify::verify(*first.witness, model).passed("delivery"));
+  CHECK(verify::verify(*first.witness, model).passed(CheckId::delivery));
 }
 
 TEST_CASE("forwarding: concatenation, a transfer limit, and refusals") {

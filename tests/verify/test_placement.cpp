@@ -9,10 +9,10 @@ using verify::Verdict;
 
 namespace {
 
-const verify::CheckResult& check(const verify::Report& r, std::string_view name) {
+const verify::CheckResult& check(const verify::Report& r, CheckId id) {
   for (const auto& c : r.checks)
-    if (c.name == name) return c;
-  FAIL("no check named " << name);
+    if (c.id == id) return c;
+  FAIL("no check " << to_string(id));
   return r.checks.front();
 }
 
@@ -41,9 +41,9 @@ Schedule without(Schedule s, std::size_t phase, std::size_t index) {
 TEST_CASE("placement: the direct alltoall program over 3 ranks passes every check") {
   const auto r = judge(direct_program_3());
   CHECK(r.verdict() == Verdict::pass);
-  CHECK(check(r, "placement").summary ==
+  CHECK(check(r, CheckId::placement).summary ==
         "every output slot holds its chunk (9 slots, 9 chunk moves)");
-  CHECK(check(r, "delivery").verdict == Verdict::pass);
+  CHECK(check(r, CheckId::delivery).verdict == Verdict::pass);
   CHECK(r.counts.phases == 2);
   CHECK(r.counts.c1 == 2);
   CHECK(r.counts.direct);
@@ -55,8 +55,8 @@ TEST_CASE("placement: two receives into swapped output slots are caught with the
   Schedule s = replaced(direct_program_3(), 0, 3, send(0, 1, in(1), out(2)));
   s = replaced(s, 1, 2, send(2, 1, in(1), out(0)));
   const auto r = judge(s);
-  CHECK(check(r, "delivery").verdict == Verdict::pass);
-  const auto& p = check(r, "placement");
+  CHECK(check(r, CheckId::delivery).verdict == Verdict::pass);
+  const auto& p = check(r, CheckId::placement);
   REQUIRE(p.verdict == Verdict::fail);
   CHECK(p.summary == "2 of 9 output slots hold the wrong chunk");
   REQUIRE(p.counterexample);
@@ -71,17 +71,17 @@ TEST_CASE("placement: two receives into swapped output slots are caught with the
 
 TEST_CASE("placement: a forgotten self copy is a bug") {
   const auto r = judge(without(direct_program_3(), 0, 1));
-  const auto& p = check(r, "placement");
+  const auto& p = check(r, CheckId::placement);
   REQUIRE(p.verdict == Verdict::fail);
   CHECK(p.counterexample->explanation ==
         "rank 1: output[1] holds nothing, expected (1,1,0); no op ever writes it. (1,1,0) is left "
         "in rank 1 input[1]");
-  CHECK(check(r, "delivery").verdict == Verdict::pass);  // the table cannot see it
+  CHECK(check(r, CheckId::delivery).verdict == Verdict::pass);  // the table cannot see it
 }
 
 TEST_CASE("placement: a read beyond a buffer names the op, the rank and the slot") {
   const auto r = judge(replaced(direct_program_3(), 1, 0, send(0, 2, in(3), out(0))));
-  const auto& p = check(r, "placement");
+  const auto& p = check(r, CheckId::placement);
   REQUIRE(p.verdict == Verdict::fail);
   CHECK(p.summary.starts_with("1 faulty read or write"));
   CHECK(p.counterexample->phase == 1);
@@ -94,7 +94,7 @@ TEST_CASE("placement: a read beyond a buffer names the op, the rank and the slot
 
 TEST_CASE("placement: two writes to one slot in one phase are a conflict") {
   const auto r = judge(replaced(direct_program_3(), 1, 2, send(2, 0, in(0), out(1))));
-  const auto& p = check(r, "placement");
+  const auto& p = check(r, CheckId::placement);
   REQUIRE(p.verdict == Verdict::fail);
   CHECK(p.counterexample->explanation ==
         "rank 0 output[1] is written twice in phase 1: by op 1 (send 1 -> 0: input[0] -> "
@@ -111,7 +111,7 @@ TEST_CASE("placement: the phase and op where a chunk's last copy was lost") {
   std::vector<Phase> phases;
   phases.push_back(ops("clobber", {send(1, 0, out(1), out(0))}));
   const auto r = judge(program(Collective::allgather, 2, layout, std::move(phases)));
-  const auto& p = check(r, "placement");
+  const auto& p = check(r, CheckId::placement);
   REQUIRE(p.verdict == Verdict::fail);
   CHECK(p.counterexample->explanation ==
         "rank 0: output[0] holds (1,0), expected (0,0); it was written in phase 0 by the send from "
@@ -127,7 +127,7 @@ TEST_CASE("placement: a version-3 allgather in place with two chunks") {
   const Schedule s = program(Collective::allgather, 2, layout, std::move(phases));
   const auto r = judge(s);
   CHECK(r.verdict() == Verdict::pass);
-  CHECK(check(r, "delivery").summary ==
+  CHECK(check(r, CheckId::delivery).summary ==
         "every block reaches every rank that needs it exactly once (4 deliveries)");
   CHECK(r.counts.c2 == 2);
 }
@@ -137,8 +137,8 @@ TEST_CASE("placement: a chunk arriving twice by network at a rank that needs it 
   Phase again = ops("again", {send(0, 1, in(1), out(0))});
   s.phases.push_back(again);
   const auto r = judge(s);
-  CHECK(check(r, "placement").verdict == Verdict::pass);  // the right chunk, rewritten
-  CHECK(check(r, "delivery").verdict == Verdict::fail);
-  CHECK(check(r, "delivery").counterexample->explanation ==
+  CHECK(check(r, CheckId::placement).verdict == Verdict::pass);  // the right chunk, rewritten
+  CHECK(check(r, CheckId::delivery).verdict == Verdict::fail);
+  CHECK(check(r, CheckId::delivery).counterexample->explanation ==
         "block [0,1] arrives at rank 1 again in phase 2 (it arrived there in an earlier phase)");
 }

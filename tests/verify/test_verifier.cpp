@@ -10,10 +10,10 @@ using testing::phase;
 
 namespace {
 
-const CheckResult& check(const Report& r, const std::string& name) {
+const CheckResult& check(const Report& r, CheckId id) {
   for (const auto& c : r.checks)
-    if (c.name == name) return c;
-  FAIL("no check named " << name);
+    if (c.id == id) return c;
+  FAIL("no check " << to_string(id));
   throw;
 }
 
@@ -48,7 +48,7 @@ TEST_CASE("verifier: an invariant is evaluated after every phase and names the p
   v.consume(phase("first", {{0, 1}, {1, 2}, {2, 0}}));
   v.consume(phase("second", {{1, 0}, {2, 1}}));  // 0 -> 2 forgotten
   const Report r = v.finish();
-  const CheckResult& inv = check(r, "invariants");
+  const CheckResult& inv = check(r, CheckId::invariants);
   CHECK(inv.verdict == Verdict::fail);
   REQUIRE(inv.counterexample);
   CHECK(inv.counterexample->phase == 1);
@@ -80,17 +80,17 @@ Report verify_linear(Claims claims) {
 TEST_CASE("verifier: invariants that never apply are not evaluated, never pass") {
   SUBCASE("none declared") {
     const Report r = verify_linear({});
-    const CheckResult& inv = check(r, "invariants");
+    const CheckResult& inv = check(r, CheckId::invariants);
     CHECK(inv.verdict == Verdict::not_evaluated);
     CHECK(inv.summary == "no invariant is known for 'hand-made'");
     CHECK(r.verdict() == Verdict::pass);  // the other checks passed; n/a does not change that
-    CHECK_FALSE(r.passed("invariants"));
+    CHECK_FALSE(r.passed(CheckId::invariants));
   }
   SUBCASE("declared, but no boundary is one where it applies") {
     Claims claims;
     claims.invariants.push_back(only_after(5, "after the sixth phase"));
     const Report r = verify_linear(std::move(claims));
-    const CheckResult& inv = check(r, "invariants");
+    const CheckResult& inv = check(r, CheckId::invariants);
     CHECK(inv.verdict == Verdict::not_evaluated);
     CHECK(inv.summary == "the invariant applies at no phase boundary of this schedule");
   }
@@ -99,7 +99,7 @@ TEST_CASE("verifier: invariants that never apply are not evaluated, never pass")
     claims.invariants.push_back(only_after(0, "after the first phase"));
     claims.invariants.push_back(only_after(5, "after the sixth phase"));
     const Report r = verify_linear(std::move(claims));
-    const CheckResult& inv = check(r, "invariants");
+    const CheckResult& inv = check(r, CheckId::invariants);
     CHECK(inv.verdict == Verdict::pass);
     CHECK(inv.summary ==
           "1 invariant holds at the one phase boundary where it applies; not evaluated (applies "
@@ -109,13 +109,13 @@ TEST_CASE("verifier: invariants that never apply are not evaluated, never pass")
 
 TEST_CASE("verifier: a report whose every check is not evaluated is not evaluated") {
   Report r;
-  r.checks.push_back({"a", Verdict::not_evaluated, "n/a", {}});
+  r.checks.push_back({CheckId::delivery, Verdict::not_evaluated, "n/a", {}});
   CHECK(r.verdict() == Verdict::not_evaluated);
-  r.checks.push_back({"b", Verdict::pass, "ok", {}});
+  r.checks.push_back({CheckId::contention, Verdict::pass, "ok", {}});
   CHECK(r.verdict() == Verdict::pass);
-  r.checks.push_back({"c", Verdict::unknown, "timeout", {}});
+  r.checks.push_back({CheckId::claims, Verdict::unknown, "timeout", {}});
   CHECK(r.verdict() == Verdict::unknown);
-  r.checks.push_back({"d", Verdict::fail, "broken", {}});
+  r.checks.push_back({CheckId::bounds, Verdict::fail, "broken", {}});
   CHECK(r.verdict() == Verdict::fail);
   CHECK(to_string(Verdict::not_evaluated) == "not-evaluated");
 }
@@ -128,7 +128,7 @@ TEST_CASE("verifier: a claimed phase count that is not met fails the claims chec
   v.consume(phase("a", {{0, 1}}));
   v.consume(phase("b", {{1, 0}}));
   const Report r = v.finish();
-  const CheckResult& result = check(r, "claims");
+  const CheckResult& result = check(r, CheckId::claims);
   CHECK(result.verdict == Verdict::fail);
   CHECK(result.summary == "2 phases; the algorithm claims 1 (a test)");
 }
@@ -158,5 +158,5 @@ TEST_CASE("verifier: a what-if model judges a schedule made for another machine"
   v.consume(phase("m", {{0, 3}, {3, 0}, {1, 4}, {4, 1}, {2, 5}, {5, 2}}));
   const Report r = v.finish();
   CHECK(r.topology == "tree(machines=6, switches=4)");
-  CHECK(check(r, "contention").verdict == Verdict::fail);
+  CHECK(check(r, CheckId::contention).verdict == Verdict::fail);
 }
