@@ -200,7 +200,10 @@ Plan make_plan(const Schedule& program, const std::vector<programs::RankProgram>
           case Op::Kind::copy:
             s.staged = hazard || s.from.size() > 1 || s.to.size() > 1;
             break;
-          default:
+          case Op::Kind::wait:  // moves no data, so nothing to stage
+          case Op::Kind::sync_send:
+          case Op::Kind::sync_recv:
+          case Op::Kind::barrier:
             break;
         }
         if (s.staged) {

@@ -144,7 +144,7 @@ TEST_CASE("a gap is compared only where verify::gap defines it on both sides") {
   CHECK(below.before.gap.c1 == std::nullopt);
   CHECK(below.after.gap.c1 == 3u);
   CHECK(keys(below) == std::vector<std::string>{"more-phases", "larger-c1"});
-  const std::string text = reports::render_comparison(below, "text");
+  const std::string text = reports::render_comparison(below, reports::ReportFormat::text);
   INFO(text);
   CHECK(text.find("gap C1 / C2          - / 0   3 / 0\n") != std::string::npos);
   // A baseline given by its figures takes the after side's bounds.

@@ -52,7 +52,7 @@ Schedule chain() {
 TEST_CASE("replay: one program per rank, or the count is the failure") {
   const Schedule s = chain();
   const CheckResult r = replay(s, s.header.topology, by_rank({{}, {}}));
-  CHECK(r.name == "replay");
+  CHECK(r.id == CheckId::replay);
   CHECK(r.verdict == Verdict::fail);
   CHECK(r.summary == "there are 2 programs for 3 ranks");
 }
