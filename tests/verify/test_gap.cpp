@@ -28,7 +28,7 @@ const Bound c2_bound{Metric::c2, 7, "c2", false};
 
 }  // namespace
 
-TEST_CASE("gap: value - bound at or above a known bound; undefined below it or without one") {
+TEST_CASE("gap: value - bound at or above a known bound, undefined below it or without one") {
   CHECK(gap(5, 3) == 2u);
   CHECK(gap(3, 3) == 0u);
   CHECK(gap(0, 0) == 0u);  // one rank: the bound 0 is known and met
