@@ -241,4 +241,15 @@ std::string csv_cell(std::string_view s) {
   return quoted + "\"";
 }
 
+std::string shell_word(std::string_view s) {
+  const auto plain = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_-./:=,+@%").find(c) != std::string_view::npos;
+  };
+  if (!s.empty() && std::all_of(s.begin(), s.end(), plain)) return std::string(s);
+  std::string out = "'";
+  for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 }  // namespace phasecheck

@@ -87,4 +87,9 @@ enum class Newlines { escape, keep };
 /// are left as they are; hex is lowercase. Idempotent.
 std::string text_escape(std::string_view s, Newlines newlines = Newlines::escape);
 
+/// One word of a POSIX shell command line (the replay commands reports print): as it is when it
+/// is made only of letters, digits and `_ - . / : = , + @ %`; otherwise in single quotes, each
+/// `'` written `'\''`. A shell reads it back as exactly `s`, whatever it holds.
+std::string shell_word(std::string_view s);
+
 }  // namespace phasecheck

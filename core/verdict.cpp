@@ -20,6 +20,25 @@ std::string_view to_string(Verdict v) {
   return "unknown";  // not a Verdict: unreachable
 }
 
+Verdict overall(const std::vector<Verdict>& verdicts) {
+  bool unknown = false, passed = false;
+  for (const Verdict v : verdicts) {
+    switch (v) {
+      case Verdict::fail:
+        return Verdict::fail;
+      case Verdict::unknown:
+        unknown = true;
+        break;
+      case Verdict::pass:
+        passed = true;
+        break;
+      case Verdict::not_evaluated:
+        break;
+    }
+  }
+  return unknown ? Verdict::unknown : passed ? Verdict::pass : Verdict::not_evaluated;
+}
+
 std::string_view to_string(CheckId id) {
   switch (id) {
     case CheckId::execution:
@@ -44,6 +63,10 @@ std::string_view to_string(CheckId id) {
       return "synchronization";
     case CheckId::witness:
       return "witness";
+    case CheckId::deadlock:
+      return "deadlock";
+    case CheckId::lifetime:
+      return "lifetime";
   }
   return "?";  // not a CheckId: unreachable
 }

@@ -24,6 +24,11 @@ enum class Verdict { pass, fail, unknown, not_evaluated };
 /// "pass", "fail", "unknown", "not-evaluated" (as JSON reports write it).
 std::string_view to_string(Verdict v);
 
+/// The verdict of several: fail if one failed, else unknown if one could not decide, else pass
+/// if one passed (the rest not evaluated), else not_evaluated. The one rule every report and
+/// every table of reports uses.
+Verdict overall(const std::vector<Verdict>& verdicts);
+
 struct OffendingTransfer {
   Rank src = 0;
   Rank dst = 0;
@@ -72,6 +77,8 @@ enum class CheckId {
   replay,           ///< per-rank programs replayed together
   synchronization,  ///< the kept synchronizations order every contending pair
   witness,          ///< a solver's witness passes the verifier
+  deadlock,         ///< recorded programs (record/) complete with no message buffered
+  lifetime,         ///< recorded programs: no buffer touched while its request is in flight
 };
 /// "execution", "delivery", ... as reports print it.
 std::string_view to_string(CheckId id);

@@ -309,22 +309,10 @@ Report verify(const Schedule& schedule, const Topology& model, Claims claims) {
 std::string_view to_string(Metric m) { return m == Metric::c1 ? "C1" : "C2"; }
 
 Verdict Report::verdict() const {
-  bool unknown = false, passed = false;
-  for (const CheckResult& c : checks) {
-    switch (c.verdict) {
-      case Verdict::fail:
-        return Verdict::fail;
-      case Verdict::unknown:
-        unknown = true;
-        break;
-      case Verdict::pass:
-        passed = true;
-        break;
-      case Verdict::not_evaluated:
-        break;
-    }
-  }
-  return unknown ? Verdict::unknown : passed ? Verdict::pass : Verdict::not_evaluated;
+  std::vector<Verdict> verdicts;
+  verdicts.reserve(checks.size());
+  for (const CheckResult& c : checks) verdicts.push_back(c.verdict);
+  return overall(verdicts);
 }
 
 bool Report::passed(CheckId id) const {

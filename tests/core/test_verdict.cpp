@@ -36,7 +36,9 @@ TEST_CASE("CheckId: reports name each check as they always did, every name once"
       {CheckId::invariants, "invariants"}, {CheckId::claims, "claims"},
       {CheckId::requests, "requests"},     {CheckId::bounds, "bounds"},
       {CheckId::replay, "replay"},         {CheckId::synchronization, "synchronization"},
-      {CheckId::witness, "witness"}};
+      {CheckId::witness, "witness"},
+      {CheckId::deadlock, "deadlock"},
+      {CheckId::lifetime, "lifetime"}};
   std::set<std::string_view> seen;
   for (const auto& [id, name] : names) {
     CHECK(to_string(id) == name);
