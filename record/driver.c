@@ -55,18 +55,20 @@ static int parse_case(char* argument, struct one_case* parsed) {
   return 0;
 }
 
-/// 0, or -1 with a message on stderr.
-static int parse(int argc, char** argv, struct options* options) {
+/// 0, or -1 with a message on stderr when NOISY (rank 0 only: one message, not one per rank).
+static int parse(int argc, char** argv, struct options* options, int noisy) {
   *options = (struct options){0};
   options->cases = calloc((size_t)argc, sizeof *options->cases);
   int level_given = 0, collective_given = 0;
   for (int i = 1; i < argc; ++i) {
     const char* name = argv[i];
     if (i + 1 >= argc) {
-      fprintf(stderr, "phasecheck-record-driver: %s needs a value\n", name);
+      if (noisy) fprintf(stderr, "phasecheck-record-driver: %s needs a value\n", name);
       return -1;
     }
     char* value = argv[++i];
+    char shown[256];  // parse_case cuts VALUE at its commas
+    snprintf(shown, sizeof shown, "%s", value);
     if (strcmp(name, "--level") == 0 && (strcmp(value, "pml") == 0 || strcmp(value, "pmpi") == 0)) {
       options->pmpi = strcmp(value, "pmpi") == 0;
       level_given = 1;
@@ -80,16 +82,17 @@ static int parse(int argc, char** argv, struct options* options) {
                parse_case(value, &options->cases[options->case_count]) == 0) {
       ++options->case_count;
     } else {
-      fprintf(stderr, "phasecheck-record-driver: bad %s '%s'\n", name, value);
+      if (noisy) fprintf(stderr, "phasecheck-record-driver: bad %s '%s'\n", name, shown);
       return -1;
     }
   }
   if (!level_given || !collective_given || options->case_count == 0 ||
       options->pmpi != (options->function != NULL)) {
-    fprintf(stderr,
-            "usage: phasecheck-record-driver --level pml|pmpi [--function LIB.so:SYMBOL] "
-            "--collective alltoall|allgather --case COUNT,TYPES,INPLACE,DIR [--case ...]\n"
-            "(--function exactly with --level pmpi; DIR an existing writable directory)\n");
+    if (noisy)
+      fprintf(stderr,
+              "usage: phasecheck-record-driver --level pml|pmpi [--function LIB.so:SYMBOL] "
+              "--collective alltoall|allgather --case COUNT,TYPES,INPLACE,DIR [--case ...]\n"
+              "(--function exactly with --level pmpi; DIR an existing writable directory)\n");
     return -1;
   }
   return 0;
@@ -259,7 +262,7 @@ int main(int argc, char** argv) {
   // aborting the job: the case says "error" and the next mpirun goes on.
   PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   struct options options;
-  if (parse(argc, argv, &options) != 0) {
+  if (parse(argc, argv, &options, rank == 0) != 0) {
     MPI_Finalize();
     return exit_bad_arguments;
   }

@@ -44,7 +44,7 @@ void log_line(const char* format, ...) {
   va_start(arguments, format);
   vfprintf(jsonl_file, format, arguments);
   va_end(arguments);
-  fputc('\n', jsonl_file);
+  log_end_line();
 }
 
 struct log_span log_bytes(const void* data, size_t length) {
@@ -73,5 +73,9 @@ void log_json_string(FILE* out, const char* text) {
 FILE* log_stream(void) { return jsonl_file; }
 
 void log_end_line(void) {
-  if (jsonl_file != NULL) fputc('\n', jsonl_file);
+  if (jsonl_file == NULL) return;
+  fputc('\n', jsonl_file);
+  // Each line on disk as it is written, after the bytes it points at: a routine that crashes,
+  // hangs or aborts leaves its recording up to that point (a few lines per message: cheap).
+  log_flush();
 }

@@ -23,7 +23,8 @@ void log_close(void);
 /// Flushes both files without closing them: before MPI_Abort, which does not return.
 void log_flush(void);
 
-/// Appends one JSON Lines line, printf-style; the caller supplies no newline.
+/// Appends one JSON Lines line, printf-style, and flushes both files (the line and the bytes it
+/// points at survive a crash); the caller supplies no newline.
 void log_line(const char* format, ...) __attribute__((format(printf, 1, 2)));
 /// Appends LENGTH bytes to rank-R.bin.
 struct log_span log_bytes(const void* data, size_t length);
@@ -33,7 +34,7 @@ struct log_span log_bytes(const void* data, size_t length);
 void log_json_string(FILE* out, const char* text);
 /// The .jsonl stream, for a line built in several pieces (end it with log_end_line).
 FILE* log_stream(void);
-/// Ends a line built on log_stream().
+/// Ends a line built on log_stream() and flushes as log_line does.
 void log_end_line(void);
 
 #endif
