@@ -177,80 +177,80 @@ static void fill(const struct options* options, int count, int in_place, int ran
   }
 }
 
-static void write_end(int rc) {
-  if (rc == MPI_SUCCESS) {
-    log_line("{\"ev\":\"end\",\"status\":\"ok\"}");
-    return;
-  }
-  char text[MPI_MAX_ERROR_STRING + 1];
-  int length = 0;
-  PMPI_Error_string(rc, text, &length);
+static void write_end(const char* status, const char* error) {
   FILE* out = log_stream();
-  fputs("{\"ev\":\"end\",\"status\":\"error\",\"error\":", out);
-  log_json_string(out, text);
+  fprintf(out, "{\"ev\":\"end\",\"status\":\"%s\"", status);
+  if (error != NULL) {
+    fputs(",\"error\":", out);
+    log_json_string(out, error);
+  }
   fputc('}', out);
   log_end_line();
 }
 
-/// Runs one case; the collective's return code.
-static int run_case(const struct options* options, const struct one_case* c, collective_fn routine,
-                    int rank, int ranks, const char* library) {
-  struct buffers_types types = buffers_types_make(c->types, c->count);
-  struct buffers_allocation send = {0};
-  if (!c->in_place)
-    send = buffers_allocate(types.send_type, types.send_count, options->allgather ? 1 : ranks);
-  struct buffers_allocation recv = buffers_allocate(types.recv_type, types.recv_count, ranks);
-  fill(options, c->count, c->in_place, rank, c->in_place ? NULL : &send, &recv);
-  write_header(options, c, rank, ranks, library, c->in_place ? NULL : &send, &recv);
-  events_begin();
-  const void* send_buffer = c->in_place ? MPI_IN_PLACE : (const void*)(send.base + BUFFERS_GUARD);
-  void* recv_buffer = recv.base + BUFFERS_GUARD;
-  // Every rank starts the case together: a slow rank's previous case cannot be in the window.
-  PMPI_Barrier(MPI_COMM_WORLD);
-  int rc;
-  if (options->pmpi) {
-    tap_pmpi_enable(1);
-    rc = routine(send_buffer, types.send_count, types.send_type, recv_buffer, types.recv_count,
-                 types.recv_type, MPI_COMM_WORLD);
-    tap_pmpi_enable(0);
-  } else {
-    tap_pml_install();
-    rc = options->allgather
-             ? MPI_Allgather(send_buffer, types.send_count, types.send_type, recv_buffer,
-                             types.recv_count, types.recv_type, MPI_COMM_WORLD)
-             : MPI_Alltoall(send_buffer, types.send_count, types.send_type, recv_buffer,
-                            types.recv_count, types.recv_type, MPI_COMM_WORLD);
-    tap_pml_remove();
-  }
-  struct log_span send_final = {0}, recv_final = log_bytes(recv.base, recv.bytes);
-  if (!c->in_place) {
-    send_final = log_bytes(send.base, send.bytes);
-    log_line("{\"ev\":\"final\",\"send\":[%zu,%zu],\"recv\":[%zu,%zu]}", send_final.offset,
-             send_final.length, recv_final.offset, recv_final.length);
-  } else {
+static void write_final(const struct buffers_allocation* send,
+                        const struct buffers_allocation* recv) {
+  struct log_span recv_final = log_bytes(recv->base, recv->bytes);
+  if (send == NULL) {
     log_line("{\"ev\":\"final\",\"send\":null,\"recv\":[%zu,%zu]}", recv_final.offset,
              recv_final.length);
+    return;
   }
-  write_end(rc);
-  if (!c->in_place) buffers_free(&send);
-  buffers_free(&recv);
-  buffers_types_free(&types);
+  struct log_span send_final = log_bytes(send->base, send->bytes);
+  log_line("{\"ev\":\"final\",\"send\":[%zu,%zu],\"recv\":[%zu,%zu]}", send_final.offset,
+           send_final.length, recv_final.offset, recv_final.length);
+}
+
+/// Calls the collective (level pml, with the PML tap) or the routine (level pmpi, recorded).
+static int call(const struct options* options, collective_fn routine, const void* send_buffer,
+                void* recv_buffer, const struct buffers_types* types) {
+  if (options->pmpi) {
+    tap_pmpi_enable(1);
+    int rc = routine(send_buffer, types->send_count, types->send_type, recv_buffer,
+                     types->recv_count, types->recv_type, MPI_COMM_WORLD);
+    tap_pmpi_enable(0);
+    return rc;
+  }
+  collective_fn collective = options->allgather ? MPI_Allgather : MPI_Alltoall;
+  tap_pml_install();
+  int rc = collective(send_buffer, types->send_count, types->send_type, recv_buffer,
+                      types->recv_count, types->recv_type, MPI_COMM_WORLD);
+  tap_pml_remove();
   return rc;
 }
 
-/// The case's header and its unloadable end line.
-static void write_unloadable(const struct options* options, const struct one_case* c, int rank,
-                             int ranks, const char* library, const char* why) {
+/// Runs one case: the collective's return code, or -1 when the routine could not be loaded (WHY
+/// says why). Either ends the mpirun's cases.
+static int run_case(const struct options* options, const struct one_case* c, collective_fn routine,
+                    const char* why, int rank, int ranks, const char* library) {
   struct buffers_types types = buffers_types_make(c->types, c->count);
+  struct buffers_allocation send = {0};
+  struct buffers_allocation* sent = c->in_place ? NULL : &send;
+  if (sent != NULL)
+    send = buffers_allocate(types.send_type, types.send_count, options->allgather ? 1 : ranks);
   struct buffers_allocation recv = buffers_allocate(types.recv_type, types.recv_count, ranks);
-  write_header(options, c, rank, ranks, library, NULL, &recv);
-  FILE* out = log_stream();
-  fputs("{\"ev\":\"end\",\"status\":\"unloadable\",\"error\":", out);
-  log_json_string(out, why);
-  fputc('}', out);
-  log_end_line();
+  fill(options, c->count, c->in_place, rank, sent, &recv);
+  write_header(options, c, rank, ranks, library, sent, &recv);
+  int rc = -1;
+  if (options->pmpi && routine == NULL) {
+    write_end("unloadable", why);
+  } else {
+    events_begin();
+    // Every rank starts the case together: a slow rank's previous case cannot be in the window.
+    PMPI_Barrier(MPI_COMM_WORLD);
+    rc = call(options, routine,
+              sent != NULL ? (const void*)(send.base + BUFFERS_GUARD) : MPI_IN_PLACE,
+              recv.base + BUFFERS_GUARD, &types);
+    write_final(sent, &recv);
+    char error[MPI_MAX_ERROR_STRING + 1] = "";
+    int length = 0;
+    if (rc != MPI_SUCCESS) PMPI_Error_string(rc, error, &length);
+    write_end(rc == MPI_SUCCESS ? "ok" : "error", rc == MPI_SUCCESS ? NULL : error);
+  }
+  if (sent != NULL) buffers_free(&send);
   buffers_free(&recv);
   buffers_types_free(&types);
+  return rc;
 }
 
 int main(int argc, char** argv) {
@@ -262,6 +262,12 @@ int main(int argc, char** argv) {
   // aborting the job: the case says "error" and the next mpirun goes on.
   PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   struct options options;
+  // An element's tag holds origin and dest in 16 bits each, 0xFFFF meaning "every rank".
+  if (ranks >= 0xFFFF) {
+    if (rank == 0) fprintf(stderr, "phasecheck-record-driver: at most 65534 ranks\n");
+    MPI_Finalize();
+    return exit_bad_arguments;
+  }
   if (parse(argc, argv, &options, rank == 0) != 0) {
     MPI_Finalize();
     return exit_bad_arguments;
@@ -286,12 +292,7 @@ int main(int argc, char** argv) {
       fprintf(stderr, "phasecheck-record-driver: cannot write rank-%d files in %s\n", rank, c->dir);
       PMPI_Abort(MPI_COMM_WORLD, exit_internal);
     }
-    if (options.pmpi && routine == NULL) {
-      write_unloadable(&options, c, rank, ranks, library, why);
-      log_close();
-      break;
-    }
-    int rc = run_case(&options, c, routine, rank, ranks, library);
+    int rc = run_case(&options, c, routine, why, rank, ranks, library);
     log_close();
     if (rc != MPI_SUCCESS) break;
   }
