@@ -24,8 +24,7 @@ CheckResult check_deadlock(const Recording& rec, const Messages& messages) {
         req.send = send;
         req.peer = e.peer < 0 ? r : static_cast<Rank>(e.peer);  // a wildcard: set by the match
         req.call = std::string(e.blocking ? "" : "i") + (send ? "send to " : "recv from ") +
-                   (e.peer < 0 ? std::string("any") : std::to_string(e.peer)) + " (" + rr.file +
-                   ":" + std::to_string(e.line) + ")";
+                   (e.peer < 0 ? std::string("any") : std::to_string(e.peer)) + " (" + event_number(e) + ")";
         progs[r].requests.push_back(std::move(req));
         progs[r].ops.push_back({RequestOp::Kind::post, q});
         by_id[e.id] = q;

@@ -3,6 +3,7 @@
 /// recording (/work/notes/recording35.md). Started by `phasecheck record` under mpirun.
 #include <dlfcn.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +30,27 @@ struct options {
   int allgather;
   struct one_case* cases;
   int case_count;
+  unsigned deadline;  ///< seconds one call may take; 0: none
 };
 
-enum { exit_ran = 0, exit_bad_arguments = 2, exit_internal = 3, exit_not_recordable = 5 };
+enum {
+  exit_ran = 0,
+  exit_bad_arguments = 2,
+  exit_internal = 3,
+  exit_not_recordable = 5,
+  exit_deadline = 6
+};
+
+/// A call that passes its deadline (a deadlock, a routine that never returns) ends the rank
+/// at once: mpirun then ends the others, and phasecheck judges the case's recording so far.
+static void deadline_passed(int signal_number) {
+  (void)signal_number;
+  static const char message[] =
+      "phasecheck-record-driver: the call did not return before its deadline (a deadlock?)\n";
+  ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
+  (void)ignored;
+  _exit(exit_deadline);
+}
 
 /// The cases' COUNT,TYPES,INPLACE,DIR; the strings point into ARGUMENT (modified in place).
 static int parse_case(char* argument, struct one_case* parsed) {
@@ -78,6 +97,8 @@ static int parse(int argc, char** argv, struct options* options, int noisy) {
                (strcmp(value, "alltoall") == 0 || strcmp(value, "allgather") == 0)) {
       options->allgather = strcmp(value, "allgather") == 0;
       collective_given = 1;
+    } else if (strcmp(name, "--deadline") == 0 && atoi(value) > 0) {
+      options->deadline = (unsigned)atoi(value);
     } else if (strcmp(name, "--case") == 0 &&
                parse_case(value, &options->cases[options->case_count]) == 0) {
       ++options->case_count;
@@ -91,7 +112,8 @@ static int parse(int argc, char** argv, struct options* options, int noisy) {
     if (noisy)
       fprintf(stderr,
               "usage: phasecheck-record-driver --level pml|pmpi [--function LIB.so:SYMBOL] "
-              "--collective alltoall|allgather --case COUNT,TYPES,INPLACE,DIR [--case ...]\n"
+              "--collective alltoall|allgather [--deadline SECONDS] "
+              "--case COUNT,TYPES,INPLACE,DIR [--case ...]\n"
               "(--function exactly with --level pmpi; DIR an existing writable directory)\n");
     return -1;
   }
@@ -202,8 +224,9 @@ static void write_final(const struct buffers_allocation* send,
 }
 
 /// Calls the collective (level pml, with the PML tap) or the routine (level pmpi, recorded).
-static int call(const struct options* options, collective_fn routine, const void* send_buffer,
-                void* recv_buffer, const struct buffers_types* types) {
+static int call_now(const struct options* options, collective_fn routine,
+                    const void* send_buffer, void* recv_buffer,
+                    const struct buffers_types* types) {
   if (options->pmpi) {
     tap_pmpi_enable(1);
     int rc = routine(send_buffer, types->send_count, types->send_type, recv_buffer,
@@ -216,6 +239,16 @@ static int call(const struct options* options, collective_fn routine, const void
   int rc = collective(send_buffer, types->send_count, types->send_type, recv_buffer,
                       types->recv_count, types->recv_type, MPI_COMM_WORLD);
   tap_pml_remove();
+  return rc;
+}
+
+/// call_now under the deadline.
+static int call(const struct options* options, collective_fn routine, const void* send_buffer,
+                void* recv_buffer, const struct buffers_types* types) {
+  signal(SIGALRM, deadline_passed);
+  alarm(options->deadline);
+  int rc = call_now(options, routine, send_buffer, recv_buffer, types);
+  alarm(0);
   return rc;
 }
 

@@ -59,8 +59,10 @@ void not_judged(verify::Report& report, const std::string& why) {
 
 }  // namespace
 
-Judgement unfinished(const std::string& algorithm, Collective collective, const std::string& what) {
+Judgement unfinished(const std::string& algorithm, Collective collective, const Topology& model,
+                     const std::string& what) {
   Judgement out;
+  out.report.topology = describe(model);
   out.report.algorithm = algorithm;
   out.report.collective = collective;
   out.report.checks.emplace_back(CheckId::execution, Verdict::fail, what);
@@ -74,6 +76,7 @@ Judgement judge(const Recording& rec, const Topology& model, const std::string& 
   verify::Report& report = out.report;
   report.algorithm = fallback_name;
   report.collective = rec.collective;
+  report.topology = describe(model);
   bool judgeable = false;
   report.checks.push_back(execution(rec, judgeable));
   if (!judgeable) {

@@ -40,6 +40,7 @@ Judgement judge(const Recording& rec, const Topology& model, const std::string& 
 
 /// A run that left no recording to judge (the driver could not start it, a rank crashed before
 /// it wrote anything): execution fails with `what`, and every other check is not evaluated.
-Judgement unfinished(const std::string& algorithm, Collective collective, const std::string& what);
+Judgement unfinished(const std::string& algorithm, Collective collective, const Topology& model,
+                     const std::string& what);
 
 }  // namespace phasecheck::record

@@ -11,10 +11,9 @@ namespace {
 
 bool contiguous(const Event& e, std::uint64_t packed) { return e.span.hi - e.span.lo == packed; }
 
-std::string call_at(const RankRecording& r, const Event& e) {
+std::string call_at(const Event& e) {
   return std::string(e.kind == Event::Kind::send ? "send to " : "receive from ") +
-         (e.peer < 0 ? std::string("any rank") : std::to_string(e.peer)) + " (" + r.file + ":" +
-         std::to_string(e.line) + ")";
+         (e.peer < 0 ? std::string("any rank") : std::to_string(e.peer)) + " (" + event_number(e) + ")";
 }
 
 }  // namespace
@@ -52,8 +51,8 @@ CheckResult check_lifetime(const Recording& rec, const Messages& messages) {
             if (!exact || !busy.span.overlaps(e.span)) continue;
             Counterexample c;
             c.resource = "rank " + std::to_string(r) + " bytes at " + std::to_string(e.span.lo);
-            c.explanation = "rank " + std::to_string(r) + " posted its " + call_at(rr, e) +
-                            " on bytes its " + call_at(rr, busy) +
+            c.explanation = "rank " + std::to_string(r) + " posted its " + call_at(e) +
+                            " on bytes its " + call_at(busy) +
                             " is still writing: the receive had not completed";
             note(std::move(c));
             break;
@@ -80,7 +79,7 @@ CheckResult check_lifetime(const Recording& rec, const Messages& messages) {
           Counterexample c;
           c.resource = "rank " + std::to_string(r) + " send buffer at " + std::to_string(posted.span.lo);
           c.explanation = "rank " + std::to_string(r) + " changed the buffer of its " +
-                          call_at(rr, posted) + " before the request completed";
+                          call_at(posted) + " before the request completed";
           if (at + 8 <= std::min(before.size(), after.size()))
             c.explanation += ": element " + std::to_string(at / 8) + " was " +
                              describe_word(word_at(before, at)) + " at the send, " +

@@ -119,7 +119,7 @@ Messages match_messages(const Recording& rec) {
       auto& queue = sends[{static_cast<Rank>(c.peer), d, c.tag}];
       if (queue.empty()) {
         out.unmatched.push_back("rank " + std::to_string(d) + "'s receive (" +
-                                rec.rank[d].file + ":" + std::to_string(e.line) +
+                                event_number(e) +
                                 ") completed from rank " + std::to_string(c.peer) + ", tag " +
                                 std::to_string(c.tag) + ", which sent nothing to match it");
         continue;

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/escape.hpp"
+#include "core/files.hpp"
 #include "launch/process.hpp"
 
 namespace phasecheck::record {
@@ -63,9 +64,15 @@ Installation find_installation(const std::string& prefix) {
   launch::Command command;
   command.argv = {in.mpirun, "--version"};
   command.timeout = 30;
-  const launch::Finished f = launch::run(command);
-  const std::string first = f.out.substr(0, f.out.find('\n'));
   const auto where = prefix.empty() ? std::string("mpirun on PATH") : "--mpi-prefix " + prefix;
+  const launch::Finished f = with_source(where, [&] {
+    try {
+      return launch::run(command);
+    } catch (const InputError& e) {
+      throw InputError(std::string(e.what()) + ": record mpi needs Open MPI 4.1");
+    }
+  });
+  const std::string first = f.out.substr(0, f.out.find('\n'));
   if (!f.status || *f.status != 0)
     throw InputError(where + ": `mpirun --version` failed (" + f.describe(command.timeout) +
                      "): record mpi needs Open MPI 4.1");

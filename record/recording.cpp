@@ -244,6 +244,8 @@ Header read_rank(const std::string& jsonl, const std::string& bin, RankRecording
 
 }  // namespace
 
+std::string event_number(const Event& e) { return "event " + std::to_string(e.line - 1); }
+
 std::string_view to_string(Types t) {
   switch (t) {
     case Types::contiguous:

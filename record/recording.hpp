@@ -63,6 +63,10 @@ struct Event {
   std::size_t line = 0;   ///< in the rank's .jsonl, for messages
 };
 
+/// "event 4": the event's place in its rank's recording, as counterexamples name it (the
+/// recording's own files are gone when the report is read).
+std::string event_number(const Event& e);
+
 /// How the rank's call of the collective ended.
 struct End {
   enum class Status { ok, error, unloadable };
@@ -101,7 +105,7 @@ struct Recording {
 /// The largest run a recording may describe: element tags carry origin and destination in 16
 /// bits (docs/record.md).
 inline constexpr Rank kMaxRecordedRanks = 4096;
-inline constexpr std::uint32_t kMaxRecordedCount = 1u << 20;
+inline constexpr std::uint32_t kMaxRecordedCount = kMaxParts;  // an element is a part
 
 /// Reads the recording in `directory` (rank-0.jsonl .. rank-{p-1}.jsonl and their .bin).
 /// Throws InputError naming the file and line of the first malformed line, a payload outside

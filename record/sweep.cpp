@@ -85,6 +85,25 @@ std::vector<std::string> mpirun_argv(const Group& g, Rank p, double timeout,
   return argv;
 }
 
+/// Seconds mpirun may take to start and end its ranks, beyond the calls' own deadlines.
+constexpr double kStartup = 30;
+
+/// What mpirun's standard error says of a run that stopped: the driver's own lines when there
+/// are any (a deadline passed, a bad argument), else mpirun's last line that is not a rule.
+std::string said(const std::string& err) {
+  std::string driver, last;
+  std::size_t at = 0;
+  while (at < err.size()) {
+    const std::size_t eol = std::min(err.find('\n', at), err.size());
+    const std::string line = err.substr(at, eol - at);
+    at = eol + 1;
+    if (line.rfind("phasecheck-record-driver:", 0) == 0 && driver.empty()) driver = line;
+    if (!line.empty() && line.find_first_not_of("- ") != std::string::npos) last = line;
+  }
+  const std::string& pick = driver.empty() ? last : driver;
+  return pick.empty() ? std::string() : ": " + pick;
+}
+
 /// Whether every rank of the case wrote its end line (the driver moved on to the next case).
 bool finished(const Recording& rec) {
   for (const RankRecording& r : rec.rank)
@@ -104,7 +123,8 @@ void run_group(const Group& g, Rank p, const std::vector<Pending>& todo, Sweep& 
       fs::create_directory(dir);
       cases.push_back(case_argument(todo[i], dir));
     }
-    const double deadline = g.spec.timeout * static_cast<double>(cases.size());
+    // Each call has its own deadline in the driver (--deadline); mpirun's covers start-up too.
+    const double deadline = g.spec.timeout * static_cast<double>(cases.size()) + kStartup;
     launch::Command command;
     command.argv = mpirun_argv(g, p, deadline, cases);
     command.timeout = deadline + launch::kMpirunGrace;
@@ -112,8 +132,7 @@ void run_group(const Group& g, Rank p, const std::vector<Pending>& todo, Sweep& 
     if (run.status && *run.status == 5)  // the driver: this library cannot be recorded
       throw InputError("the recording driver refused this MPI library: " + run.err_tail(3));
     const std::size_t first = next;
-    const std::string happened = "mpirun " + run.describe(command.timeout) +
-                                 (run.err.empty() ? std::string() : ": " + run.err_tail(4));
+    const std::string happened = "mpirun " + run.describe(command.timeout) + said(run.err);
     for (std::size_t i = next; i < todo.size(); ++i) {
       const std::string dir = scratch.file("case-" + std::to_string(i));
       const bool started = fs::exists(fs::path(dir) / "rank-0.jsonl");
@@ -127,16 +146,19 @@ void run_group(const Group& g, Rank p, const std::vector<Pending>& todo, Sweep& 
       if (g.spec.replay) c.replay = g.spec.replay(g.algorithm, p, c.count, c.types, c.inplace);
       const std::string& name =
           c.inplace && !g.fallback_inplace.empty() ? g.fallback_inplace : g.fallback;
+      // Contention is judged on the fully connected machine the processes share; the kept
+      // tables go through `verify --topology` for any other.
+      const Topology model = FullyConnected(p, std::max<Rank>(1, p - 1));
       bool done = false;
       try {
         if (!started) throw InputError("no rank started the case");
         const Recording rec = read_recording(dir);
         if (out.library.empty()) out.library = rec.library;
         done = finished(rec);
-        c.judgement = judge(rec, FullyConnected(p, std::max<Rank>(1, p - 1)), name, g.prefer);
+        c.judgement = judge(rec, model, name, g.prefer);
         if (!done) c.judgement.report.checks.front().summary += "; " + happened;
       } catch (const InputError& e) {
-        c.judgement = unfinished(name, g.spec.collective, std::string(e.what()) + "; " + happened);
+        c.judgement = unfinished(name, g.spec.collective, model, std::string(e.what()) + "; " + happened);
       }
       if (c.judgement.schedule && !g.spec.keep.empty()) {
         c.schedule_file = (fs::path(g.spec.keep) / table_name(g.algorithm, g.spec.level, c)).string();
