@@ -112,11 +112,7 @@ Judgement judge(const Recording& rec, const Topology& model, const std::string& 
         table.schedule = std::move(known->aligned);
         table.schedule->header.algorithm = known->name;
       }
-      Claims claims = schedules::claims_for(table.schedule->header);
-      if (claims.c2) {  // the algorithm claims C2 in blocks; the table counts elements
-        claims.c2->at_least *= rec.count;
-        claims.c2->at_most *= rec.count;
-      }
+      const Claims claims = schedules::claims_for(table.schedule->header);
       verify::Report verdicts = verify::verify(*table.schedule, model, claims);
       report.algorithm = table.schedule->header.algorithm;
       report.topology = verdicts.topology;
