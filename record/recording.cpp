@@ -209,6 +209,15 @@ Header read_rank(const std::string& jsonl, const std::string& bin, RankRecording
       header = read_header(line);
       r.recv = buffer_of(line, "recv", r);
       if (line.has("send")) r.send = buffer_of(line, "send", r);
+      // The layouts list every described element, so that each has an identity to check.
+      const std::uint64_t all = std::uint64_t{header->ranks} * header->count;
+      if (r.recv.layout.size() != all)
+        line.fail("recv.layout has " + std::to_string(r.recv.layout.size()) + " elements, not p x count = " +
+                  std::to_string(all));
+      const std::uint64_t sent = header->collective == Collective::alltoall ? all : header->count;
+      if (r.send && r.send->layout.size() != sent)
+        line.fail("send.layout has " + std::to_string(r.send->layout.size()) + " elements, not " +
+                  std::to_string(sent));
       continue;
     }
     if (r.end) line.fail("a line after the end line");

@@ -78,12 +78,12 @@ std::string text(const Sweep& s) {
 
 std::string json(const Sweep& s) {
   nlohmann::ordered_json doc;
-  doc["format"] = "phasecheck.record/1";
   doc["command"] = s.level == record::Level::pml ? "record mpi" : "record function";
+  doc["verdict"] = to_string(s.verdict());
+  doc["format"] = "phasecheck.record/1";
   doc["collective"] = s.collective == Collective::alltoall ? "alltoall" : "allgather";
   doc["library"] = s.library;
   doc["routine"] = s.routine;
-  doc["verdict"] = to_string(s.verdict());
   nlohmann::ordered_json cases = nlohmann::ordered_json::array();
   for (const Case& c : s.cases) {
     nlohmann::ordered_json j;
