@@ -8,6 +8,10 @@
 /// scratch slot that is reused once its last forward has read it, and every rank copies its own
 /// block(s) into place in the first phase (the self copy is part of the job). Forwards read from
 /// wherever the block is: input at its origin, output at a destination, scratch at a relay.
+/// A table in place (ScheduleHeader::inplace) lowers to a program in place: no input and no self
+/// copy (own blocks start in the output); an alltoall origin sends its message to d from output
+/// slot d*c + k, or, when it still sends it after the phase that overwrites that slot (with d's
+/// message), from a scratch copy that phase makes.
 ///
 /// table_of() is the inverse direction for algorithms written as buffer programs (the Bruck
 /// programs): their phase table is the one their sends form, so the two can never disagree.

@@ -15,7 +15,7 @@ std::uint64_t chunk_ids(Collective collective, Rank ranks, std::uint32_t chunks)
 std::optional<std::uint64_t> BufferState::memory_bytes(Collective collective, Rank ranks,
                                                        const BufferLayout& layout) {
   const std::uint64_t per_rank = std::uint64_t{layout.output} + layout.scratch;
-  const bool copies = collective == Collective::allgather && layout.inplace;
+  const bool copies = layout.inplace;
   return checked_add(checked_mul(checked_mul(ranks, per_rank), sizeof(Cell)),
                      copies ? checked_mul(chunk_ids(collective, ranks, layout.chunks), 4)
                             : std::optional<std::uint64_t>(0));
@@ -28,12 +28,18 @@ BufferState::BufferState(Collective collective, Rank ranks, const BufferLayout& 
                "checking the buffers of " + std::to_string(ranks) + " ranks");
   per_rank_ = std::uint64_t{layout.output} + layout.scratch;
   slots_ = ZeroedArray<Cell>(std::size_t{ranks} * per_rank_);  // every slot empty, never written
-  if (collective == Collective::allgather && layout.inplace) {
+  if (layout.inplace) {
     copies_.assign(chunk_ids(collective, ranks, layout.chunks), 1);  // each chunk starts once
+    const std::uint32_t c = layout.chunks;
     for (Rank r = 0; r < ranks; ++r)
-      for (std::uint32_t k = 0; k < layout.chunks; ++k)
-        slots_[slot_offset(r, {Buffer::output, r * layout.chunks + k})].chunk =
-            pack({r, kEveryRank, k});
+      for (std::uint32_t k = 0; k < c; ++k) {
+        if (collective == Collective::allgather) {
+          slots_[slot_offset(r, {Buffer::output, r * c + k})].chunk = pack({r, kEveryRank, k});
+          continue;
+        }
+        for (Rank d = 0; d < ranks; ++d)  // the message to d where d's message to r must end
+          slots_[slot_offset(r, {Buffer::output, d * c + k})].chunk = pack({r, d, k});
+      }
   }
 }
 

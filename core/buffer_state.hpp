@@ -12,7 +12,7 @@
 ///
 /// State: 16 bytes per output and scratch slot (the chunk it holds, the phase and op of its last
 /// write), allocated as zero pages so that slots never used cost nothing; the input is computed;
-/// for an allgather in place 4 bytes per chunk (how many copies exist: a chunk can be lost);
+/// in place 4 bytes per chunk (how many copies exist: a chunk can be lost);
 /// and, for counterexamples, the writer of each output slot that holds a chunk that does not
 /// belong there. Cost per phase O(ops + chunks moved), no division per chunk.
 
@@ -163,8 +163,8 @@ class BufferState {
   BufferLayout layout_;
   std::uint64_t per_rank_ = 0;  // output + scratch slots
   ZeroedArray<Cell> slots_;     // by slot_offset
-  /// By chunk key, only where a chunk can lose its last copy: an allgather in place (otherwise
-  /// the input keeps one of every chunk).
+  /// By chunk key, only where a chunk can lose its last copy: in place (otherwise the input keeps
+  /// one of every chunk).
   std::vector<std::uint32_t> copies_;
   /// Output slots whose last write put a chunk there that does not belong: who wrote it. A
   /// correct program records nothing; at most kMaxMisplaced are kept.

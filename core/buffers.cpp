@@ -49,7 +49,7 @@ BufferLayout natural_layout(Collective collective, Rank ranks, std::uint32_t chu
   l.chunks = chunks;
   l.inplace = inplace;
   l.output = ranks * chunks;
-  l.input = collective == Collective::alltoall ? ranks * chunks : inplace ? 0 : chunks;
+  l.input = inplace ? 0 : collective == Collective::alltoall ? ranks * chunks : chunks;
   return l;
 }
 
@@ -58,8 +58,6 @@ std::optional<std::string> layout_problem(const BufferLayout& layout, Collective
   if (layout.chunks == 0) return "\"chunks\" must be at least 1";
   if (layout.chunks > kMaxParts)
     return "\"chunks\" is at most " + std::to_string(kMaxParts) + " chunks per message";
-  if (layout.inplace && collective != Collective::allgather)
-    return std::string("\"inplace\" is for an allgather only (an alltoall has an input buffer)");
   for (Buffer b : kBuffers)
     if (layout.size(b) > kMaxSlots)
       return "buffer " + std::string(to_string(b)) + " has " + std::to_string(layout.size(b)) +
@@ -77,7 +75,8 @@ std::optional<std::string> layout_problem(const BufferLayout& layout, Collective
   if (auto p = too_small(Buffer::output, "every chunk the rank ends with")) return p;
   if (auto p = too_small(Buffer::input, "every chunk the rank starts with")) return p;
   if (layout.inplace && layout.input > 0)
-    return std::string("an allgather in place has no input buffer (input must be 0)");
+    return "an " + std::string(to_string(collective)) +
+           " in place has no input buffer (input must be 0)";
   return std::nullopt;
 }
 
@@ -92,8 +91,9 @@ std::optional<std::string> op_problem(const BufferOp& op, Rank ranks) {
 std::optional<Block> initial_chunk(Collective collective, Rank ranks, const BufferLayout& layout,
                                    Rank rank, Slot slot) {
   const std::uint32_t c = layout.chunks;
-  if (collective == Collective::alltoall) {
-    if (slot.buffer != Buffer::input || slot.index >= std::uint64_t{ranks} * c) return {};
+  if (collective == Collective::alltoall) {  // in place, the output starts as the input would
+    const Buffer start = layout.inplace ? Buffer::output : Buffer::input;
+    if (slot.buffer != start || slot.index >= std::uint64_t{ranks} * c) return {};
     return Block{rank, slot.index / c, slot.index % c};
   }
   if (layout.inplace) {

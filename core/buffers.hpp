@@ -12,7 +12,8 @@
 /// every checker of phase tables works on format 3 unchanged (core/buffer_state.hpp derives it).
 ///
 /// Layout (docs/formats.md, version 3):
-///   alltoall:  input slot d*c + k of rank r starts with (r, d, k); at the end output slot
+///   alltoall:  input slot d*c + k of rank r starts with (r, d, k) (in place, format 4: output
+///              slot d*c + k starts with it, as with MPI_IN_PLACE); at the end output slot
 ///              s*c + k of rank r holds (s, r, k), s == r included.
 ///   allgather: input slot k of rank r holds (r, k) (in place: output slot r*c + k starts with
 ///              it); at the end output slot s*c + k holds (s, k) on every rank.
@@ -62,7 +63,9 @@ std::string describe_op(const BufferOp& op);
 /// The buffers of a format-3 schedule (ScheduleHeader::buffers).
 struct BufferLayout {
   std::uint32_t chunks = 1;  ///< c: chunks per message (alltoall) or per contribution
-  bool inplace = false;      ///< allgather only: no input; output slot r*c + k starts with (r, k)
+  /// No input: the output starts with it (allgather: output slot r*c + k holds (r, k); alltoall,
+  /// format 4: output slot d*c + k holds (r, d, k)).
+  bool inplace = false;
   std::uint32_t input = 0;   ///< slots per rank
   std::uint32_t output = 0;
   std::uint32_t scratch = 0;
@@ -73,11 +76,11 @@ struct BufferLayout {
 };
 
 /// The layout a collective needs at least: input p*c (alltoall), c (allgather) or 0 (in place);
-/// output p*c; no scratch.
+/// output p*c; no scratch. (In place for an alltoall is format 4: the reader refuses it before.)
 BufferLayout natural_layout(Collective collective, Rank ranks, std::uint32_t chunks,
                             bool inplace = false);
 /// What is wrong with `layout` for `collective` over `ranks` ranks (too small an input or
-/// output, in place for an alltoall, no chunks, more than kMaxSlots), or nothing.
+/// output, an input in place, no chunks, more than kMaxSlots), or nothing.
 std::optional<std::string> layout_problem(const BufferLayout& layout, Collective collective,
                                           Rank ranks);
 /// What makes `op` malformed (bad input, not a schedule bug): a rank that does not exist, or a

@@ -90,14 +90,15 @@ std::optional<std::string> transfer_problem(const Phase& phase, const Transfer& 
     const bool ok = b.origin < ranks && b.part < parts &&
                     (collective == Collective::alltoall ? b.dest != kEveryRank && b.dest < ranks
                                                         : b.dest == kEveryRank);
-    if (!ok)
+    if (!ok) {
+      const std::string part = "part < " + std::to_string(parts) + "]";
+      std::string shape = parts > 1 ? "[origin] or [origin, null, " + part : "[origin]";
+      if (collective == Collective::alltoall)
+        shape = parts > 1 ? "[origin, destination, " + part : "[origin, destination]";
       return "block " + to_string(b) + " is not a block of an " +
              std::string(to_string(collective)) + " over " + std::to_string(ranks) + " ranks (" +
-             (collective == Collective::alltoall
-                  ? parts > 1 ? "[origin, destination, part < " + std::to_string(parts) + "]"
-                              : std::string("[origin, destination]")
-                  : std::string("[origin]")) +
-             ")";
+             shape + ")";
+    }
   }
   return std::nullopt;
 }
@@ -115,7 +116,9 @@ std::optional<std::uint64_t> held_table_bytes(const ScheduleHeader& header) {
 std::ostream& operator<<(std::ostream& os, Collective c) { return os << to_string(c); }
 
 std::ostream& operator<<(std::ostream& os, const Block& b) {
-  if (b.dest == kEveryRank) return os << '[' << b.origin << ']';
+  if (b.dest == kEveryRank)  // as a file writes it: part 0 is the contribution itself
+    return b.part == 0 ? os << '[' << b.origin << ']'
+                       : os << '[' << b.origin << ",null," << b.part << ']';
   os << '[' << b.origin << ',' << b.dest;
   if (b.part > 0) os << ',' << b.part;
   return os << ']';

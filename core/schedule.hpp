@@ -35,8 +35,8 @@ std::string_view to_string(Collective c);
 Collective parse_collective(std::string_view name);
 
 /// A unit of data. alltoall: [origin, dest]; allgather: [origin] (dest == kEveryRank). When the
-/// schedule cuts every message into `parts` segments (ScheduleHeader::parts, alltoall only), `part`
-/// says which: [origin, dest, part].
+/// schedule cuts every message into `parts` segments (ScheduleHeader::parts), `part` says which:
+/// [origin, dest, part], or for an allgather [origin, null, part] (null: every rank).
 struct Block {
   Rank origin = 0;
   Rank dest = 0;
@@ -118,8 +118,14 @@ struct ScheduleHeader {
   Topology topology =
       FullyConnected(1, 1);  ///< the machine it was made for; ranks = ranks(topology)
   Parameters parameters;     ///< the algorithm's parameters, as given to `generate`
-  /// Segments per message (alltoall): block [o, d] is delivered as [o, d, 0] .. [o, d, parts-1].
+  /// Segments per message: block [o, d] (alltoall) or [o] (allgather) is delivered as its parts
+  /// 0 .. parts-1 ([o, d, k]; [o, null, k] in a file).
   std::uint32_t parts = 1;
+  /// A phase table of a collective called in place (MPI_IN_PLACE, format 4): the output buffer
+  /// starts with the input's layout. Delivery is the same (a rank holds its own blocks from the
+  /// start); the lowering to buffers and the reports differ. A program says it in
+  /// buffers->inplace instead: in_place() reads either.
+  bool inplace = false;
   /// Format 3: the buffers every rank has; its phases are buffer programs (Phase::ops), and
   /// parts == buffers->chunks. Absent for a phase table (formats 1 and 2).
   std::optional<BufferLayout> buffers;
@@ -127,6 +133,8 @@ struct ScheduleHeader {
   /// source program's execution. Absent for phasecheck's own formats.
   std::optional<Imported> imported;
   Rank ranks() const { return phasecheck::ranks(topology); }
+  /// Whether the collective runs in place: buffers->inplace for a program, inplace for a table.
+  bool in_place() const { return buffers ? buffers->inplace : inplace; }
   friend bool operator==(const ScheduleHeader&, const ScheduleHeader&) = default;
 };
 
@@ -157,7 +165,8 @@ PhaseSink collect_into(std::vector<Phase>& phases);
 std::optional<std::uint64_t> held_table_bytes(const ScheduleHeader& header);
 
 std::ostream& operator<<(std::ostream& os, Collective c);
-std::ostream& operator<<(std::ostream& os, const Block& b);  ///< "[3,5]", "[3,5,2]" or "[3]"
+/// "[3,5]", "[3,5,2]", "[3]" or "[3,null,2]" (an allgather's part 2), as a file writes them.
+std::ostream& operator<<(std::ostream& os, const Block& b);
 std::ostream& operator<<(std::ostream& os, const Phase& p);  ///< label and one line per transfer
 std::ostream& operator<<(std::ostream& os, const Schedule& s);
 std::string to_string(const Block& b);

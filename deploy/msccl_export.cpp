@@ -14,6 +14,12 @@ namespace phasecheck::deploy {
 MscclExport export_msccl(const Schedule& schedule, const std::string& source,
                          const programs::MscclExportOptions& options) {
   MscclExport out;
+  // MSCCL runtimes run an alltoall in place, but phasecheck's model of them does not: the XML
+  // could not be read back and judged (core/msccl.cpp).
+  if (schedule.header.in_place() && schedule.header.collective == Collective::alltoall)
+    throw InputError(std::string(source) +
+                     ": an alltoall in place (format 4) is not exported: an MSCCL alltoall in "
+                     "place cannot be read back and verified");
   // before the work, with any --channels
   with_source(source, [&] { programs::check_threadblock_room(schedule); });
   out.input = with_source(source, [&] {

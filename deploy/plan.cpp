@@ -232,6 +232,13 @@ Checked check(const Schedule& schedule, std::string_view source, SyncChoice sync
   if (h.ranks() > kMaxDeployRanks)
     throw InputError(name + ": deploy works on at most " + std::to_string(kMaxDeployRanks) +
                      " ranks; this schedule has " + std::to_string(h.ranks()));
+  // The runtime runs a program on a send buffer it copies in place calls into (runtime.c); a
+  // program that starts from the output itself would need a runtime of its own.
+  if (h.in_place() && h.collective == Collective::alltoall)
+    throw InputError(name +
+                     ": an alltoall in place (format 4) is not deployed: the interposer serves "
+                     "MPI_IN_PLACE calls with an out-of-place schedule, copying the receive "
+                     "buffer first; deploy the out-of-place version of this schedule");
   Checked c;
   c.source = name;
   const Claims claims = schedules::claims_for(h);

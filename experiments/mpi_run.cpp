@@ -28,6 +28,10 @@ constexpr double kRunMemory = 2 * kGiB;
 /// together within the memory a run may use.
 void check_buffers(const ScheduleHeader& h, std::uint64_t bytes) {
   const BufferLayout& b = *h.buffers;
+  if (b.inplace && h.collective == Collective::alltoall)  // the runner's alltoall reads an input
+    throw InputError(
+        "an alltoall program in place (format 4) does not run: the runner's "
+        "alltoall programs read an input buffer");
   if (bytes < b.chunks)
     throw InputError("--bytes " + std::to_string(bytes) + ": a message of this schedule has " +
                      std::to_string(b.chunks) + " chunks, so at least " + std::to_string(b.chunks) +

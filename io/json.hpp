@@ -23,6 +23,11 @@ inline constexpr std::string_view kScheduleFormatV2 = "phasecheck.schedule/2";
 /// scratch buffers of the ranks (core/buffers.hpp); the header has "chunks", "inplace",
 /// "buffers", and the topology is optional.
 inline constexpr std::string_view kScheduleFormatV3 = "phasecheck.schedule/3";
+/// Version 4: a collective in place for both collectives ("inplace": true in a phase table, and
+/// in an alltoall program: the output starts with the input's layout), and "parts" for an
+/// allgather (blocks [origin, null, part]). A program when the header has "buffers" (then as
+/// version 3), else a phase table (as version 2). The writer uses it only when a file needs it.
+inline constexpr std::string_view kScheduleFormatV4 = "phasecheck.schedule/4";
 
 /// Whether the reader fills in the table of a version-3 phase (its sends, as transfers) by
 /// running the program. A consumer that runs the program itself (the verifier) says `ops_only`.

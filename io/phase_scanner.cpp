@@ -40,7 +40,8 @@ static_assert(kScanPadding >= simdjson::SIMDJSON_PADDING + 2);
   return read_below(v, kMaxRanks, out);
 }
 
-/// "blocks": a non-empty array of [origin], [origin, destination] or [origin, destination, part].
+/// "blocks": a non-empty array of [origin], [origin, destination], [origin, destination, part] or
+/// [origin, null, part].
 bool read_blocks(od::value& v, std::vector<Block>& blocks) {
   od::array array;
   if (v.get_array().get(array)) return false;
@@ -50,10 +51,16 @@ bool read_blocks(od::value& v, std::vector<Block>& blocks) {
     Rank r[3] = {0, 0, 0};
     unsigned n = 0;
     for (auto number : block) {
-      if (number.error() || n == 3 || !read_rank(number.value_unsafe(), r[n])) return false;
+      if (number.error() || n == 3) return false;
+      if (!read_rank(number.value_unsafe(), r[n])) {
+        // [origin, null, part] (an allgather's part): off the hot path, only after a non-number
+        bool null = false;
+        if (n != 1 || number.value_unsafe().is_null().get(null) || !null) return false;
+        r[n] = kEveryRank;
+      }
       ++n;
     }
-    if (n == 0) return false;
+    if (n == 0 || (n == 2 && r[1] == kEveryRank)) return false;
     blocks.push_back(n == 1   ? Block{r[0], kEveryRank}
                      : n == 2 ? Block{r[0], r[1]}
                               : Block{r[0], r[1], r[2]});

@@ -18,15 +18,15 @@ constexpr const char* kHeaderKeys[] = {"format",   "algorithm",  "collective", "
                                        "topology", "parameters", "parts",      "chunks",
                                        "inplace",  "buffers"};
 
-/// Version 3: "chunks", "inplace" and "buffers" into header.buffers (and header.parts).
-void read_buffers(const Field& top, ScheduleHeader& header) {
+/// Versions 3 and 4: "chunks", "inplace" and "buffers" into header.buffers (and header.parts).
+void read_buffers(const Field& top, ScheduleHeader& header, bool v4) {
   const Json& h = top.value;
   const auto chunks =
       h.contains("chunks") ? static_cast<std::uint32_t>(top.at("chunks").uint(kMaxParts)) : 1u;
   if (chunks == 0) top.at("chunks").fail("must be at least 1");
   const bool inplace = h.contains("inplace") && top.at("inplace").boolean();
-  if (inplace && header.collective != Collective::allgather)
-    top.at("inplace").fail("\"inplace\" is for an allgather only");
+  if (inplace && header.collective == Collective::alltoall && !v4)
+    top.at("inplace").fail("an alltoall in place needs " + std::string(kScheduleFormatV4));
   BufferLayout layout = natural_layout(header.collective, header.ranks(), chunks, inplace);
   if (h.contains("buffers")) {
     const Field buffers = top.at("buffers");
@@ -47,6 +47,24 @@ void read_buffers(const Field& top, ScheduleHeader& header) {
   header.parts = chunks;
 }
 
+/// "parts" (versions 2 and 4, phase tables) and "inplace" (version 4) of a phase table.
+void read_table_shape(const Field& top, ScheduleHeader& header, std::string_view format) {
+  const Json& h = top.value;
+  const bool v4 = format == kScheduleFormatV4;
+  if (h.contains("parts")) {
+    if (format != kScheduleFormatV2 && !v4)
+      top.at("parts").fail("\"parts\" needs " + std::string(kScheduleFormatV2));
+    header.parts = static_cast<std::uint32_t>(top.at("parts").uint(kMaxParts));
+    if (header.parts == 0) top.at("parts").fail("must be at least 1");
+    if (header.parts > 1 && header.collective == Collective::allgather && !v4)
+      top.at("parts").fail("\"parts\" for an allgather needs " + std::string(kScheduleFormatV4));
+  }
+  if (h.contains("inplace")) {
+    if (!v4) top.at("inplace").fail("\"inplace\" needs " + std::string(kScheduleFormatV4));
+    header.inplace = top.at("inplace").boolean();
+  }
+}
+
 }  // namespace
 
 bool is_header_key(std::string_view key) {
@@ -58,8 +76,9 @@ bool header_complete(const Json& values) {
   if (!std::all_of(std::begin(kRequiredKeys), std::end(kRequiredKeys),
                    [&](const char* r) { return h.contains(r); }))
     return false;
-  const bool v3 = h["format"].is_string() && h["format"].get<std::string>() == kScheduleFormatV3;
-  return h.contains(v3 ? "buffers" : "topology");
+  const std::string format = h["format"].is_string() ? h["format"].get<std::string>() : "";
+  if (format == kScheduleFormatV4) return h.contains("buffers") || h.contains("topology");
+  return h.contains(format == kScheduleFormatV3 ? "buffers" : "topology");
 }
 
 ScheduleHeader header_from_json(const Json& values, std::string_view source,
@@ -70,22 +89,24 @@ ScheduleHeader header_from_json(const Json& values, std::string_view source,
   for (const char* k : kRequiredKeys)
     if (!h.contains(k)) top.fail(std::string("missing \"") + k + "\"");
   const std::string format = top.at("format").string();
-  if (format != kScheduleFormat && format != kScheduleFormatV2 && format != kScheduleFormatV3)
+  if (format != kScheduleFormat && format != kScheduleFormatV2 && format != kScheduleFormatV3 &&
+      format != kScheduleFormatV4)
     top.at("format").fail("unsupported format \"" + format + "\" (this phasecheck reads " +
                           std::string(kScheduleFormat) + ", " + std::string(kScheduleFormatV2) +
-                          " and " + std::string(kScheduleFormatV3) + ")");
-  const bool v3 = format == kScheduleFormatV3;
-  for (const char* k : {"chunks", "inplace", "buffers"})
-    if (!v3 && h.contains(k))
-      top.at(k).fail("\"" + std::string(k) + "\" needs " + std::string(kScheduleFormatV3));
-  if (!v3 && !h.contains("topology")) top.fail("missing \"topology\"");
-  if (h.contains("parts")) {
-    if (format != kScheduleFormatV2)
-      top.at("parts").fail("\"parts\" needs " + std::string(kScheduleFormatV2) +
-                           (v3 ? " (version 3 has \"chunks\")" : ""));
-    header.parts = static_cast<std::uint32_t>(top.at("parts").uint(kMaxParts));
-    if (header.parts == 0) top.at("parts").fail("must be at least 1");
-  }
+                          ", " + std::string(kScheduleFormatV3) + " and " +
+                          std::string(kScheduleFormatV4) + ")");
+  const bool v4 = format == kScheduleFormatV4;
+  // Version 3 is a buffer program; version 4 one when its header has "buffers".
+  const bool program = format == kScheduleFormatV3 || (v4 && h.contains("buffers"));
+  for (const char* k : {"chunks", "buffers"})
+    if (!program && h.contains(k))
+      top.at(k).fail("\"" + std::string(k) + "\" needs " + std::string(kScheduleFormatV3) +
+                     (v4 ? " or a version-4 header with \"buffers\" (a buffer program)" : ""));
+  if (!program && !h.contains("topology")) top.fail("missing \"topology\"");
+  if (program && h.contains("parts"))
+    top.at("parts").fail(
+        "\"parts\" needs " + std::string(kScheduleFormatV2) +
+        (v4 ? " (a buffer program has \"chunks\")" : " (version 3 has \"chunks\")"));
   header.algorithm = top.at("algorithm").string();
   try {
     header.collective = parse_collective(top.at("collective").string());
@@ -103,7 +124,10 @@ ScheduleHeader header_from_json(const Json& values, std::string_view source,
     header.topology =
         FullyConnected(static_cast<Rank>(ranks), std::max<Rank>(1, static_cast<Rank>(ranks) - 1));
   }
-  if (v3) read_buffers(top, header);
+  if (program)
+    read_buffers(top, header, v4);
+  else
+    read_table_shape(top, header, format);
   on_shape(header);
   if (h.contains("parameters")) {
     const Field params = top.at("parameters");

@@ -37,21 +37,28 @@ ScheduleWriter::ScheduleWriter(std::ostream& out, const ScheduleHeader& header)
     : out_(out), collective_(header.collective), program_(header.buffers.has_value()) {
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (const auto& [k, v] : header.parameters.entries()) params[k] = v;
+  const bool alltoall = header.collective == Collective::alltoall;
+  // The oldest version that says it all, so that files which do not need a newer one stay
+  // byte for byte as they were.
+  const bool v4 = program_ ? alltoall && header.buffers->inplace
+                           : header.inplace || (!alltoall && header.parts > 1);
   const bool v2 = !program_ && header.parts > 1;
   out_ << "{\n"
        << "  \"format\": \""
-       << (program_ ? kScheduleFormatV3
-           : v2     ? kScheduleFormatV2
-                    : kScheduleFormat)
+       << (v4         ? kScheduleFormatV4
+           : program_ ? kScheduleFormatV3
+           : v2       ? kScheduleFormatV2
+                      : kScheduleFormat)
        << "\",\n"
        << "  \"algorithm\": " << detail::dump(Json(header.algorithm)) << ",\n"
        << "  \"collective\": \"" << to_string(header.collective) << "\",\n"
        << "  \"ranks\": " << header.ranks() << ",\n";
   if (v2) out_ << "  \"parts\": " << header.parts << ",\n";
+  if (!program_ && header.inplace) out_ << "  \"inplace\": true,\n";
   if (program_) {
     const BufferLayout& b = *header.buffers;
     out_ << "  \"chunks\": " << b.chunks << ",\n";
-    if (header.collective == Collective::allgather)
+    if (!alltoall || b.inplace)
       out_ << "  \"inplace\": " << (b.inplace ? "true" : "false") << ",\n";
     out_ << "  \"buffers\": {\"input\": " << b.input << ", \"output\": " << b.output
          << ", \"scratch\": " << b.scratch << "},\n";
@@ -116,6 +123,8 @@ void ScheduleWriter::phase(const Phase& phase) {
         if (blocks[b].dest != kEveryRank) {
           buffer_ += ", ";
           append(blocks[b].dest);
+        } else if (blocks[b].part > 0) {  // an allgather's part: [origin, null, part]
+          buffer_ += ", null";
         }
         if (blocks[b].part > 0) {
           buffer_ += ", ";

@@ -68,6 +68,10 @@ class ScheduleSax::Machine {
   // --- scalars
   bool null() {
     if (resuming() && replayed(Event::scalar)) return true;
+    if (state_ == State::block && block_len_ == 1) {  // [origin, null, part]: every rank's
+      block_[block_len_++] = kEveryRank;
+      return true;
+    }
     return scalar(Json(nullptr), "null");
   }
   bool boolean(bool v) {
@@ -410,6 +414,10 @@ class ScheduleSax::Machine {
         if (block_len_ == 0)
           fail(block_path(),
                "a block is [origin], [origin, destination] or [origin, destination, part]");
+        if (block_len_ == 2 && block_[1] == kEveryRank)
+          fail(block_path(),
+               "[origin, null] has no part; an allgather block is [origin] or "
+               "[origin, null, part]");
         scratch_.push_back(block_len_ == 1   ? Block{block_[0], kEveryRank}
                            : block_len_ == 2 ? Block{block_[0], block_[1]}
                                              : Block{block_[0], block_[1], block_[2]});

@@ -133,8 +133,9 @@ NaiveVerdict naive_program(const Schedule& s, const Topology& model) {
   for (Rank r = 0; r < p; ++r)
     for (std::uint32_t k = 0; k < c; ++k) {
       has[(std::size_t{r} * p + r) * c + k] = true;
-      if (alltoall) {
-        for (Rank d = 0; d < p; ++d) cell(r, Buffer::input, d * c + k).chunk = Block{r, d, k};
+      if (alltoall) {  // in place, the output starts as the input would
+        const Buffer start = layout.inplace ? Buffer::output : Buffer::input;
+        for (Rank d = 0; d < p; ++d) cell(r, start, d * c + k).chunk = Block{r, d, k};
       } else if (layout.inplace) {
         cell(r, Buffer::output, r * c + k).chunk = Block{r, kEveryRank, k};
       } else {

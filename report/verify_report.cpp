@@ -108,8 +108,9 @@ void draw(std::ostream& os, const CheckResult& check, Collective c) {
 
 std::string text(const Report& r, std::string_view source) {
   std::ostringstream os;
-  os << upper(r.verdict()) << "  " << text_escape(r.algorithm) << " (" << r.collective << ") on "
-     << text_escape(r.topology) << ": " << tally(r.checks) << "  [" << text_escape(source) << "]\n";
+  os << upper(r.verdict()) << "  " << text_escape(r.algorithm) << " (" << r.collective
+     << (r.inplace ? ", in place" : "") << ") on " << text_escape(r.topology) << ": "
+     << tally(r.checks) << "  [" << text_escape(source) << "]\n";
   std::size_t width = 0;
   for (const auto& c : r.checks) width = std::max(width, c.name().size());
   for (const auto& c : r.checks)
@@ -137,7 +138,10 @@ OJson counterexample_json(const Counterexample& x) {
     OJson blocks = OJson::array();
     for (const Block& b : t.blocks) {
       OJson block = OJson::array({b.origin});
-      if (b.dest != kEveryRank) block.push_back(b.dest);
+      if (b.dest != kEveryRank)
+        block.push_back(b.dest);
+      else if (b.part > 0)  // an allgather's part, as a file writes it: [origin, null, part]
+        block.push_back(nullptr);
       if (b.part > 0) block.push_back(b.part);
       blocks.push_back(std::move(block));
     }
@@ -198,6 +202,7 @@ nlohmann::ordered_json report_json(const verify::Report& r, std::string_view sou
   j["schedule"] = std::string(source);
   j["algorithm"] = r.algorithm;
   j["collective"] = std::string(to_string(r.collective));
+  if (r.inplace) j["inplace"] = true;  // only then: reports of other schedules stay as they were
   j["topology"] = r.topology;
   j["phases"] = r.counts.phases;
   j["transfers"] = r.counts.transfers;

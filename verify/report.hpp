@@ -48,6 +48,7 @@ struct Counts {
 struct Report {
   std::string algorithm;
   Collective collective = Collective::alltoall;
+  bool inplace = false;  ///< the collective runs in place (ScheduleHeader::in_place)
   std::string topology;  ///< describe() of the model judged on
   Counts counts;
   std::vector<Bound> bounds;   ///< the bounds that apply to this schedule

@@ -67,10 +67,9 @@ Verifier::Verifier(const ScheduleHeader& header, const Topology& model, Claims c
     if (!share.stateful || share.slices != 1)
       throw InputError("a format-3 schedule is checked by one verifier, not spread");
     placement_.emplace(header.collective, header.ranks(), *header.buffers);
-  } else if (header.parts < 1 || header.parts > kMaxParts ||
-             (header.parts > 1 && header.collective != Collective::alltoall)) {
-    throw InputError("parts must be 1, or up to " + std::to_string(kMaxParts) +
-                     " for an alltoall (segments of each message)");
+  } else if (header.parts < 1 || header.parts > kMaxParts) {
+    throw InputError("parts must be 1 to " + std::to_string(kMaxParts) +
+                     " (segments of each message or contribution)");
   }
   if (ranks(model) != header.ranks())
     throw InputError("the schedule has " + std::to_string(header.ranks()) + " ranks but " +
@@ -244,6 +243,7 @@ Report Verifier::finish(std::span<const Partial> others) const {
   Report r;
   r.algorithm = header_.algorithm;
   r.collective = header_.collective;
+  r.inplace = header_.in_place();
   r.topology = describe(model_);
   r.counts = counts_;
   for (Bound& b : lower_bounds(model_, header_.collective)) {

@@ -45,7 +45,7 @@ TEST_CASE("buffers: a layout that cannot hold the collective is refused") {
                        "slots",
                        InputError);
   CHECK_THROWS_WITH_AS(BufferState(Collective::alltoall, 4, {1, true, 4, 4, 0}),
-                       doctest::Contains("\"inplace\" is for an allgather only"), InputError);
+                       doctest::Contains("an alltoall in place has no input buffer"), InputError);
   CHECK_THROWS_WITH_AS(BufferState(Collective::allgather, 4, {1, true, 1, 4, 0}),
                        doctest::Contains("input must be 0"), InputError);
 }
@@ -108,4 +108,13 @@ TEST_CASE("buffers: the last copy of a chunk overwritten is recorded as lost") {
   CHECK(loss->rank == 0);
   CHECK(loss->slot == scr(0));
   CHECK(t.copies(Block{0, kEveryRank, 0}) == 0);
+}
+
+TEST_CASE("buffers: an alltoall in place starts with the input's layout in the output") {
+  const BufferState s(Collective::alltoall, 3, {2, true, 0, 6, 0});
+  CHECK(s.at(1, out(0)) == Block{1, 0, 0});  // output slot d*c + k holds (r, d, k)
+  CHECK(s.at(1, out(5)) == Block{1, 2, 1});
+  CHECK(s.at(1, out(2)) == Block{1, 1, 0});  // its own block, where it ends
+  CHECK(s.misplaced().count == 3 * 4);       // every slot but the rank's own two
+  CHECK(s.copies(Block{2, 0, 1}) == 1);
 }

@@ -92,7 +92,8 @@ TEST_CASE("schedule header: bad headers name the file and the key") {
   CHECK(error_of(R"({"format": "phasecheck.schedule/9", "algorithm": "x",
       "collective": "alltoall", "ranks": 3})") ==
         "h.json: format: unsupported format \"phasecheck.schedule/9\" (this phasecheck reads "
-        "phasecheck.schedule/1, phasecheck.schedule/2 and phasecheck.schedule/3)");
+        "phasecheck.schedule/1, phasecheck.schedule/2, phasecheck.schedule/3 and "
+        "phasecheck.schedule/4)");
   CHECK(error_of(kV1.substr(0, kV1.size() - 1) + R"(, "parts": 2})") ==
         "h.json: parts: \"parts\" needs phasecheck.schedule/2");
   CHECK(error_of(kV1.substr(0, kV1.size() - 1) + R"(, "chunks": 2})") ==
@@ -105,5 +106,22 @@ TEST_CASE("schedule header: bad headers name the file and the key") {
             .starts_with("h.json: collective: "));
   CHECK(error_of(R"({"format": "phasecheck.schedule/3", "algorithm": "x",
       "collective": "alltoall", "ranks": 3, "inplace": true})") ==
-        "h.json: inplace: \"inplace\" is for an allgather only");
+        "h.json: inplace: an alltoall in place needs phasecheck.schedule/4");
+  CHECK(error_of(kV1.substr(0, kV1.size() - 1) + R"(, "inplace": true})") ==
+        "h.json: inplace: \"inplace\" needs phasecheck.schedule/4");
+}
+
+TEST_CASE("schedule header: version 4 is a program with \"buffers\", else a table") {
+  const ScheduleHeader program = header_of(R"({"format": "phasecheck.schedule/4", "algorithm": "x",
+      "collective": "alltoall", "ranks": 4, "inplace": true, "buffers": {}})");
+  REQUIRE(program.buffers.has_value());
+  CHECK(*program.buffers == BufferLayout{1, true, 0, 4, 0});
+  CHECK(program.in_place());
+  const ScheduleHeader table = header_of(R"({"format": "phasecheck.schedule/4", "algorithm": "x",
+      "collective": "allgather", "ranks": 3, "parts": 8, "inplace": true,
+      "topology": {"kind": "ring", "ranks": 3}})");
+  CHECK(!table.buffers.has_value());
+  CHECK(table.inplace);
+  CHECK(table.in_place());
+  CHECK(table.parts == 8);
 }

@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -200,10 +202,11 @@ TEST_CASE("schedule JSON: bad input names the file, and line:column or the JSON 
         "s.json: phases[0].label (expected a string): unexpected an integer");
   CHECK(error_of(with_phases(R"({})")) ==
         "s.json: phases (expected an array): unexpected an object");
-  CHECK(error_of(R"({"format": "phasecheck.schedule/4", "algorithm": "x", "collective": "alltoall",
+  CHECK(error_of(R"({"format": "phasecheck.schedule/5", "algorithm": "x", "collective": "alltoall",
       "ranks": 3, "topology": {"kind": "ring", "ranks": 3}, "phases": []})") ==
-        "s.json: format: unsupported format \"phasecheck.schedule/4\" (this phasecheck reads "
-        "phasecheck.schedule/1, phasecheck.schedule/2 and phasecheck.schedule/3)");
+        "s.json: format: unsupported format \"phasecheck.schedule/5\" (this phasecheck reads "
+        "phasecheck.schedule/1, phasecheck.schedule/2, phasecheck.schedule/3 and "
+        "phasecheck.schedule/4)");
   CHECK(error_of(R"({"format": "phasecheck.schedule/1", "algorithm": "x", "collective": "alltoall",
       "ranks": 4, "topology": {"kind": "ring", "ranks": 3}, "phases": []})") ==
         "s.json: ranks: 4 does not match the topology, which has 3 ranks");
@@ -307,7 +310,7 @@ TEST_CASE("schedule JSON version 3: bad input names the file and the op") {
   CHECK(one(R"({"src": 0, "dst": 1, "from": ["input", 0], "to": ["output", 0], "via": 3})")
             .starts_with("s.json: phases[0].ops[1]: unknown key \"via\""));
   CHECK(error_of(v3(R"(, "inplace": true)", "[]")) ==
-        "s.json: inplace: \"inplace\" is for an allgather only");
+        "s.json: inplace: an alltoall in place needs phasecheck.schedule/4");
   CHECK(error_of(v3(R"(, "buffers": {"output": 2})", "[]")) ==
         "s.json: buffers: buffer output has 2 slots but must hold every chunk the rank ends with: "
         "3 slots");
@@ -583,4 +586,117 @@ TEST_CASE("schedule JSON fast path: errors deep in a long file name the same lin
   CHECK(overflow_at_break.phases.size() == 6);
   CHECK(overflow_at_break.error == "s.json:23: invalid JSON: number out of range: 1e400");
   check_agrees(phases_file(8, 5, two_phases));
+}
+
+// --- version 4: in place, and parts for an allgather
+
+namespace {
+
+/// A version-4 phase table over 3 ranks (a ring) with header keys `extra`.
+std::string v4_table(const char* collective, const std::string& extra, const std::string& phases) {
+  return std::string(R"({"format": "phasecheck.schedule/4", "algorithm": "x", "collective": ")") +
+         collective + R"(", "ranks": 3)" + extra +
+         R"(, "topology": {"kind": "ring", "ranks": 3}, "phases": )" + phases + "}";
+}
+
+/// Writes `s`, checks that it is written as version 4 with `expected` in it and reads back as
+/// `s`.
+void check_written_as_v4(const Schedule& s, const std::string& expected) {
+  const std::string written = io::schedule_to_json(s);
+  CHECK(written.find("\"format\": \"phasecheck.schedule/4\"") != std::string::npos);
+  CHECK(written.find(expected) != std::string::npos);
+  CHECK(pipeline::parse_schedule(written, "w.json") == s);
+}
+
+}  // namespace
+
+TEST_CASE("schedule JSON version 4: an in-place alltoall program round-trips as version 4") {
+  std::ifstream in(std::string(PHASECHECK_SOURCE_DIR) + "/examples/programs/inplace-shift.json");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  REQUIRE(!text.empty());
+  const Schedule s = pipeline::parse_schedule(text, "s.json");
+  REQUIRE(s.header.buffers);
+  CHECK(*s.header.buffers == BufferLayout{1, true, 0, 3, 1});
+  CHECK(s.header.in_place());
+  REQUIRE(s.phases.size() == 2);
+  CHECK(s.phases[0].size() == 3);  // the table of its sends, derived
+  check_written_as_v4(s, "\"inplace\": true,\n");
+  CHECK(check_agrees(text) == 2);
+}
+
+TEST_CASE("schedule JSON version 4: a phase table in place keeps \"inplace\" through the writer") {
+  const std::string text = v4_table("alltoall", R"(, "inplace": true)",
+                                    R"([{"label": "a", "transfers": [{"src": 0, "dst": 1}]}])");
+  const Schedule s = pipeline::parse_schedule(text, "s.json");
+  CHECK(s.header.inplace);
+  CHECK(!s.header.buffers);
+  check_written_as_v4(s, "\"inplace\": true,\n");
+  // Out of place, the same table is written as version 1, as before.
+  Schedule out_of_place = s;
+  out_of_place.header.inplace = false;
+  CHECK(io::schedule_to_json(out_of_place).find("phasecheck.schedule/1") != std::string::npos);
+  CHECK(check_agrees(text) == 1);
+}
+
+TEST_CASE("schedule JSON version 4: an allgather's parts are blocks [origin, null, part]") {
+  const std::string text =
+      v4_table("allgather", R"(, "parts": 2)",
+               R"([{"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": [[0], [0, null, 1]]},
+                                       {"src": 2, "dst": 1}]}])");
+  const Schedule s = pipeline::parse_schedule(text, "s.json");
+  CHECK(s.header.parts == 2);
+  REQUIRE(s.phases.size() == 1);
+  const Phase& p = s.phases[0];
+  REQUIRE(p.blocks(p[0]).size() == 2);
+  CHECK(p.blocks(p[0])[1] == Block{0, kEveryRank, 1});
+  CHECK(p.blocks(p[1])[0] == Block{2, kEveryRank, 0});  // no "blocks": part 0
+  CHECK(to_string(p.blocks(p[0])[1]) == "[0,null,1]");
+  check_written_as_v4(s, "\"blocks\": [[0], [0, null, 1]]");
+  CHECK(check_agrees(text) == 1);
+}
+
+TEST_CASE("schedule JSON version 4: what versions 1 to 3 and version 4 refuse") {
+  const std::string v1 = R"({"format": "phasecheck.schedule/1", "algorithm": "x",
+      "collective": "alltoall", "ranks": 3, "topology": {"kind": "ring", "ranks": 3},
+      "inplace": true, "phases": []})";
+  CHECK(error_of(v1) == "s.json: inplace: \"inplace\" needs phasecheck.schedule/4");
+  const std::string v2 = R"({"format": "phasecheck.schedule/2", "algorithm": "x",
+      "collective": "allgather", "ranks": 3, "parts": 2,
+      "topology": {"kind": "ring", "ranks": 3}, "phases": []})";
+  CHECK(error_of(v2) == "s.json: parts: \"parts\" for an allgather needs phasecheck.schedule/4");
+  CHECK(error_of(v4_table("alltoall", R"(, "inplace": 1)", "[]")) ==
+        "s.json: inplace: expected true or false, got a number");
+  CHECK(error_of(v4_table("alltoall", R"(, "chunks": 2)", "[]")) ==
+        "s.json: chunks: \"chunks\" needs phasecheck.schedule/3 or a version-4 header with "
+        "\"buffers\" (a buffer program)");
+  CHECK(error_of(v4_table("allgather", R"(, "parts": 2)",
+                          R"([{"transfers": [{"src": 0, "dst": 1, "blocks": [[0, null]]}]}])")) ==
+        "s.json: phases[0].transfers[0].blocks[0]: [origin, null] has no part; an allgather "
+        "block is [origin] or [origin, null, part]");
+  CHECK(
+      error_of(v4_table("allgather", R"(, "parts": 2)",
+                        R"([{"transfers": [{"src": 0, "dst": 1, "blocks": [[0, null, 2]]}]}])")) ==
+      "s.json: phases[0].transfers[0]: block [0,null,2] is not a block of an allgather over 3 "
+      "ranks ([origin] or [origin, null, part < 2])");
+  CHECK(
+      error_of(v4_table("alltoall", "",
+                        R"([{"transfers": [{"src": 0, "dst": 1, "blocks": [[0, null, 0]]}]}])")) ==
+      "s.json: phases[0].transfers[0]: block [0] is not a block of an alltoall over 3 ranks "
+      "([origin, destination])");
+  CHECK(error_of(v4_table("alltoall", "",
+                          R"([{"transfers": [{"src": 0, "dst": 1, "blocks": [[null, 1]]}]}])")) ==
+        "s.json: phases[0].transfers[0].blocks[0] (expected a non-negative integer): unexpected "
+        "null");
+  // A program's header: "parts" is version 2's, and an in-place program has no input.
+  const std::string program = R"({"format": "phasecheck.schedule/4", "algorithm": "x",
+      "collective": "alltoall", "ranks": 3, "inplace": true, "buffers": {"input": 3},
+      "phases": []})";
+  CHECK(error_of(program) ==
+        "s.json: buffers: an alltoall in place has no input buffer (input "
+        "must be 0)");
+  CHECK(error_of(R"({"format": "phasecheck.schedule/4", "algorithm": "x",
+      "collective": "alltoall", "ranks": 3, "parts": 2, "buffers": {}, "phases": []})") ==
+        "s.json: parts: \"parts\" needs phasecheck.schedule/2 (a buffer program has \"chunks\")");
+  CHECK(error_of(R"({"format": "phasecheck.schedule/4", "algorithm": "x",
+      "collective": "alltoall", "ranks": 3, "phases": []})") == "s.json: missing \"topology\"");
 }

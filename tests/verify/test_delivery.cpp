@@ -183,3 +183,28 @@ TEST_CASE("delivery: the data view answers no for ranks and blocks outside the s
   CHECK_FALSE(d.delivered(3, 3));
   CHECK(d.delivered_count(3) == 0);
 }
+
+TEST_CASE("delivery: an allgather whose contributions are cut into parts (format 4)") {
+  // Every contribution in 2 parts over 3 ranks: rank o sends [o] and [o, null, 1] to the others.
+  const auto allgather = [](bool drop_one) {
+    Phase p("everyone");
+    for (Rank o = 0; o < 3; ++o)
+      for (Rank d = 0; d < 3; ++d) {
+        if (o == d) continue;
+        std::vector<Block> blocks{{o, kEveryRank, 0}};
+        if (!(drop_one && o == 2 && d == 0)) blocks.push_back({o, kEveryRank, 1});
+        p.add(o, d, blocks);
+      }
+    DeliveryChecker checker(Collective::allgather, 3, 2);
+    checker.consume(0, p);
+    return checker.finish();
+  };
+  const CheckResult ok = allgather(false);
+  CHECK(ok.verdict == Verdict::pass);
+  CHECK(ok.summary == "every block reaches every rank that needs it exactly once (12 deliveries)");
+  const CheckResult missing = allgather(true);
+  CHECK(missing.verdict == Verdict::fail);
+  CHECK(missing.summary == "1 of 12 deliveries never happen");
+  REQUIRE(missing.counterexample);
+  CHECK(missing.counterexample->explanation == "block [2,null,1] never reaches rank 0");
+}

@@ -142,3 +142,64 @@ TEST_CASE("placement: a chunk arriving twice by network at a rank that needs it 
   CHECK(check(r, CheckId::delivery).counterexample->explanation ==
         "block [0,1] arrives at rank 1 again in phase 2 (it arrived there in an earlier phase)");
 }
+
+// --- an alltoall in place (format 4): the output starts with the input's layout
+
+namespace {
+
+/// Shift 1 then shift 2 over 3 ranks in place; `save`: each rank first copies its message to
+/// r + 2, whose output slot shift 1 overwrites, to scratch and sends it from there.
+Schedule inplace_shift(bool save) {
+  std::vector<Phase> phases;
+  Phase shift1 = ops("shift 1", {send(0, 1, out(1), out(0)), send(1, 2, out(2), out(1)),
+                                 send(2, 0, out(0), out(2))});
+  if (save)
+    for (Rank r = 0; r < 3; ++r) shift1.add(copy(r, out((r + 2) % 3), scr(0)));
+  phases.push_back(shift1);
+  const Buffer from = save ? Buffer::scratch : Buffer::output;
+  phases.push_back(
+      ops("shift 2", {send(0, 2, {from, save ? 0u : 2u}, out(0)), send(1, 0, {from, 0u}, out(1)),
+                      send(2, 1, {from, save ? 0u : 1u}, out(2))}));
+  return program(Collective::alltoall, 3, {1, true, 0, 3, save ? 1u : 0u}, std::move(phases), 2);
+}
+
+}  // namespace
+
+TEST_CASE("placement: an alltoall in place, its own blocks already where they end") {
+  const auto r = judge(inplace_shift(true));
+  CHECK(r.inplace);
+  CHECK(r.verdict() == Verdict::pass);
+  CHECK(check(r, CheckId::placement).summary ==
+        "every output slot holds its chunk (9 slots, 9 chunk moves)");  // no self copy
+  CHECK(check(r, CheckId::delivery).summary ==
+        "every block reaches every rank that needs it exactly once (6 deliveries)");
+}
+
+TEST_CASE("placement: in place, a rank that overwrites a slot it still had to send") {
+  // Shift 1 writes (r, r + 1) into rank r + 1's output[r], which held r + 1's message to r,
+  // sent only by shift 2: shift 2 sends the chunk that overwrote it.
+  const auto r = judge(inplace_shift(false));
+  const auto& p = check(r, CheckId::placement);
+  REQUIRE(p.verdict == Verdict::fail);
+  CHECK(p.summary == "3 of 9 output slots hold the wrong chunk");
+  REQUIRE(p.counterexample);
+  CHECK(p.counterexample->explanation ==
+        "rank 0: output[1] holds (0,1,0), expected (1,0,0); it was written in phase 1 by the send "
+        "from rank 1, reading output[0] (op 1). The last copy of (1,0,0) was lost in phase 0: op "
+        "0 (send 0 -> 1: output[1] -> output[0]) overwrote rank 1 output[0]");
+  REQUIRE(p.counterexample->ops.size() == 2);
+  CHECK(p.counterexample->ops[1].op == send(0, 1, out(1), out(0)));
+  // The table of its sends has rank 1 pass on (0,1,0) in place of its own message to 0.
+  CHECK(check(r, CheckId::delivery).verdict == Verdict::fail);
+}
+
+TEST_CASE("placement: in place there is no input buffer to read") {
+  std::vector<Phase> phases;
+  phases.push_back(ops("from the input", {send(0, 1, in(1), out(0))}));
+  const auto r = judge(program(Collective::alltoall, 2, {1, true, 0, 2, 0}, std::move(phases)));
+  const auto& p = check(r, CheckId::placement);
+  REQUIRE(p.verdict == Verdict::fail);
+  CHECK(p.counterexample->explanation ==
+        "op 0 (send 0 -> 1: input[1] -> output[0]) reads input[1] of rank 0, beyond its 0 input "
+        "slots");
+}
