@@ -142,3 +142,37 @@ TEST_CASE("binary stream: a header that is not a JSON object is refused, whateve
   // A JSON header that is an object but not a schedule is still judged by the JSON reader.
   CHECK(error_of(wrap("{}")).starts_with("s.bin (header)"));
 }
+
+TEST_CASE("binary stream: version-4 tables, in place and an allgather with parts") {
+  std::size_t checked = 0;
+  Parameters allgather;
+  allgather.set("collective", "allgather");
+  for (Schedule s : {generated("bruck-index", FullyConnected(5, 1)),
+                     generated("bruck-concat", FullyConnected(5, 1), allgather)}) {
+    s.header.inplace = true;
+    if (s.header.collective == Collective::allgather) {  // every contribution in 2 parts
+      s.header.parts = 2;
+      for (Phase& p : s.phases) {
+        Phase both(p.label());
+        for (const Transfer& t : p.transfers()) {
+          std::vector<Block> blocks;
+          for (Block b : p.blocks(t)) {
+            blocks.push_back(b);
+            b.part = 1;
+            blocks.push_back(b);
+          }
+          both.add(t.src, t.dst, blocks);
+        }
+        p = both;
+      }
+    }
+    INFO(s.header.algorithm);
+    const std::string bytes = binary_of(s);
+    const Schedule back = pipeline::parse_schedule(bytes, "s.bin");
+    CHECK(back == s);
+    CHECK(back == pipeline::parse_schedule(io::schedule_to_json(s), "s.json"));
+    CHECK(binary_of(back) == bytes);
+    ++checked;
+  }
+  CHECK(checked == 2);
+}
