@@ -142,6 +142,7 @@ RecordedTable recorded_table(const Recording& rec, const Messages& messages,
   s.header.collective = rec.collective;
   s.header.topology = model;
   s.header.parts = rec.count;
+  s.header.inplace = rec.inplace;
   s.phases.resize(messages.phases);
   for (std::uint32_t t = 0; t < messages.phases; ++t)
     s.phases[t].set_label("step " + std::to_string(t));
