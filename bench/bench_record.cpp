@@ -28,7 +28,8 @@ constexpr std::uint32_t kCount = 1024;
 const testing::ScratchDirectory& recording() {
   static const auto dir = [] {
     auto d = std::make_unique<testing::ScratchDirectory>();
-    testing::write_recording(d->path(), testing::render(testing::pairwise_alltoall(kRanks, kCount)));
+    testing::write_recording(d->path(),
+                             testing::render(testing::pairwise_alltoall(kRanks, kCount)));
     return d;
   }();
   return *dir;
@@ -70,9 +71,9 @@ void record_read_and_judge(benchmark::State& state) {
       state.SkipWithError("the synthetic recording did not pass as shift");
     benchmark::DoNotOptimize(j);
   }
-  state.counters["elements_per_s"] = benchmark::Counter(
-      static_cast<double>(state.iterations()) * kRanks * (kRanks - 1) * kCount,
-      benchmark::Counter::kIsRate);
+  state.counters["elements_per_s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * kRanks * (kRanks - 1) * kCount,
+                         benchmark::Counter::kIsRate);
 }
 
 /// The baseline: verify::verify of the table record_read_and_judge judges, with the claims
@@ -98,12 +99,13 @@ void record_baseline_verify(benchmark::State& state) {
   }
   for (auto _ : state) {
     const verify::Report r = verify::verify(table, model(), claims);
-    if (r.verdict() != Verdict::pass) state.SkipWithError("the hand-made shift table does not pass");
+    if (r.verdict() != Verdict::pass)
+      state.SkipWithError("the hand-made shift table does not pass");
     benchmark::DoNotOptimize(r);
   }
-  state.counters["elements_per_s"] = benchmark::Counter(
-      static_cast<double>(state.iterations()) * kRanks * (kRanks - 1) * kCount,
-      benchmark::Counter::kIsRate);
+  state.counters["elements_per_s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * kRanks * (kRanks - 1) * kCount,
+                         benchmark::Counter::kIsRate);
 }
 
 }  // namespace

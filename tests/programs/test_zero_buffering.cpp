@@ -44,8 +44,9 @@ TEST_CASE("zero_buffering: nonblocking exchange completes with no message buffer
 TEST_CASE("zero_buffering: send before receive on both ranks is a cycle of two") {
   const CheckResult c = programs::zero_buffering(exchange({post(0), wait(0), post(1), wait(1)}));
   CHECK(c.verdict == Verdict::fail);
-  CHECK(c.summary == "2 of 2 ranks never finish with no message buffered (the run completed on "
-                     "eager buffering)");
+  CHECK(c.summary ==
+        "2 of 2 ranks never finish with no message buffered (the run completed on "
+        "eager buffering)");
   REQUIRE(c.counterexample.has_value());
   CHECK(c.counterexample->resource == "ranks 0 -> 1 -> 0");
   CHECK(c.counterexample->explanation ==

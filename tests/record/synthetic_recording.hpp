@@ -126,19 +126,23 @@ inline RankFiles render(const SyntheticRun& run, Rank r) {
     f.bin.insert(f.bin.end(), bytes, bytes + size);
     return "[" + std::to_string(offset) + "," + std::to_string(size) + "]";
   };
-  const auto words = [&](const std::vector<std::uint64_t>& w) { return put(w.data(), w.size() * 8); };
-  const auto buffer = [&](std::uint64_t base, std::size_t size, const std::vector<std::uint64_t>& layout) {
+  const auto words = [&](const std::vector<std::uint64_t>& w) {
+    return put(w.data(), w.size() * 8);
+  };
+  const auto buffer = [&](std::uint64_t base, std::size_t size,
+                          const std::vector<std::uint64_t>& layout) {
     return "{\"base\":" + std::to_string(base) + ",\"bytes\":" + std::to_string(size) +
            ",\"layout\":" + words(layout) + "}";
   };
   const auto number = [](auto x) { return std::to_string(x); };
   f.lines.push_back("{\"format\":\"phasecheck.recording/1\",\"rank\":" + number(r) +
-                    ",\"ranks\":" + number(run.ranks) + ",\"collective\":\"alltoall\",\"count\":" +
-                    number(run.count) +
+                    ",\"ranks\":" + number(run.ranks) +
+                    ",\"collective\":\"alltoall\",\"count\":" + number(run.count) +
                     ",\"types\":\"contiguous\",\"inplace\":false,\"level\":\"pml\",\"library\":\"" +
                     run.library + "\",\"routine\":\"" + run.routine +
                     "\",\"send\":" + buffer(rr.send_base, rr.send_final.size(), rr.send_layout) +
-                    ",\"recv\":" + buffer(rr.recv_base, rr.recv_final.size(), rr.recv_layout) + "}");
+                    ",\"recv\":" + buffer(rr.recv_base, rr.recv_final.size(), rr.recv_layout) +
+                    "}");
   for (const SyntheticEvent& e : rr.events) {
     switch (e.kind) {
       case SyntheticEvent::Kind::send:
@@ -153,14 +157,15 @@ inline RankFiles render(const SyntheticRun& run, Rank r) {
         break;
       }
       case SyntheticEvent::Kind::complete:
-        f.lines.push_back("{\"ev\":\"complete\",\"id\":" + number(e.id) + ",\"source\":" +
-                          number(e.peer) + ",\"tag\":" + number(e.tag) +
+        f.lines.push_back("{\"ev\":\"complete\",\"id\":" + number(e.id) +
+                          ",\"source\":" + number(e.peer) + ",\"tag\":" + number(e.tag) +
                           ",\"payload\":" + words(e.payload) + "}");
         break;
     }
   }
-  f.lines.push_back("{\"ev\":\"final\",\"send\":" + put(rr.send_final.data(), rr.send_final.size()) +
-                    ",\"recv\":" + put(rr.recv_final.data(), rr.recv_final.size()) + "}");
+  f.lines.push_back(
+      "{\"ev\":\"final\",\"send\":" + put(rr.send_final.data(), rr.send_final.size()) +
+      ",\"recv\":" + put(rr.recv_final.data(), rr.recv_final.size()) + "}");
   f.lines.push_back("{\"ev\":\"end\",\"status\":\"ok\"}");
   return f;
 }

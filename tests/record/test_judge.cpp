@@ -84,8 +84,9 @@ TEST_CASE("record judge: a wrong element in a final receive buffer fails placeme
   // Rank 1's receive element 3 is its own block's element 1; put rank 2's (2,1,0) there instead.
   put_word(run.rank[1].recv_final, kSyntheticGuard + 3 * 8, record::tag({2, 1, 0}));
   const CheckResult c = only_failure(judged(run), CheckId::placement);
-  CHECK(c.summary == "1 wrong element, 0 bytes written outside the receive data, 0 send-buffer "
-                     "bytes changed");
+  CHECK(c.summary ==
+        "1 wrong element, 0 bytes written outside the receive data, 0 send-buffer "
+        "bytes changed");
   CHECK(c.counterexample->explanation ==
         "rank 1: receive element 3 (block from 1, element 1; byte 88 of the buffer) holds "
         "(2,1,0), expected (1,1,1); rank 2's 2nd send (to 1, tag -13) in step 1 brought it");
@@ -125,8 +126,8 @@ TEST_CASE("record judge: a message delivered twice fails delivery") {
   REQUIRE(recv.kind == SyntheticEvent::Kind::recv);
   REQUIRE(recv.peer == 0);
   using Kind = SyntheticEvent::Kind;
-  run.rank[0].events.push_back({Kind::send, 100, 1, kSyntheticTag, send.lo, send.hi, false,
-                                send.payload});
+  run.rank[0].events.push_back(
+      {Kind::send, 100, 1, kSyntheticTag, send.lo, send.hi, false, send.payload});
   run.rank[0].events.push_back({Kind::complete, 100, 1, kSyntheticTag, 0, 0, false, send.payload});
   run.rank[1].events.push_back({Kind::recv, 100, 0, kSyntheticTag, recv.lo, recv.hi, false, {}});
   run.rank[1].events.push_back({Kind::complete, 100, 0, kSyntheticTag, 0, 0, false, send.payload});
@@ -158,7 +159,8 @@ TEST_CASE("record judge: two ranks that each send (blocking) before they receive
 
 TEST_CASE("record judge: a payload word that is no element fails delivery, naming the message") {
   SyntheticRun run = pairwise_alltoall(3, 2);
-  // Rank 2's first send (to 0) carried a garbage word as its element 1, at the post and at the wait.
+  // Rank 2's first send (to 0) carried a garbage word as its element 1, at the post and at the
+  // wait.
   run.rank[2].events[0].payload[1] = 0x1234;
   run.rank[2].events[2].payload[1] = 0x1234;
   const record::Judgement j = judged(run);

@@ -52,7 +52,8 @@ TEST_CASE("read_recording: a synthetic recording reads back as it was written") 
     CHECK(rr.recv.base == run.rank[r].recv_base);
     REQUIRE(rr.final_recv.has_value());
     const auto final_recv = rr.bytes(*rr.final_recv);
-    CHECK(std::vector<std::uint8_t>(final_recv.begin(), final_recv.end()) == run.rank[r].recv_final);
+    CHECK(std::vector<std::uint8_t>(final_recv.begin(), final_recv.end()) ==
+          run.rank[r].recv_final);
     REQUIRE(rr.end.has_value());
     CHECK(rr.end->status == record::End::Status::ok);
     const record::Event& first = rr.events[0];
