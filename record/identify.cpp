@@ -41,19 +41,27 @@ bool communicates(const Phase& phase) {
 }
 
 /// `recorded` renumbered after `registered` (same shape): its communicating phases in order,
-/// an empty phase for each of the registered table's phases that does not communicate.
-Schedule align(const Schedule& recorded, const Schedule& registered) {
+/// an empty phase for each of the registered table's phases that does not communicate; every
+/// phase labelled "step i" by its new index. `moved_to[t]` is recorded phase t's new index (a
+/// phase of handshakes only goes with the communicating phase before it).
+Schedule align(Schedule recorded, const Schedule& registered, std::vector<std::uint32_t>& moved_to) {
   Schedule out;
   out.header = recorded.header;
+  moved_to.assign(recorded.phases.size(), 0);
   std::size_t next = 0;
   for (const Phase& phase : registered.phases) {
+    const auto index = static_cast<std::uint32_t>(out.phases.size());
     if (!communicates(phase)) {
-      out.phases.emplace_back(phase.label());
-      continue;
+      out.phases.emplace_back();
+    } else {
+      while (!communicates(recorded.phases[next])) moved_to[next++] = index > 0 ? index - 1 : 0;
+      moved_to[next] = index;
+      out.phases.push_back(std::move(recorded.phases[next++]));
     }
-    while (!communicates(recorded.phases[next])) ++next;
-    out.phases.push_back(recorded.phases[next++]);
+    out.phases.back().set_label("step " + std::to_string(index));
   }
+  for (; next < recorded.phases.size(); ++next)
+    moved_to[next] = out.phases.empty() ? 0 : static_cast<std::uint32_t>(out.phases.size() - 1);
   return out;
 }
 
@@ -76,7 +84,11 @@ std::optional<Identified> identify(const Schedule& recorded, std::string_view pr
                                                                                       : "allgather");
     try {
       const Schedule registered = schedules::generate(a, FullyConnected(p, 1), parameters);
-      if (shape(registered) == target) return Identified{std::string(a.name), align(recorded, registered)};
+      if (shape(registered) == target) {
+        Identified found{std::string(a.name), {}, {}};
+        found.aligned = align(recorded, registered, found.moved_to);
+        return found;
+      }
     } catch (const InputError&) {
       // The algorithm does not apply to this collective or this p: not a candidate.
     }

@@ -5,7 +5,9 @@
 /// MPI_IN_PLACE).
 
 #include <optional>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/schedule.hpp"
 
@@ -22,6 +24,8 @@ struct Identified {
   /// the registered table has only local copies (a self copy sends no message), so that the
   /// algorithm's claims and invariants are judged at its own phase boundaries.
   Schedule aligned;
+  /// Phase t of the recorded table is phase moved_to[t] of `aligned`.
+  std::vector<std::uint32_t> moved_to;
 };
 /// `prefer`: registered names tried first, comma-separated (what the run was asked to do).
 std::optional<Identified> identify(const Schedule& recorded, std::string_view prefer = {});

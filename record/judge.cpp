@@ -83,7 +83,7 @@ Judgement judge(const Recording& rec, const Topology& model, const std::string& 
     not_judged(report, "the call did not return on every rank");
     return out;
   }
-  const Messages messages = match_messages(rec);
+  Messages messages = match_messages(rec);
   std::vector<CheckResult> table_checks;
   if (!messages.unmatched.empty()) {
     table_checks.emplace_back(CheckId::delivery, Verdict::fail,
@@ -110,6 +110,8 @@ Judgement judge(const Recording& rec, const Topology& model, const std::string& 
       if (std::optional<Identified> known = identify(*table.schedule, prefer)) {
         out.identified = known->name;
         table.schedule = std::move(known->aligned);
+        // Every check names the phases of the aligned table.
+        for (Message& m : messages.list) m.phase = known->moved_to[m.phase];
         table.schedule->header.algorithm = known->name;
       }
       const Claims claims = schedules::claims_for(table.schedule->header);

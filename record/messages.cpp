@@ -12,7 +12,6 @@
 namespace phasecheck::record {
 namespace {
 
-constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 constexpr std::uint32_t kUnknown = std::numeric_limits<std::uint32_t>::max();
 
 std::string ordinal(std::uint64_t n) {

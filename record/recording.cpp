@@ -183,8 +183,7 @@ Event read_event(const Line& line, std::size_t number, const RankRecording& r) {
 
 /// Reads one rank's files into `r`; returns its header.
 Header read_rank(const std::string& jsonl, const std::string& bin, RankRecording& r) {
-  const std::string data = read_input(bin);
-  r.data.assign(data.begin(), data.end());
+  r.data = read_input(bin);
   r.file = jsonl;
   const std::string text = read_input(jsonl);
   const std::string name = std::filesystem::path(jsonl).filename().string();

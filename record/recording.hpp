@@ -81,12 +81,13 @@ struct RankRecording {
   std::optional<Bytes> final_send;  ///< the allocations after the call returned
   std::optional<Bytes> final_recv;
   std::optional<End> end;  ///< empty: the rank never finished the call (crash, hang, abort)
-  std::vector<std::uint8_t> data;  ///< the .bin file
+  std::string data;  ///< the .bin file
   std::string file;                ///< the .jsonl path, for messages
 
   /// The bytes `b` points at (inside `data`: checked when read).
   std::span<const std::uint8_t> bytes(const Bytes& b) const {
-    return {data.data() + b.offset, static_cast<std::size_t>(b.length)};
+    return {reinterpret_cast<const std::uint8_t*>(data.data()) + b.offset,
+            static_cast<std::size_t>(b.length)};
   }
 };
 

@@ -7,7 +7,7 @@
 
 using namespace phasecheck;
 
-TEST_CASE("overall: fail wins, then unknown, then pass; nothing evaluated is not a pass") {
+TEST_CASE("overall: fail wins, then unknown, then pass, and nothing evaluated is not a pass") {
   using V = Verdict;
   CHECK(overall({}) == V::not_evaluated);
   CHECK(overall({V::not_evaluated, V::not_evaluated}) == V::not_evaluated);

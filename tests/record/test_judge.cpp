@@ -87,10 +87,11 @@ TEST_CASE("record judge: a wrong element in a final receive buffer fails placeme
   CHECK(c.summary ==
         "1 wrong element, 0 bytes written outside the receive data, 0 send-buffer "
         "bytes changed");
+  // Phases are the identified algorithm's (shift): its step 0 is the self copy, no message.
   CHECK(c.counterexample->explanation ==
         "rank 1: receive element 3 (block from 1, element 1; byte 88 of the buffer) holds "
-        "(2,1,0), expected (1,1,1); rank 2's 2nd send (to 1, tag -13) in step 1 brought it");
-  CHECK(c.counterexample->phase == std::optional<std::size_t>(1));
+        "(2,1,0), expected (1,1,1); rank 2's 2nd send (to 1, tag -13) in step 2 brought it");
+  CHECK(c.counterexample->phase == std::optional<std::size_t>(2));
 }
 
 TEST_CASE("record judge: a byte written into a guard fails placement, naming the bytes") {
