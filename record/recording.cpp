@@ -108,7 +108,7 @@ Buffer buffer_of(const Line& line, const char* key, const RankRecording& r) {
   if (layout.length % 8 != 0) line.fail(std::string(key) + ".layout: not a whole number of offsets");
   const auto raw = r.bytes(layout);
   b.layout.resize(layout.length / 8);
-  std::memcpy(b.layout.data(), raw.data(), raw.size());
+  if (!raw.empty()) std::memcpy(b.layout.data(), raw.data(), raw.size());  // count 0: none
   for (std::size_t i = 0; i < b.layout.size(); ++i)
     if (b.layout[i] > b.bytes || b.bytes - b.layout[i] < 8)
       line.fail(std::string(key) + ".layout: element " + std::to_string(i) +
