@@ -3,26 +3,25 @@
 
 #include <doctest/doctest.h>
 
-#include <array>
-#include <cstdio>
+#include <optional>
 #include <string>
 
 #include "core/escape.hpp"
+#include "launch/process.hpp"
 
 using namespace phasecheck;
 
 namespace {
 
-/// What /bin/sh makes of `word` as printf's argument.
+/// What /bin/sh makes of `word` as printf's argument (through launch/: a process group of its
+/// own and a deadline, as every other program phasecheck starts).
 std::string read_back(const std::string& word) {
-  FILE* pipe = popen(("printf '%s' " + word).c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  std::array<char, 256> buffer{};
-  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;)
-    out.append(buffer.data(), n);
-  CHECK(pclose(pipe) == 0);
-  return out;
+  launch::Command command;
+  command.argv = launch::shell_command("printf '%s' " + word);
+  command.timeout = 10;
+  const launch::Finished done = launch::run(command);
+  CHECK(done.status == std::optional<int>(0));
+  return done.out;
 }
 
 }  // namespace
