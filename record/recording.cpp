@@ -199,7 +199,8 @@ Header read_rank(const std::string& jsonl, const std::string& bin, RankRecording
     json value;
     try {
       value = json::parse(raw);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
+      // A syntax error, or out_of_range.406 for a number beyond double ("1e400").
       throw InputError(place + ": invalid JSON: " + e.what());
     }
     if (!value.is_object()) throw InputError(place + ": a line must be a JSON object");

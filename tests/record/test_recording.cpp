@@ -75,6 +75,12 @@ TEST_CASE("read_recording: malformed recordings are refused, naming file and lin
     files[1].lines[2] = R"({"ev":"send","id":)";
     CHECK(contains(refusal(files), "rank-1.jsonl:3: invalid JSON"));
   }
+  SUBCASE("a number beyond double (the fuzz finding of issue 35's CI)") {
+    auto files = good;
+    files[1].lines[2] = R"({"ev":"send","id":1e400})";
+    CHECK(contains(refusal(files), "rank-1.jsonl:3: invalid JSON"));
+    CHECK(contains(refusal(files), "1e400"));
+  }
   SUBCASE("a payload beyond the .bin") {
     auto files = good;
     std::string& line = files[0].lines[1];  // rank 0's first send
