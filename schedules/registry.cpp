@@ -13,6 +13,7 @@
 #include "schedules/grama.hpp"
 #include "schedules/hierarchical_factor.hpp"
 #include "schedules/randomized.hpp"
+#include "schedules/shipped.hpp"
 
 namespace phasecheck::schedules {
 
@@ -58,8 +59,9 @@ std::vector<Algorithm> with_program_claims(std::vector<Algorithm> rows) {
   return rows;
 }
 
-const std::vector<Algorithm>& table() {
-  static const std::vector<Algorithm> rows = with_program_claims({
+/// The algorithms of the five papers and Open MPI's Bruck.
+std::vector<Algorithm> seed_algorithms() {
+  return with_program_claims({
       direct(
           "factor", "p rounds over the 1-factors of the complete graph with self-loops",
           "Sanders & Traeff, Section 2, Lemma 1, Fig. 1", factor, factor_invariants,
@@ -258,6 +260,16 @@ const std::vector<Algorithm>& table() {
        },
        [](const ScheduleHeader&, const Topology&) { return false; }, SegmentedOptions::parts_of},
   });
+}
+
+/// The seed papers' algorithms, then those libraries ship (shipped.hpp).
+const std::vector<Algorithm>& table() {
+  static const std::vector<Algorithm> rows = [] {
+    std::vector<Algorithm> all = seed_algorithms();
+    for (auto* library : {ompi_algorithms, mpich_algorithms, nccl_algorithms})
+      for (Algorithm& a : with_program_claims(library())) all.push_back(std::move(a));
+    return all;
+  }();
   return rows;
 }
 
@@ -300,6 +312,7 @@ ScheduleHeader make_header(const Algorithm& algorithm, Topology topology, Parame
   h.collective = parse_collective(
       read_choice(h.parameters, *find_spec(algorithm.parameter_specs, "collective")));
   if (algorithm.parts) h.parts = algorithm.parts(h);
+  h.inplace = algorithm.in_place;
   return h;
 }
 

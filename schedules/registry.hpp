@@ -34,6 +34,9 @@ struct Algorithm {
   /// Its own buffer program (format 3) for `header`, with header.buffers set. Empty: its phase
   /// table lowered to buffers (core/buffer_lowering.hpp: receive into the final output slots).
   std::function<Schedule(const ScheduleHeader&)> program = {};
+  /// Runs in place (MPI_IN_PLACE, format 4): its table and program start with each rank's data in
+  /// the output and have no input; make_header sets ScheduleHeader::inplace.
+  bool in_place = false;
 };
 
 std::span<const Algorithm> algorithms();
