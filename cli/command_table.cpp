@@ -11,7 +11,7 @@ extern const Command algorithms_command, generate_command, verify_command, draw_
     check_command, cost_command, sync_command, run_command, simulate_command, diff_command,
     gate_command, import_command, export_command, deploy_command, lint_command, program_command,
     congestion_command, topology_command, fuzz_command, optimal_command, mutate_command,
-    bounds_command, survey_command, whatif_command, record_command;
+    bounds_command, survey_command, sweep_command, whatif_command, record_command;
 // clang-format on
 
 std::span<const Command* const> command_table() {
@@ -21,8 +21,8 @@ std::span<const Command* const> command_table() {
       &simulate_command,   &diff_command,     &gate_command,   &import_command,
       &export_command,     &deploy_command,   &lint_command,   &program_command,
       &congestion_command, &topology_command, &fuzz_command,   &optimal_command,
-      &mutate_command,     &bounds_command,   &survey_command, &whatif_command,
-      &record_command,
+      &mutate_command,     &bounds_command,   &survey_command, &sweep_command,
+      &whatif_command,     &record_command,
   };
   return table;
 }

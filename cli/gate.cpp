@@ -14,8 +14,8 @@
 #include "io/gate_manifest.hpp"
 #include "io/json.hpp"
 #include "launch/process.hpp"
+#include "pipeline/generator.hpp"
 #include "pipeline/read_schedule.hpp"
-#include "properties/fuzz.hpp"
 #include "report/comparison_report.hpp"
 #include "schedules/registry.hpp"
 
@@ -74,7 +74,7 @@ int run(const Options& options, const Streams& streams) {
         }
         if (!gate_case.generator.empty()) {
           std::string problem;
-          auto generated = properties::run_generator(
+          auto generated = pipeline::run_generator(
               {gate_case.generator, directory, options.timeout}, model, scratch.path(), problem);
           if (!generated)
             throw InputError(problem.empty() ? "the generator does not take this machine"

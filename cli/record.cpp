@@ -81,7 +81,7 @@ std::uint64_t number(const std::string& text, const char* option, std::uint64_t 
 }
 
 std::vector<Rank> rank_list(const std::string& text) {
-  constexpr std::uint64_t kMax = 256;  // processes of one mpirun on one machine
+  constexpr std::uint64_t kMax = record::kMaxRunRanks;
   std::vector<Rank> out;
   for (const std::string& item : split(text)) {
     const std::size_t dots = item.find("..");

@@ -1,12 +1,13 @@
 #include "experiments/survey.hpp"
 
+#include "experiments/instance.hpp"
+
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
 #include "io/json.hpp"
 #include "schedules/registry.hpp"
 #include "verify/gap.hpp"
-#include "verify/verifier.hpp"
 
 namespace phasecheck::experiments {
 namespace {
@@ -14,18 +15,13 @@ namespace {
 SurveyRow survey_one(const schedules::Algorithm& algorithm, const Topology& model,
                      const std::string& machine) {
   SurveyRow row{machine, describe(model), std::string(algorithm.name)};
-  ScheduleHeader header;
-  std::optional<verify::Report> report;
-  try {
-    header = schedules::make_header(algorithm, model, {});
-    verify::Verifier v(header, header.topology, algorithm.claims(header));
-    algorithm.generate(header, v.sink());
-    report = v.finish();
-  } catch (const InputError& e) {  // the algorithm does not take this machine: why
-    row.not_applicable = e.what();
+  const Instance instance = check_instance(algorithm, model, {});
+  if (instance.not_applicable) {
+    row.not_applicable = instance.not_applicable;
     return row;
   }
-  row.contention_free_claimed = algorithm.contention_free_on(header, model);
+  const verify::Report* report = &*instance.report;
+  row.contention_free_claimed = instance.contention_free_claimed;
   for (const auto& c : report->checks)
     if (c.verdict == verify::Verdict::fail || c.verdict == verify::Verdict::unknown)
       row.failed += (row.failed.empty() ? "" : ",") + std::string(c.name());

@@ -21,6 +21,7 @@
 #include "io/json.hpp"
 #include "launch/process.hpp"
 #include "parameters_gen.hpp"
+#include "pipeline/generator.hpp"
 #include "pipeline/read_schedule.hpp"
 #include "verify/verifier.hpp"
 
@@ -66,30 +67,6 @@ class Progress : public rc::detail::TestListener {
 
 }  // namespace
 
-std::optional<Schedule> run_generator(const Generator& g, const Topology& t,
-                                      const std::string& scratch, std::string& problem) {
-  const std::string in = scratch + "/topology.json", out = scratch + "/schedule.json";
-  std::filesystem::remove(out);
-  write_output(in, [&](std::ostream& os) { os << io::topology_to_pretty_json(t); });
-  const launch::Finished f = launch::run({.argv = launch::shell_command(g.command),
-                                          .stdin_file = in,
-                                          .stdout_file = out,
-                                          .directory = g.directory,
-                                          .timeout = g.timeout});
-  if (f.status == 2) return std::nullopt;
-  if (f.status != 0) {
-    problem = "the generator failed (" + f.describe(g.timeout) + "): " + g.command;
-    if (const std::string tail = f.err_tail(); !tail.empty()) problem += "\n" + tail;
-    return std::nullopt;
-  }
-  try {
-    return pipeline::read_schedule_file(out);
-  } catch (const InputError& e) {
-    problem = std::string("the generator's output is not a valid schedule: ") + e.what();
-    return std::nullopt;
-  }
-}
-
 std::string broken_program(const schedules::Algorithm& a, const Schedule& table,
                            const verify::Report& table_report, const Topology& model,
                            Schedule* program, verify::Report* report) {
@@ -123,7 +100,8 @@ std::string broken_program(const schedules::Algorithm& a, const Schedule& table,
     if (c.verdict != verify::Verdict::pass) continue;
     if (self_copy_only && c.id == verify::CheckId::invariants) continue;
     if (const auto* same = find(c.id); !same)
-      broken += std::string(c.name()) + ": passes for the table but is not checked for the program; ";
+      broken +=
+          std::string(c.name()) + ": passes for the table but is not checked for the program; ";
     else if (same->verdict != verify::Verdict::pass)
       failed(*same);
   }
@@ -241,8 +219,8 @@ Verdict fuzz(const FuzzOptions& o, std::ostream& progress, const CaseReportRende
           if (launch::interrupted()) RC_DISCARD("interrupted");
           std::optional<Schedule> got;
           try {
-            got =
-                run_generator({o.generator, "", o.generator_timeout}, t, scratch->path(), problem);
+            got = pipeline::run_generator({o.generator, "", o.generator_timeout}, t,
+                                          scratch->path(), problem);
           } catch (const InputError& e) {
             if (launch::interrupted()) RC_DISCARD("interrupted");
             problem = std::string("the generator could not run: ") + e.what();

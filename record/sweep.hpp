@@ -17,6 +17,9 @@
 
 namespace phasecheck::record {
 
+/// The most processes of one recorded run: an mpirun on this one machine.
+inline constexpr Rank kMaxRunRanks = 256;
+
 struct SweepSpec {
   Level level = Level::pml;  ///< pml: the library's MPI_Alltoall/MPI_Allgather; pmpi: `function`
   Collective collective = Collective::alltoall;

@@ -31,6 +31,8 @@ SHAPES = {
     "simulate": ["command", "verdict", "schedule", "algorithm", "collective", "ranks", "where",
                  "bytes", "chunk_bytes", "separation", "repeats", "data_errors", "error_lines",
                  "table", "seconds", "library", "ratio", "throughput_MBps"],
+    "sweep": ["command", "verdict", "format", "subject", "family", "ranks", "buffers", "set",
+              "ranged", "rows"],
     "fuzz": ["command", "verdict", "seed", "cases", "seconds", "max_size", "results"],
     "import-trace": ["command", "format", "verdict", "source", "output", "state", "call", "calls",
                      "ranks", "messages", "phases", "pairs", "self_messages", "topology", "next"],
