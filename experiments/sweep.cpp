@@ -131,10 +131,14 @@ struct Plan {
 };
 
 /// A user's routine: recorded at every p through `record function` (record/sweep.hpp), one
-/// mpirun per p, each run judged as `record` judges it. The machine of each p is the family's.
+/// mpirun per p, each run judged as `record` judges it (on record's own model of the run).
 Sweep sweep_function(const SweepSpec& spec, Sweep out,
                      const std::function<void(const Sweep&, const SweepRow&)>& on_row) {
   out.subject = spec.function;
+  if (spec.family != "fully-connected")
+    throw InputError("--topology-family: a recorded routine is judged as `record` judges it; "
+                     "give no family");
+  out.family = "Open MPI processes on this machine";
   const auto [first, last] = parse_range(spec.ranks, "--ranks");
   if (first < 2 || last > record::kMaxRunRanks)
     throw InputError("--ranks: " + spec.ranks + " is beyond 2.." +
