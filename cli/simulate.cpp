@@ -41,8 +41,9 @@ void add_options(CLI::App& app, Options& options) {
   app.add_option("--sync", options.sync, "Phase separation (default barrier)")
       ->check(one_of({"none", "barrier", "pairwise"}));
   app.add_option("--library", options.library,
-                 "SimGrid's alltoall to compare with (basic_linear, pair, ring, bruck, "
-                 "ompi, mpich, ...; default: SimGrid's default)");
+                 "SimGrid's implementation of the schedule's collective to compare with "
+                 "(alltoall: basic_linear, pair, ring, bruck, ompi, mpich, ...; allgather: "
+                 "ring, rdb, pair, bruck, ompi_neighborexchange, ...; default: SimGrid's)");
   app.add_option("--repeats", options.repeats, "Calls to time (default 3)")->check(natural());
   app.add_option("--timeout", options.timeout, "Seconds before smpirun is stopped (default 600)");
   app.add_option("--trace", options.trace,

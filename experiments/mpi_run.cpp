@@ -152,8 +152,7 @@ verify::Report write_run_programs(const Schedule& table, const std::string& sour
     if (separation != programs::Separation::pairwise) check_runner_memory(table, separation);
   });
   // (An InputError here: the rank counts differ; it names the file.)
-  verify::Report report =
-      with_source(source, [&] { return verify::verify(table, judge, claims); });
+  verify::Report report = with_source(source, [&] { return verify::verify(table, judge, claims); });
   std::optional<programs::SyncPlan> sync_plan;
   if (separation == programs::Separation::pairwise)
     sync_plan = programs::pairwise_synchronization(table, judge);
@@ -179,11 +178,12 @@ SimulatedNetwork::SimulatedNetwork(const Tree& tree, const std::string& bandwidt
 launch::Launched SimulatedNetwork::run(const std::string& plan, std::uint64_t bytes,
                                        unsigned repeats, const std::string& library,
                                        const std::string& only, double timeout,
-                                       const std::string& trace) const {
+                                       const std::string& trace, Collective collective) const {
   const launch::SmpirunOptions options{.ranks = tree_.ranks(),
                                        .platform = scratch_.file("platform.xml"),
                                        .hostfile = scratch_.file("hosts.txt"),
                                        .library = library,
+                                       .collective = collective,
                                        .trace = trace};
   const launch::RunnerJob job{.runner = launch::runner_path(launch::Mpi::simgrid),
                               .plan = plan,
@@ -239,16 +239,14 @@ RunOutcome simulate_on_simgrid(const Schedule& schedule, const SimGridRun& run) 
       write_run_programs(schedule, run.source, run.sync, &run.model, run.claims, plan);
   RunOutcome o = describe_run(schedule, run.source, run.sync, report);
   const SimulatedNetwork network(*tree, run.bandwidth, run.latency);
-  const launch::Launched l =
-      network.run(plan, run.bytes, run.repeats, run.library, "", run.timeout, run.trace);
+  const launch::Launched l = network.run(plan, run.bytes, run.repeats, run.library, "", run.timeout,
+                                         run.trace, schedule.header.collective);
   o.result = launch::result_of(l);
   require_times(o.result, l.launcher);
   o.where = "simulated by SimGrid on " + describe(run.model) + ", " + run.bandwidth + " links, " +
             run.latency + " latency";
-  o.library =
-      o.collective == Collective::alltoall
-          ? "MPI_Alltoall (SimGrid's " + (run.library.empty() ? "default" : run.library) + ")"
-          : std::string("MPI_Allgather (SimGrid's default)");
+  o.library = std::string(o.collective == Collective::alltoall ? "MPI_Alltoall" : "MPI_Allgather") +
+              " (SimGrid's " + (run.library.empty() ? "default" : run.library) + ")";
   o.error_lines = launch::rank_errors(l.finished.err, RunOutcome::kMaxErrorLines);
   if (o.collective == Collective::alltoall) {
     const double M = tree->ranks(), total = M * (M - 1) * double(run.bytes);

@@ -69,12 +69,13 @@ class SimulatedNetwork {
   SimulatedNetwork(const Tree& tree, const std::string& bandwidth, const std::string& latency);
 
   /// smpirun of the runner (launch::runner_path) on the programs in `plan`; `library` picks
-  /// SimGrid's alltoall (empty: its default), `only` restricts the runner to "schedule" or
+  /// SimGrid's implementation of `collective` (empty: its default), `only` restricts the runner to "schedule" or
   /// "library" (empty: both), `trace` writes SimGrid's Paje trace there (empty: none). Throws
   /// InputError when smpirun cannot be started; its result is read by launch::result_of.
   launch::Launched run(const std::string& plan, std::uint64_t bytes, unsigned repeats,
                        const std::string& library, const std::string& only, double timeout,
-                       const std::string& trace = "") const;
+                       const std::string& trace = "",
+                       Collective collective = Collective::alltoall) const;
 
  private:
   const Tree& tree_;

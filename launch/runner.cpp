@@ -70,7 +70,9 @@ std::vector<std::string> smpirun_command(const SmpirunOptions& options, const Ru
                                   "--cfg=smpi/bw-factor:0:1",
                                   "--cfg=smpi/lat-factor:0:1",
                                   "--log=root.thres:critical"};
-  if (!options.library.empty()) cmd.push_back("--cfg=smpi/alltoall:" + options.library);
+  if (!options.library.empty())
+    cmd.push_back("--cfg=smpi/" + std::string(to_string(options.collective)) + ":" +
+                  options.library);
   if (!options.trace.empty())  // every internal message of the collectives too
     for (std::string a : {std::string("--cfg=tracing:yes"), std::string("--cfg=tracing/smpi:yes"),
                           std::string("--cfg=tracing/smpi/internals:yes"),

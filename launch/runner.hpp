@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/schedule.hpp"
 #include "launch/process.hpp"
 
 namespace phasecheck::launch {
@@ -51,7 +52,10 @@ struct SmpirunOptions {
   std::uint32_t ranks = 0;
   std::string platform;  ///< SimGrid platform XML (io/simgrid_platform.hpp)
   std::string hostfile;  ///< one host per rank, in rank order
-  std::string library;   ///< SimGrid's alltoall (--cfg=smpi/alltoall:NAME); empty: its default
+  /// SimGrid's implementation of `collective` (--cfg=smpi/alltoall:NAME or smpi/allgather:NAME);
+  /// empty: its default.
+  std::string library;
+  Collective collective = Collective::alltoall;
   /// Write SimGrid's Paje trace here, with the collectives' internal messages; empty: no trace.
   std::string trace;
 

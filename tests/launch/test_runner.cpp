@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -78,6 +80,16 @@ TEST_CASE("smpirun_command: the fluid full-duplex model, library and trace only 
     expected.push_back(a);
   for (const auto& a : launch::runner_arguments(schedule_only)) expected.push_back(a);
   CHECK(launch::smpirun_command(o, schedule_only) == expected);
+
+  // An allgather picks SimGrid's allgather of that name.
+  o.collective = Collective::allgather;
+  o.library = "rdb";
+  o.trace.clear();
+  const Args allgather = launch::smpirun_command(o, kJob);
+  CHECK(std::find(allgather.begin(), allgather.end(), "--cfg=smpi/allgather:rdb") !=
+        allgather.end());
+  CHECK(std::find(allgather.begin(), allgather.end(), "--cfg=smpi/alltoall:rdb") ==
+        allgather.end());
 }
 
 TEST_CASE("result_of: the last JSON line of standard output, optional fields absent or present") {
