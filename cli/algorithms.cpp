@@ -21,8 +21,8 @@ int run(const Options& options, const Streams& streams) {
   std::vector<reports::AlgorithmListing> listings;
   for (const auto& algorithm : schedules::algorithms())
     listings.push_back({std::string(algorithm.name), std::string(algorithm.summary),
-                        std::string(algorithm.reference), schedules::parameter_summary(algorithm),
-                        algorithm.parameter_specs});
+                        std::string(algorithm.reference), std::string(algorithm.library),
+                        schedules::parameter_summary(algorithm), algorithm.parameter_specs});
   streams.out << reports::render_algorithms(listings, options.report);
   return 0;
 }

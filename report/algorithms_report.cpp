@@ -49,6 +49,8 @@ std::string render_algorithms(const std::vector<AlgorithmListing>& algorithms,
     all.push_back({{"name", a.name},
                    {"summary", a.summary},
                    {"reference", a.reference},
+                   {"library", a.library.empty() ? nlohmann::ordered_json()
+                                                 : nlohmann::ordered_json(a.library)},
                    {"parameters", std::move(parameters)}});
   }
   switch (format) {

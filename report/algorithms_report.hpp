@@ -16,6 +16,7 @@ namespace phasecheck::reports {
 /// One registered algorithm as the listing shows it (schedules/registry.hpp's Algorithm).
 struct AlgorithmListing {
   std::string name, summary, reference;
+  std::string library;  ///< the library that ships it; empty for the papers' algorithms
   std::string parameters;                          ///< schedules::parameter_summary()
   std::span<const ParameterSpec> parameter_specs;  ///< the registry's, which outlives the listing
 };

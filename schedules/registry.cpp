@@ -267,7 +267,14 @@ const std::vector<Algorithm>& table() {
   static const std::vector<Algorithm> rows = [] {
     std::vector<Algorithm> all = seed_algorithms();
     for (auto* library : {ompi_algorithms, mpich_algorithms, nccl_algorithms})
-      for (Algorithm& a : with_program_claims(library())) all.push_back(std::move(a));
+      for (Algorithm& a : with_program_claims(library())) {
+        if (a.library.empty())
+          a.library = library == ompi_algorithms    ? "Open MPI"
+                      : library == mpich_algorithms ? "MPICH"
+                      : a.name.starts_with("rccl-") ? "RCCL"
+                                                    : "NCCL";
+        all.push_back(std::move(a));
+      }
     return all;
   }();
   return rows;

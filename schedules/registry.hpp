@@ -37,6 +37,9 @@ struct Algorithm {
   /// Runs in place (MPI_IN_PLACE, format 4): its table and program start with each rank's data in
   /// the output and have no input; make_header sets ScheduleHeader::inplace.
   bool in_place = false;
+  /// The library that ships it ("Open MPI", "MPICH", "NCCL", "RCCL"; set by the registry from
+  /// the folder its row comes from, shipped.hpp); empty for the papers' algorithms.
+  std::string_view library = {};
 };
 
 std::span<const Algorithm> algorithms();

@@ -40,6 +40,9 @@ TEST_CASE("examples: checked-in schedules are byte-identical to regenerated ones
     }
     for (const auto& a : schedules::algorithms()) {
       if (!only.empty() && !only.count(std::string(a.name))) continue;
+      // The algorithms libraries ship are swept over p (docs/algorithms.md), not kept here
+      // unless an example lists them.
+      if (only.empty() && !a.library.empty()) continue;
       const fs::path file = dir.path() / (std::string(a.name) + ".json");
       std::string generated;
       try {

@@ -33,13 +33,18 @@ TEST_CASE("parameter_json: a choice with its default, a range up to p with a def
 
 TEST_CASE("render_algorithms: a row per algorithm, JSON lists the declared parameters") {
   const std::vector<reports::AlgorithmListing> listed{
-      {"bruck", "log-phase index", "Bruck et al. 1997", "collective=alltoall radix=2..p", specs()}};
+      {"bruck", "log-phase index", "Bruck et al. 1997", "", "collective=alltoall radix=2..p",
+       specs()},
+      {"ompi-ring", "ring", "coll_base_allgather.c", "Open MPI", "collective=allgather", {}}};
   CHECK(reports::render_algorithms(listed, reports::ReportFormat::csv) ==
         "algorithm,parameters,summary,reference\r\n"
-        "bruck,collective=alltoall radix=2..p,log-phase index,Bruck et al. 1997\r\n");
+        "bruck,collective=alltoall radix=2..p,log-phase index,Bruck et al. 1997\r\n"
+        "ompi-ring,collective=allgather,ring,coll_base_allgather.c\r\n");
   const auto j = nlohmann::ordered_json::parse(
       reports::render_algorithms(listed, reports::ReportFormat::json));
   CHECK(j["command"] == "algorithms");
   CHECK(j["algorithms"][0]["name"] == "bruck");
   CHECK(j["algorithms"][0]["parameters"].size() == 2);
+  CHECK(j["algorithms"][0]["library"].is_null());  // a paper's algorithm
+  CHECK(j["algorithms"][1]["library"] == "Open MPI");
 }
