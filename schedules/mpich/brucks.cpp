@@ -21,6 +21,7 @@
 
 #include <algorithm>
 
+#include "core/buffer_lowering.hpp"
 #include "core/error.hpp"
 #include "schedules/bruck.hpp"
 #include "schedules/collective_parameter.hpp"
@@ -37,14 +38,45 @@ Rank checked_ranks(const ScheduleHeader& header) {
   return header.ranks();
 }
 
+constexpr const char* kPhase1 = "Phase 1: rotate sendbuf up by rank into recvbuf";
+constexpr const char* kFinal = "final rotation";
+
+std::string pack_label(std::uint64_t pof2) {
+  const std::string d = std::to_string(pof2);
+  return "pof2 = " + d + ": pack the blocks with bit " + d + " set into tmp_buf";
+}
+std::string exchange_label(std::uint64_t pof2) {
+  const std::string d = std::to_string(pof2);
+  return "pof2 = " + d + ": sendrecv tmp_buf to rank + " + d + ", into recvbuf";
+}
+
+/// alltoall_program's table, streamed (add_bruck_exchange with k = 2): its local phases are empty.
+void alltoall_table(Rank p, const PhaseSink& out) {
+  Phase phase;
+  const auto local = [&](std::string label) {
+    phase.clear();
+    phase.set_label(std::move(label));
+    out(phase);
+  };
+  local(kPhase1);
+  for (std::uint64_t pof2 = 1; pof2 < p; pof2 *= 2) {
+    local(pack_label(pof2));
+    phase.clear();
+    phase.set_label(exchange_label(pof2));
+    add_bruck_exchange(phase, p, 2, pof2, 1);
+    out(phase);
+  }
+  local(rotate_out_label(kFinal));
+  local(invert_label(kFinal));
+}
+
 Schedule alltoall_program(const ScheduleHeader& header, Rank p) {
   check_program_memory(header, 4 * std::uint64_t{p}, 2 * std::uint64_t{p}, kName);
   Schedule s{header, {}};
-  rotate_in(s, p, "Phase 1: rotate sendbuf up by rank into recvbuf");
+  rotate_in(s, p, kPhase1);
   for (std::uint64_t pof2 = 1; pof2 < p; pof2 *= 2) {
-    const std::string d = std::to_string(pof2);
-    Phase pack("pof2 = " + d + ": pack the blocks with bit " + d + " set into tmp_buf");
-    Phase exchange("pof2 = " + d + ": sendrecv tmp_buf to rank + " + d + ", into recvbuf");
+    Phase pack(pack_label(pof2));
+    Phase exchange(exchange_label(pof2));
     for (Rank rank = 0; rank < p; ++rank) {
       const auto dst = static_cast<Rank>((rank + pof2) % p);
       std::uint64_t packed = 0;
@@ -59,7 +91,7 @@ Schedule alltoall_program(const ScheduleHeader& header, Rank p) {
     s.phases.push_back(std::move(pack));
     s.phases.push_back(std::move(exchange));
   }
-  rotate_out(s, p, "final rotation");
+  rotate_out(s, p, kFinal);
   BufferLayout layout = natural_layout(Collective::alltoall, p, 1);
   layout.scratch = p;
   s.header.buffers = layout;
@@ -132,13 +164,25 @@ Claims claims(const ScheduleHeader& header) {
 
 }  // namespace
 
+namespace {
+
+/// The table: the alltoall's streamed, the allgather's derived from its program (p ops a phase).
+void table(const ScheduleHeader& header, const PhaseSink& out) {
+  if (header.collective == Collective::alltoall) return alltoall_table(checked_ranks(header), out);
+  table_of(program(header), out);
+}
+
+}  // namespace
+
 Algorithm brucks() {
-  return program_row(
+  Algorithm row = program_row(
       kName, "Bruck with r = 2: alltoall packs the blocks with bit i set; allgather doubles tmp_buf",
       "MPICH main alltoall_intra_brucks.c and allgather_intra_brucks.c; Bruck et al., Sections 3 "
       "and 4 with r = 2, k = 1",
       kParameters, program, claims,
       [](const ScheduleHeader&, const Topology& model) { return fully_connected_with(model, 1); });
+  row.generate = table;
+  return row;
 }
 
 }  // namespace phasecheck::schedules::mpich

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <vector>
 
 #include "core/buffer_lowering.hpp"
 #include "core/limits.hpp"
@@ -51,9 +52,17 @@ void rotate_in(Schedule& s, Rank p, std::string label) {
   s.phases.push_back(std::move(rotate));
 }
 
+std::string rotate_out_label(const std::string& label) {
+  return label + ": rotate recvbuf up by rank + 1 into tmp_buf";
+}
+
+std::string invert_label(const std::string& label) {
+  return label + ": invert, recvbuf[p - 1 - i] = tmp_buf[i]";
+}
+
 void rotate_out(Schedule& s, Rank p, std::string label) {
-  Phase rotate(label + ": rotate recvbuf up by rank + 1 into tmp_buf");
-  Phase reverse(label + ": invert, recvbuf[p - 1 - i] = tmp_buf[i]");
+  Phase rotate(rotate_out_label(label));
+  Phase reverse(invert_label(label));
   for (Rank rank = 0; rank < p; ++rank) {
     if (rank + 1 < p) rotate.add(BufferOp{rank, rank, output(rank + 1), scratch(0), p - rank - 1});
     rotate.add(BufferOp{rank, rank, output(0), scratch(p - rank - 1), rank + 1});
@@ -61,6 +70,22 @@ void rotate_out(Schedule& s, Rank p, std::string label) {
   }
   s.phases.push_back(std::move(rotate));
   s.phases.push_back(std::move(reverse));
+}
+
+void add_bruck_exchange(Phase& phase, Rank p, std::uint64_t k, std::uint64_t delta,
+                        std::uint64_t digits) {
+  std::vector<Block> blocks;
+  for (Rank r = 0; r < p; ++r)
+    for (std::uint64_t j = 1; j <= digits; ++j) {
+      blocks.clear();
+      for (std::uint64_t first = delta * j; first < p; first += k * delta)
+        for (std::uint64_t offset = first; offset < std::min<std::uint64_t>(first + delta, p);
+             ++offset) {
+          const auto origin = static_cast<Rank>((r + p - offset % delta) % p);
+          blocks.push_back(Block{origin, static_cast<Rank>((origin + offset) % p)});
+        }
+      phase.add(r, static_cast<Rank>((r + delta * j) % p), blocks);
+    }
 }
 
 Claims sendrecv_claims(std::size_t phases, std::string source, std::uint64_t c2,

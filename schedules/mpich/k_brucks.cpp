@@ -27,6 +27,7 @@
 
 #include <algorithm>
 
+#include "core/buffer_lowering.hpp"
 #include "core/error.hpp"
 #include "schedules/bruck.hpp"
 #include "schedules/collective_parameter.hpp"
@@ -67,6 +68,21 @@ void for_each_digit_run(const Shape& s, std::uint64_t delta, std::uint64_t digit
     run(offset, static_cast<std::uint32_t>(std::min<std::uint64_t>(delta, s.p - offset)));
 }
 
+constexpr const char* kStep1 = "Step 1: rotate sendbuf up by rank into recvbuf";
+
+std::string phase_name(unsigned i, std::uint64_t delta) {
+  return "phase " + std::to_string(i) + " (delta " + std::to_string(delta) + ")";
+}
+std::string pack_label(unsigned i, std::uint64_t delta) {
+  return phase_name(i, delta) + ": pack digit j into tmp_sbuf[j-1]";
+}
+std::string exchange_label(unsigned i, std::uint64_t delta) {
+  return phase_name(i, delta) + ": tmp_sbuf[j-1] to rank + delta j into its tmp_rbuf[j-1]";
+}
+std::string unpack_label(unsigned i, std::uint64_t delta) {
+  return phase_name(i, delta) + ": unpack tmp_rbuf[j-1] into recvbuf";
+}
+
 Schedule alltoall_program(const ScheduleHeader& header, const Shape& shape) {
   const Rank p = shape.p;
   const std::uint64_t used = shape.digits(1);  // phase 0 uses the most digits
@@ -75,13 +91,12 @@ Schedule alltoall_program(const ScheduleHeader& header, const Shape& shape) {
   const auto tmp_sbuf = [&](std::uint64_t j) { return p + 2 * (j - 1) * shape.p_of_k; };
   const auto tmp_rbuf = [&](std::uint64_t j) { return tmp_sbuf(j) + shape.p_of_k; };
   Schedule s{header, {}};
-  rotate_in(s, p, "Step 1: rotate sendbuf up by rank into recvbuf");
+  rotate_in(s, p, kStep1);
   std::uint64_t delta = 1;
   for (unsigned i = 0; i < shape.nphases; ++i, delta *= shape.k) {
-    const std::string phase = "phase " + std::to_string(i) + " (delta " + std::to_string(delta) + ")";
-    Phase pack(phase + ": pack digit j into tmp_sbuf[j-1]");
-    Phase exchange(phase + ": tmp_sbuf[j-1] to rank + delta j into its tmp_rbuf[j-1]");
-    Phase unpack(phase + ": unpack tmp_rbuf[j-1] into recvbuf");
+    Phase pack(pack_label(i, delta));
+    Phase exchange(exchange_label(i, delta));
+    Phase unpack(unpack_label(i, delta));
     for (Rank rank = 0; rank < p; ++rank) {
       for (std::uint64_t j = 1; j <= shape.digits(delta); ++j) {
         const auto dst = static_cast<Rank>((rank + delta * j) % p);
@@ -153,6 +168,28 @@ Schedule allgather_program(const ScheduleHeader& header, const Shape& shape) {
   return s;
 }
 
+/// alltoall_program's table, streamed (add_bruck_exchange): its local phases are empty phases.
+void alltoall_table(const Shape& shape, const PhaseSink& out) {
+  Phase phase;
+  const auto local = [&](std::string label) {
+    phase.clear();
+    phase.set_label(std::move(label));
+    out(phase);
+  };
+  local(kStep1);
+  std::uint64_t delta = 1;
+  for (unsigned i = 0; i < shape.nphases; ++i, delta *= shape.k) {
+    local(pack_label(i, delta));
+    phase.clear();
+    phase.set_label(exchange_label(i, delta));
+    add_bruck_exchange(phase, shape.p, shape.k, delta, shape.digits(delta));
+    out(phase);
+    local(unpack_label(i, delta));
+  }
+  local(rotate_out_label("Step 3"));
+  local(invert_label("Step 3"));
+}
+
 Schedule program(const ScheduleHeader& header) {
   const Shape shape = checked_shape(header);
   return header.collective == Collective::alltoall ? alltoall_program(header, shape)
@@ -193,14 +230,26 @@ Claims claims(const ScheduleHeader& header) {
 
 }  // namespace
 
+namespace {
+
+/// The table: the alltoall's streamed, the allgather's derived from its program (p ops a phase).
+void table(const ScheduleHeader& header, const PhaseSink& out) {
+  if (header.collective == Collective::alltoall) return alltoall_table(checked_shape(header), out);
+  table_of(program(header), out);
+}
+
+}  // namespace
+
 Algorithm k_brucks() {
-  return program_row(
+  Algorithm row = program_row(
       kName, "Bruck with radix k: per base-k digit, k - 1 concurrent exchanges",
       "MPICH main alltoall_intra_k_brucks.c and allgather_intra_k_brucks.c; Bruck et al., "
       "Sections 3 and 4",
       kParameters, program, claims, [](const ScheduleHeader& h, const Topology& model) {
         return fully_connected_with(model, read_uint(h.parameters, kRadix, h.ranks()) - 1);
       });
+  row.generate = table;
+  return row;
 }
 
 }  // namespace phasecheck::schedules::mpich

@@ -43,6 +43,18 @@ bool fully_connected_with(const Topology& model, std::uint64_t ports);
 /// scratch[0..p)) and "recvbuf[p - 1 - i] = tmp_buf[i]" (p copies).
 void rotate_in(Schedule& s, Rank p, std::string label);
 void rotate_out(Schedule& s, Rank p, std::string label);
+/// The phase labels rotate_out gives for `label`: the rotation's and the inversion's.
+std::string rotate_out_label(const std::string& label);
+std::string invert_label(const std::string& label);
+
+/// The table of a Bruck alltoall exchange, streamed rather than derived from the program (at p =
+/// 512 running the program costs about 1 s): after the rotation into recvbuf, rank r's slot
+/// `offset` holds block [r - (offset mod delta), r - (offset mod delta) + offset] (the lower digits
+/// have moved it already), and digit j of weight delta sends the offsets with that digit, in
+/// increasing order, to r + delta j, for j = 1 .. digits. The tests check it equals table_of of the
+/// program.
+void add_bruck_exchange(Phase& phase, Rank p, std::uint64_t k, std::uint64_t delta,
+                        std::uint64_t digits);
 
 /// The claims of p - 1 or log2 p MPIC_Sendrecv steps after one local copy: exactly `phases`
 /// phases, C2 = `c2`, two requests per rank and phase.
