@@ -72,5 +72,6 @@ Algorithm pairwise_sendrecv_replace();
 Algorithm recursive_doubling();
 Algorithm ring();
 Algorithm recexch();
+Algorithm circulant();
 
 }  // namespace phasecheck::schedules::mpich
