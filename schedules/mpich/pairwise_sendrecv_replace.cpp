@@ -12,7 +12,7 @@
 // deadlocks). An exchange swaps recvbuf[b] of a with recvbuf[a] of b in one phase (Sendrecv_replace
 // packs the outgoing block into a temporary first; a phase reads before it writes, so no scratch is
 // needed). Format 4: no input, output slot d starts with (r, d). Claims: rank order 2p - 3 phases
-// (p >= 2: pair {a, b}, a < b, runs in phase a + b; verified for p <= 64 in the tests), xor order
+// (p >= 2: pair {a, b}, a < b, runs in phase a + b - 1, counting from 0), xor order
 // exactly the non-zero masks with a pair below p; two requests per rank and phase.
 
 #include <algorithm>
