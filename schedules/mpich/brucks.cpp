@@ -176,7 +176,8 @@ void table(const ScheduleHeader& header, const PhaseSink& out) {
 
 Algorithm brucks() {
   Algorithm row = program_row(
-      kName, "Bruck with r = 2: alltoall packs the blocks with bit i set; allgather doubles tmp_buf",
+      kName,
+      "Bruck with r = 2: alltoall packs the blocks with bit i set; allgather doubles tmp_buf",
       "MPICH main alltoall_intra_brucks.c and allgather_intra_brucks.c; Bruck et al., Sections 3 "
       "and 4 with r = 2, k = 1",
       kParameters, program, claims,

@@ -155,8 +155,8 @@ Schedule program(const ScheduleHeader& header) {
     Phase round(round_label(g, k));
     for (int rank = 0; rank < g.p; ++rank)
       g.for_each_send(rank, k, [&](int peer, int root) {
-        round.add(BufferOp{static_cast<Rank>(rank), static_cast<Rank>(peer), output(root),
-                           output(root)});
+        round.add(
+            BufferOp{static_cast<Rank>(rank), static_cast<Rank>(peer), output(root), output(root)});
       });
     s.phases.push_back(std::move(round));
   }
@@ -168,9 +168,9 @@ Claims claims(const ScheduleHeader& header) {
   const Rank p = checked_ranks(header);
   unsigned q = 1;
   while ((std::uint64_t{1} << q) < p) ++q;
-  Claims c{.phases = PhaseClaim::exactly(1 + std::size_t{q},
-                                         "the own copy, then q = ceil(log2 p) = " +
-                                             std::to_string(q) + " rounds (one chunk)")};
+  Claims c{.phases = PhaseClaim::exactly(
+               1 + std::size_t{q}, "the own copy, then q = ceil(log2 p) = " + std::to_string(q) +
+                                       " rounds (one chunk)")};
   // Every rank receives each other root's block once and no round sends a rank more than the
   // others (checked by the tests for p <= 200: Träff's allgather is optimal in C2 too).
   c.c2 = PhaseClaim::exactly(p - 1, "p - 1 blocks received, none twice: the optimum");
@@ -181,7 +181,8 @@ Claims claims(const ScheduleHeader& header) {
 
 Algorithm circulant() {
   Algorithm row = program_row(
-      kName, "Träff's circulant graph: q = ceil(log2 p) rounds to rank + Skip[k], every root at once",
+      kName,
+      "Träff's circulant graph: q = ceil(log2 p) rounds to rank + Skip[k], every root at once",
       "MPICH main allgather_intra_circ_graph.c, circ_graph.c; Träff, ACM TOPC 2025", kParameters,
       program, claims,
       [](const ScheduleHeader&, const Topology& model) { return fully_connected_with(model, 1); });

@@ -7,23 +7,22 @@
 
 namespace phasecheck::schedules::mpich {
 
-Algorithm program_row(std::string_view name, std::string_view summary, std::string_view reference,
-                      std::span<const ParameterSpec> parameters,
-                      std::function<Schedule(const ScheduleHeader&)> program,
-                      std::function<Claims(const ScheduleHeader&)> claims,
-                      std::function<bool(const ScheduleHeader&, const Topology&)> contention_free_on,
-                      bool in_place) {
-  Algorithm row{name,
-                summary,
-                reference,
-                parameters,
-                [program](const ScheduleHeader& h, const PhaseSink& out) {
-                  table_of(program(h), out);
-                },
-                std::move(claims),
-                std::move(contention_free_on),
-                {},
-                std::move(program)};
+Algorithm program_row(
+    std::string_view name, std::string_view summary, std::string_view reference,
+    std::span<const ParameterSpec> parameters,
+    std::function<Schedule(const ScheduleHeader&)> program,
+    std::function<Claims(const ScheduleHeader&)> claims,
+    std::function<bool(const ScheduleHeader&, const Topology&)> contention_free_on, bool in_place) {
+  Algorithm row{
+      name,
+      summary,
+      reference,
+      parameters,
+      [program](const ScheduleHeader& h, const PhaseSink& out) { table_of(program(h), out); },
+      std::move(claims),
+      std::move(contention_free_on),
+      {},
+      std::move(program)};
   row.in_place = in_place;
   return row;
 }
@@ -31,11 +30,10 @@ Algorithm program_row(std::string_view name, std::string_view summary, std::stri
 void check_program_memory(const ScheduleHeader& header, std::uint64_t ops_per_rank,
                           std::uint64_t slots_per_rank, std::string_view name) {
   const std::uint64_t p = header.ranks();
-  const auto per_rank = checked_add(checked_mul(ops_per_rank, sizeof(BufferOp)),
-                                    checked_mul(slots_per_rank, 16));
-  check_memory(checked_mul(per_rank, p),
-               std::string(name) + " on " + std::to_string(p) +
-                   " ranks (its buffer program is built whole and run)");
+  const auto per_rank =
+      checked_add(checked_mul(ops_per_rank, sizeof(BufferOp)), checked_mul(slots_per_rank, 16));
+  check_memory(checked_mul(per_rank, p), std::string(name) + " on " + std::to_string(p) +
+                                             " ranks (its buffer program is built whole and run)");
 }
 
 bool fully_connected_with(const Topology& model, std::uint64_t ports) {

@@ -150,8 +150,8 @@ Schedule allgather_program(const ScheduleHeader& header, const Shape& shape) {
     for (Rank rank = 0; rank < p; ++rank)
       for (std::uint64_t j = 1; j <= shape.digits(delta); ++j) {
         const auto dst = static_cast<Rank>((rank + p - (delta * j) % p) % p);
-        const auto count = static_cast<std::uint32_t>(
-            allgather_count(shape, delta, j, i + 1 == shape.nphases));
+        const auto count =
+            static_cast<std::uint32_t>(allgather_count(shape, delta, j, i + 1 == shape.nphases));
         exchange.add(BufferOp{rank, dst, tmp(rank, 0), tmp(dst, j * delta), count});
       }
     s.phases.push_back(std::move(exchange));
@@ -201,9 +201,9 @@ Claims claims(const ScheduleHeader& header) {
   const std::string phases = "nphases = " + std::to_string(s.nphases) + " base-k digits of p - 1";
   if (header.collective == Collective::allgather) {
     // Phases before the last send k^i blocks; the last sends at most min(k^(w-1), p - k^(w-1)).
-    const std::uint64_t c2 =
-        s.nphases == 0 ? 0
-                       : (s.p_of_k - 1) / (s.k - 1) + std::min<std::uint64_t>(s.p_of_k, s.p - s.p_of_k);
+    const std::uint64_t c2 = s.nphases == 0 ? 0
+                                            : (s.p_of_k - 1) / (s.k - 1) +
+                                                  std::min<std::uint64_t>(s.p_of_k, s.p - s.p_of_k);
     Claims c{.phases = PhaseClaim::exactly(2 + std::size_t{s.nphases},
                                            phases + " between the own copy and the rotation")};
     c.c2 = PhaseClaim::exactly(c2, "k^i blocks per phase, the rest in the last");
@@ -215,8 +215,8 @@ Claims claims(const ScheduleHeader& header) {
   for (unsigned i = 0; i < s.nphases; ++i, delta *= s.k) {
     std::uint64_t largest = 0;
     for (std::uint64_t j = 1; j <= s.digits(delta); ++j)
-      largest = std::max(largest, blocks_with_digit(s.p, static_cast<Rank>(s.k), delta,
-                                                    static_cast<Rank>(j)));
+      largest = std::max(
+          largest, blocks_with_digit(s.p, static_cast<Rank>(s.k), delta, static_cast<Rank>(j)));
     c2 += largest;
     round_end.push_back(2 + 3 * std::size_t{i});  // Step 1, then pack, exchange, unpack
   }

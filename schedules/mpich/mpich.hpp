@@ -22,12 +22,13 @@ inline Slot scratch(std::uint64_t i) { return {Buffer::scratch, static_cast<std:
 
 /// A registry row whose table is table_of(program(header)). `contention_free_on` as in
 /// Algorithm; `in_place` for an algorithm run with MPI_IN_PLACE (format 4).
-Algorithm program_row(std::string_view name, std::string_view summary, std::string_view reference,
-                      std::span<const ParameterSpec> parameters,
-                      std::function<Schedule(const ScheduleHeader&)> program,
-                      std::function<Claims(const ScheduleHeader&)> claims,
-                      std::function<bool(const ScheduleHeader&, const Topology&)> contention_free_on,
-                      bool in_place = false);
+Algorithm program_row(
+    std::string_view name, std::string_view summary, std::string_view reference,
+    std::span<const ParameterSpec> parameters,
+    std::function<Schedule(const ScheduleHeader&)> program,
+    std::function<Claims(const ScheduleHeader&)> claims,
+    std::function<bool(const ScheduleHeader&, const Topology&)> contention_free_on,
+    bool in_place = false);
 
 /// Refuses before a program of about `ops_per_rank` ops per rank (and its run, 16 bytes per
 /// output and scratch slot) passes the memory limit; `name` names the algorithm.

@@ -33,10 +33,10 @@ Schedule program(const ScheduleHeader& header) {
   for (Rank rank = 0; rank < p; ++rank) copy.add(BufferOp{rank, rank, input(rank), output(rank)});
   s.phases.push_back(std::move(copy));
   for (Rank i = 1; i < p; ++i) {
-    Phase step(is_pof2 ? "step " + std::to_string(i) + ": sendrecv with rank xor " +
-                             std::to_string(i)
-                       : "step " + std::to_string(i) + ": send to rank + " + std::to_string(i) +
-                             ", receive from rank - " + std::to_string(i));
+    Phase step(is_pof2
+                   ? "step " + std::to_string(i) + ": sendrecv with rank xor " + std::to_string(i)
+                   : "step " + std::to_string(i) + ": send to rank + " + std::to_string(i) +
+                         ", receive from rank - " + std::to_string(i));
     for (Rank rank = 0; rank < p; ++rank) {
       const Rank dst = is_pof2 ? rank ^ i : (rank + i) % p;
       step.add(BufferOp{rank, dst, input(dst), output(rank)});
@@ -59,9 +59,8 @@ Algorithm pairwise() {
   return program_row(
       kName, "self copy, then p - 1 sendrecvs: rank xor i for p a power of two, else rank + i",
       "MPICH main alltoall_intra_pairwise.c, MPIR_Alltoall_intra_pairwise", kParameters, program,
-      claims, [](const ScheduleHeader&, const Topology& model) {
-        return fully_connected_with(model, 1);
-      });
+      claims,
+      [](const ScheduleHeader&, const Topology& model) { return fully_connected_with(model, 1); });
 }
 
 }  // namespace phasecheck::schedules::mpich

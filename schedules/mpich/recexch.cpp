@@ -40,8 +40,7 @@ constexpr ParameterSpec kDistance{"distance", Choice{kDistances}, Fixed{"doublin
 constexpr ParameterSpec kSinglePhaseRecv{
     "single_phase_recv", Boolean{}, Fixed{"false"},
     "post the receives of one phase at a time (RECEXCH_SINGLE_PHASE_RECV): same sends"};
-constexpr ParameterSpec kParameters[] = {kAllgatherCollective, kRadix, kDistance,
-                                         kSinglePhaseRecv};
+constexpr ParameterSpec kParameters[] = {kAllgatherCollective, kRadix, kDistance, kSinglePhaseRecv};
 constexpr std::string_view kName = "mpich-recexch";
 
 struct Recexch {
@@ -53,7 +52,9 @@ struct Recexch {
   bool halving = false;
 
   std::int64_t step2rank(std::int64_t rank) const { return rank < T ? rank / k : rank - rem; }
-  std::int64_t origrank(std::int64_t r) const { return r < rem / (k - 1) ? r * k + k - 1 : r + rem; }
+  std::int64_t origrank(std::int64_t r) const {
+    return r < rem / (k - 1) ? r * k + k - 1 : r + rem;
+  }
   bool participates(std::int64_t rank) const { return rank >= T || rank % k == k - 1; }
   /// Step 1's receiver for a rank that does not take part.
   std::int64_t step1_sendto(std::int64_t rank) const {
@@ -122,8 +123,8 @@ void add_run(Phase& phase, Rank from, Rank to, std::int64_t offset, std::int64_t
 }
 
 /// add_run to participant `to`, leaving out its level-0 run.
-void add_run_to_participant(const Recexch& s, Phase& phase, Rank from, Rank to,
-                            std::int64_t offset, std::int64_t count) {
+void add_run_to_participant(const Recexch& s, Phase& phase, Rank from, Rank to, std::int64_t offset,
+                            std::int64_t count) {
   const auto [held, held_count] = s.offset_and_count(to, 0);
   add_run(phase, from, to, offset, count, held, held + held_count);
 }
@@ -185,8 +186,8 @@ Schedule program(const ScheduleHeader& header) {
 
 Claims claims(const ScheduleHeader& header) {
   const Recexch s = checked_shape(header);
-  const std::size_t steps = 1 + (s.rem > 0 ? 2 : 0) + (s.halving && s.nphases >= 2 ? 1 : 0) +
-                            s.nphases;
+  const std::size_t steps =
+      1 + (s.rem > 0 ? 2 : 0) + (s.halving && s.nphases >= 2 ? 1 : 0) + s.nphases;
   return Claims{.phases = PhaseClaim::exactly(
                     steps, "the own copy, log_k(p_of_k) = " + std::to_string(s.nphases) +
                                " Step-2 phases, Steps 1 and 3 when p_of_k < p, and the "

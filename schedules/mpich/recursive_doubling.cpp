@@ -25,8 +25,8 @@ Rank checked_ranks(const ScheduleHeader& header) {
   check_parameters(header.parameters, kParameters, header.ranks(), kName);
   const Rank p = header.ranks();
   if (!std::has_single_bit(p))
-    throw InputError(std::string(kName) + " needs a power-of-two number of ranks (p = " +
-                     std::to_string(p) +
+    throw InputError(std::string(kName) +
+                     " needs a power-of-two number of ranks (p = " + std::to_string(p) +
                      "); MPICH asserts it (allgather_intra_recursive_doubling.c, restrictions: "
                      "power-of-two) and its selection uses another allgather there (brucks or "
                      "ring, e.g. mpich-brucks)");
@@ -66,13 +66,13 @@ Claims claims(const ScheduleHeader& header) {
 }  // namespace
 
 Algorithm recursive_doubling() {
-  return program_row(kName, "log2 p sendrecvs with rank xor mask, doubling the blocks (p = 2^n)",
-                     "MPICH main allgather_intra_recursive_doubling.c, "
-                     "MPIR_Allgather_intra_recursive_doubling",
-                     kParameters, program, claims, [](const ScheduleHeader&, const Topology& model) {
-                       return std::holds_alternative<Hypercube>(model) ||
-                              fully_connected_with(model, 1);
-                     });
+  return program_row(
+      kName, "log2 p sendrecvs with rank xor mask, doubling the blocks (p = 2^n)",
+      "MPICH main allgather_intra_recursive_doubling.c, "
+      "MPIR_Allgather_intra_recursive_doubling",
+      kParameters, program, claims, [](const ScheduleHeader&, const Topology& model) {
+        return std::holds_alternative<Hypercube>(model) || fully_connected_with(model, 1);
+      });
 }
 
 }  // namespace phasecheck::schedules::mpich

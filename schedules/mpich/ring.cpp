@@ -4,8 +4,8 @@
 // recvbuf[jnext] from rank - 1, starting with j = rank, jnext = rank - 1 and moving both one block
 // down per step. Every block goes from and into recvbuf at its origin's index, which is what the
 // generic lowering does too; the row has its own program only to keep the copy a phase of its own,
-// as MPICH does. Claims: exactly p phases, C2 = p - 1, two requests per rank and phase. MPI_IN_PLACE
-// only skips the copy (not modelled).
+// as MPICH does. Claims: exactly p phases, C2 = p - 1, two requests per rank and phase.
+// MPI_IN_PLACE only skips the copy (not modelled).
 
 #include "core/error.hpp"
 #include "schedules/collective_parameter.hpp"
@@ -45,8 +45,7 @@ Schedule program(const ScheduleHeader& header) {
 
 Claims claims(const ScheduleHeader& header) {
   const Rank p = checked_ranks(header);
-  return sendrecv_claims(p, "the own copy, then p - 1 sendrecv steps", p - 1,
-                         "one block per step");
+  return sendrecv_claims(p, "the own copy, then p - 1 sendrecv steps", p - 1, "one block per step");
 }
 
 }  // namespace

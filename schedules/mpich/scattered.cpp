@@ -65,9 +65,9 @@ Claims claims(const ScheduleHeader& header) {
   const bool self_only_batch = s.bblock == 1 || s.p == 1;
   c.c2 = PhaseClaim::exactly(batches - (self_only_batch ? 1 : 0),
                              "one block per message, over the batches that send");
-  c.max_requests = Claims::RequestLimit{static_cast<std::uint32_t>(2 * s.bblock),
-                                        "2 bblock requests per Waitall, bblock = " +
-                                            std::to_string(s.bblock)};
+  c.max_requests =
+      Claims::RequestLimit{static_cast<std::uint32_t>(2 * s.bblock),
+                           "2 bblock requests per Waitall, bblock = " + std::to_string(s.bblock)};
   return c;
 }
 

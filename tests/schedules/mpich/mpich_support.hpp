@@ -40,8 +40,7 @@ inline Schedule program_of(std::string_view name, Rank p, Parameters given = {},
   return schedules::generate_program(row(name), header_of(name, p, std::move(given), ports));
 }
 
-inline Schedule table_of_row(std::string_view name, Rank p, Parameters given = {},
-                             Rank ports = 1) {
+inline Schedule table_of_row(std::string_view name, Rank p, Parameters given = {}, Rank ports = 1) {
   return schedules::generate(row(name), FullyConnected(p, ports), std::move(given));
 }
 

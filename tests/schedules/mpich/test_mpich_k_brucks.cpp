@@ -32,8 +32,8 @@ TEST_CASE("mpich-k-brucks alltoall: p = 10, k = 3 packs digit classes into tmp_s
                                                         {0, 0, out(2), scr(28), 1},
                                                         {0, 0, out(5), scr(29), 1},
                                                         {0, 0, out(8), scr(30), 1}});
-  CHECK(ops_of(s.phases[2], 0) == std::vector<BufferOp>{{0, 1, scr(10), scr(19), 3},
-                                                        {0, 2, scr(28), scr(37), 3}});
+  CHECK(ops_of(s.phases[2], 0) ==
+        std::vector<BufferOp>{{0, 1, scr(10), scr(19), 3}, {0, 2, scr(28), scr(37), 3}});
   // Phase 1 (delta 3), digit 2: offsets 6..8, one run, to rank 0 + 6.
   CHECK(ops_of(s.phases[5], 0)[1] == BufferOp{0, 6, scr(28), scr(37), 3});
   // Phase 2 (delta 9): digit 1 only (offset 9); digit 2 would start at 18 >= p.
@@ -43,10 +43,10 @@ TEST_CASE("mpich-k-brucks alltoall: p = 10, k = 3 packs digit classes into tmp_s
 TEST_CASE("mpich-k-brucks allgather: p = 10, k = 3, rank 0 receives in recvbuf itself") {
   const Schedule s = program_of("mpich-k-brucks", 10, radix(3, "allgather"));
   REQUIRE(s.phases.size() == 2 + 3);
-  CHECK(ops_of(s.phases[1], 0) == std::vector<BufferOp>{{0, 9, out(0), scr(1), 1},
-                                                        {0, 8, out(0), scr(2), 1}});
-  CHECK(ops_of(s.phases[2], 0) == std::vector<BufferOp>{{0, 7, out(0), scr(3), 3},
-                                                        {0, 4, out(0), scr(6), 3}});
+  CHECK(ops_of(s.phases[1], 0) ==
+        std::vector<BufferOp>{{0, 9, out(0), scr(1), 1}, {0, 8, out(0), scr(2), 1}});
+  CHECK(ops_of(s.phases[2], 0) ==
+        std::vector<BufferOp>{{0, 7, out(0), scr(3), 3}, {0, 4, out(0), scr(6), 3}});
   // Rank 9's last phase: one block (p - 9 left) to rank 0, straight into its recvbuf[9].
   CHECK(ops_of(s.phases[3], 9) == std::vector<BufferOp>{{9, 0, scr(0), out(9), 1}});
   CHECK(ops_of(s.phases[4], 0).empty());  // rank 0 needs no rotation
@@ -69,7 +69,8 @@ TEST_CASE("mpich-k-brucks: radix 1 is refused (MPICH's k >= 2)") {
   CHECK_THROWS_AS(header_of("mpich-k-brucks", 4, radix(1)), InputError);
 }
 
-TEST_CASE("mpich-k-brucks mutants: an unpack offset (alltoall) or a partner (allgather) off by one") {
+TEST_CASE(
+    "mpich-k-brucks mutants: an unpack offset (alltoall) or a partner (allgather) off by one") {
   const Schedule a = program_of("mpich-k-brucks", 10, radix(3));
   check_caught(mutant(a, 3, 0, [](BufferOp& op) { op.to.index = (op.to.index + 1) % 10; }));
   const Schedule g = program_of("mpich-k-brucks", 10, radix(3, "allgather"));

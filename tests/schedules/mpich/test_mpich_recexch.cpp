@@ -13,9 +13,8 @@ namespace {
 const Slot out(std::uint32_t i) { return {Buffer::output, i}; }
 const Slot in(std::uint32_t i) { return {Buffer::input, i}; }
 Parameters recexch(Rank k, const char* distance = "doubling", const char* single = "false") {
-  return parameters({{"radix", std::to_string(k)},
-                     {"distance", distance},
-                     {"single_phase_recv", single}});
+  return parameters(
+      {{"radix", std::to_string(k)}, {"distance", distance}, {"single_phase_recv", single}});
 }
 }  // namespace
 

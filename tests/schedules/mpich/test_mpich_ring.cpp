@@ -23,8 +23,7 @@ TEST_CASE("mpich-ring: verifies with its claims (p phases, C2 = p - 1)") {
 }
 
 TEST_CASE("mpich-ring: an alltoall is refused (MPICH's ring here is the allgather)") {
-  CHECK_THROWS_AS(header_of("mpich-ring", 4, parameters({{"collective", "alltoall"}})),
-                  InputError);
+  CHECK_THROWS_AS(header_of("mpich-ring", 4, parameters({{"collective", "alltoall"}})), InputError);
 }
 
 TEST_CASE("mpich-ring mutant: at p = 5 rank 2 forwards the wrong block in step 3") {
