@@ -290,6 +290,9 @@ TEST_CASE("mutate: no invalid mutant of a program is missed on random machines a
     } catch (const InputError& e) {
       RC_DISCARD(e.what());
     }
+    // An in-place alltoall on one rank has nothing to do: no op to mutate.
+    RC_PRE(std::any_of(s.phases.begin(), s.phases.end(),
+                       [](const Phase& phase) { return !phase.ops().empty(); }));
     const auto report = properties::mutate(s, t, 4, *rc::gen::inRange<std::uint64_t>(0, 1000));
     for (const auto& c : report.classes) {
       RC_ASSERT(c.missed == 0u);
