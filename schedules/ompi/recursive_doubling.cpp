@@ -4,7 +4,8 @@
 // blocks it holds, rbuf[sendblocklocation ..], which land at the same offsets in the partner's
 // rbuf (sendblocklocation moves down by distance on the upper rank). Phases: the copy, then
 // log2 p exchanges of 1, 2, 4, ... blocks: C2 = p - 1. Off powers of two Open MPI switches to
-// Bruck (ompi_coll_base_allgather_intra_bruck, registered as bruck-concat): refused here.
+// Bruck (ompi_coll_base_allgather_intra_bruck; it sends what ompi-bruck-k sends with radix 2, as
+// the recorded runs show): refused here.
 
 #include <bit>
 
@@ -23,7 +24,7 @@ Rank supported_ranks(const ScheduleHeader& header) {
     throw InputError(
         "ompi-recursive-doubling needs a power-of-two number of ranks (p = " + std::to_string(p) +
         "); Open MPI 4.1 falls back to bruck there (coll_base_allgather.c, "
-        "ompi_coll_base_allgather_intra_bruck; registered as bruck-concat)");
+        "ompi_coll_base_allgather_intra_bruck, which sends what ompi-bruck-k sends with radix 2)");
   return p;
 }
 

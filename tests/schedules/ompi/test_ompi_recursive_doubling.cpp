@@ -22,8 +22,8 @@ TEST_CASE("ompi-recursive-doubling: verifies with its claims at p = 1 .. 64, pow
 TEST_CASE("ompi-recursive-doubling: other sizes are refused, naming Open MPI's fallback") {
   CHECK(refusal("ompi-recursive-doubling", 6) ==
         "ompi-recursive-doubling needs a power-of-two number of ranks (p = 6); Open MPI 4.1 falls "
-        "back to bruck there (coll_base_allgather.c, ompi_coll_base_allgather_intra_bruck; "
-        "registered as bruck-concat)");
+        "back to bruck there (coll_base_allgather.c, ompi_coll_base_allgather_intra_bruck, "
+        "which sends what ompi-bruck-k sends with radix 2)");
   CHECK_THROWS_AS(program_of("ompi-recursive-doubling", 4, with({{"collective", "alltoall"}})),
                   InputError);
 }
