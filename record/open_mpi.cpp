@@ -12,20 +12,22 @@ namespace {
 
 constexpr OmpiAlgorithm kAlltoall[] = {
     {1, "linear", "basic linear: every receive and send posted at once", "linear"},
-    {2, "pairwise", "pairwise exchange: step s sends to rank + s, receives from rank - s", "shift"},
+    {2, "pairwise", "pairwise exchange: step s sends to rank + s, receives from rank - s",
+     "ompi-pairwise,shift"},
     {3, "modified_bruck", "modified Bruck: log2 p steps of packed blocks",
      "modified-bruck,ompi-bruck,bruck-index"},
-    {4, "linear_sync", "linear with a bounded number of outstanding requests", "linear"},
-    {5, "two_proc", "two processes only: one exchange", "shift"},
+    {4, "linear_sync", "linear with a bounded number of outstanding requests",
+     "ompi-linear-sync,linear"},
+    {5, "two_proc", "two processes only: one exchange", "ompi-two-procs,shift"},
 };
 constexpr OmpiAlgorithm kAllgather[] = {
     {1, "linear", "basic linear: gather to rank 0, then broadcast", "linear"},
-    {2, "bruck", "Bruck: ceil(log2 p) steps of doubling distance", "bruck-concat"},
+    {2, "bruck", "Bruck: ceil(log2 p) steps of doubling distance", "ompi-bruck-k,bruck-concat"},
     {3, "recursive_doubling", "recursive doubling (p a power of two)",
-     "hypercube-exchange,pairwise-xor"},
-    {4, "ring", "ring: p - 1 steps to the next rank", "ring,shift"},
-    {5, "neighbor", "neighbor exchange (p even)", ""},
-    {6, "two_proc", "two processes only: one exchange", "shift"},
+     "ompi-recursive-doubling,ompi-bruck-k,hypercube-exchange,pairwise-xor"},
+    {4, "ring", "ring: p - 1 steps to the next rank", "ompi-ring,ring,shift"},
+    {5, "neighbor", "neighbor exchange (p even)", "ompi-neighbor-exchange,ompi-ring"},
+    {6, "two_proc", "two processes only: one exchange", "ompi-two-procs,shift"},
 };
 
 std::string_view collective_name(Collective c) {

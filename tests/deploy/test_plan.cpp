@@ -166,6 +166,7 @@ TEST_CASE("check: a 1-rank schedule of every algorithm deploys, its table and it
   const std::vector<Topology> machines = {FullyConnected(1, 1), Cluster({1}),
                                           Tree({"n0"}, {"s0"}, {{"n0", "s0"}})};
   std::size_t deployed = 0;
+  std::size_t applicable = 0;
   for (const schedules::Algorithm& a : schedules::algorithms()) {
     INFO(a.name);
     std::optional<Schedule> table;
@@ -176,7 +177,10 @@ TEST_CASE("check: a 1-rank schedule of every algorithm deploys, its table and it
       } catch (const InputError&) {  // not a machine this algorithm is made for
       }
     }
-    REQUIRE_MESSAGE(table, "no 1-rank machine fits it");
+    // Shipped algorithms may refuse one rank (Open MPI's two-process exchange, neighbor exchange at
+    // odd p), and deploy serves an MPI_IN_PLACE alltoall out of place (format 4 is refused).
+    if (!table || a.in_place) continue;
+    ++applicable;
     const Checked c = check(*table, "one-rank.json", SyncChoice::automatic);
     CHECK_MESSAGE(c.refusal.empty(), c.refusal);
     CHECK(c.report.verdict() == Verdict::pass);
@@ -186,7 +190,7 @@ TEST_CASE("check: a 1-rank schedule of every algorithm deploys, its table and it
     CHECK(c.plan->ranks == 1);
     deployed += c.plan.has_value();
   }
-  CHECK(deployed == schedules::algorithms().size());
+  CHECK(deployed == applicable);
   CHECK(deployed > 0);
 }
 

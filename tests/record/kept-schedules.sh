@@ -13,7 +13,7 @@ grep -q -- "--algorithm modified_bruck --ranks 6 --counts 3 --types different" "
   fail "replay.txt lacks the failing case"
 "$pc" verify "$dir/modified_bruck-p6-c3-contiguous.json" | grep -q "PASS  modified-bruck (alltoall)" ||
   fail "the kept Bruck table does not verify"
-"$pc" verify "$dir/pairwise-p6-c1-contiguous.json" --topology "$3" | grep -q "FAIL  shift (alltoall) on ring(p=6)" ||
+"$pc" verify "$dir/pairwise-p6-c1-contiguous.json" --topology "$3" | grep -q "FAIL  ompi-pairwise (alltoall) on ring(p=6)" ||
   fail "verify --topology: the pairwise table is not judged on the ring"
 "$pc" draw "$dir/modified_bruck-p6-c3-contiguous.json" -o "$dir/bruck.svg" >/dev/null &&
   grep -q "<svg" "$dir/bruck.svg" || fail "draw"

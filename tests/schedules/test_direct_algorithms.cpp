@@ -68,7 +68,9 @@ TEST_CASE("every registered algorithm keeps its claims, for awkward sizes") {
         }
       }
     }
-    CHECK_MESSAGE(applied >= 16, a.name << " applies to only " << applied << " cases");
+    // Open MPI's two-process algorithms run at p = 2 only: 4 machines x 2 collectives.
+    const std::size_t at_least = a.name == "ompi-two-procs" ? 8 : 16;
+    CHECK_MESSAGE(applied >= at_least, a.name << " applies to only " << applied << " cases");
   }
 }
 
