@@ -37,6 +37,10 @@ struct Algorithm {
   /// Runs in place (MPI_IN_PLACE, format 4): its table and program start with each rank's data in
   /// the output and have no input; make_header sets ScheduleHeader::inplace.
   bool in_place = false;
+  /// The one machine it runs on, when it refuses every other (RCCL's AllToAllPivot and its
+  /// 16-GCD MI250X). Empty: any machine it accepts. The registry's generic tests check such a row
+  /// there instead of on machines of their own.
+  std::function<Topology()> only_machine = {};
 };
 
 std::span<const Algorithm> algorithms();

@@ -82,7 +82,7 @@ void emit_pivot_alltoall(const std::function<Rank(Rank, Rank)>& origin_back, con
 }
 
 Algorithm pivot_alltoall_row() {
-  return {
+  Algorithm row{
       "rccl-pivot-alltoall",
       "RCCL's AllToAllPivot: chunks relayed hop by hop along three bidirectional rings",
       "RCCL src/device/alltoall_pivot.h runRing, src/graph/rome_models.cc rome_model_56",
@@ -101,6 +101,8 @@ Algorithm pivot_alltoall_row() {
       // Ring neighbours only, and the rings share no directed link beyond its xGMI links.
       [](const ScheduleHeader&, const Topology& model) { return model == Topology(mi250x_16()); },
       [](const ScheduleHeader&) { return kPivotParts; }};
+  row.only_machine = [] { return Topology(mi250x_16()); };
+  return row;
 }
 
 }  // namespace phasecheck::schedules::nccl
