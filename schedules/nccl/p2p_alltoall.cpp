@@ -26,7 +26,7 @@ constexpr std::string_view kVersions[] = {"2.28.7", "2.22.3"};
 constexpr ParameterSpec kParameters[] = {
     kAlltoallCollective,
     {"gpus_per_node", UInt{1, RankCount{}},
-     InWords{"the machine's nodes (cluster, gpu-cluster), else p: one node"},
+     InWords{"the machine's nodes (cluster, gpu-cluster), else p: one node (xgmi, dgx1, ...)"},
      "ranks per node, numbered node by node; a last node may hold fewer"},
     {"group_size", UInt{1, 1024}, Fixed{"8"},
      "NCCL_P2P_SCHEDULE_GROUP_SIZE (default NCCL_MAX_DEV_WORK_P2P_PER_BATCH = 8)"},
@@ -34,11 +34,14 @@ constexpr ParameterSpec kParameters[] = {
      "2.28.7 (to 2.30.7): quadratic walk over groups; 2.22.3 (to 2.28.3): over nodes"},
 };
 
-/// The nodes of the machine: a cluster's, a GPU graph's routers with GPUs, else one node.
+/// The nodes of the machine: a cluster's; a GPU graph's routers with GPUs when a router holds
+/// several (gpu-cluster: a router per node), else one node (xgmi, dgx1: a router per GPU of one
+/// box).
 std::vector<Rank> machine_nodes(const Topology& t) {
   if (const auto* c = std::get_if<Cluster>(&t)) return c->node_sizes();
   std::vector<Rank> nodes;
-  if (const auto* g = std::get_if<Graph>(&t))
+  const auto* g = std::get_if<Graph>(&t);
+  if (g && std::any_of(g->hosts().begin(), g->hosts().end(), [](Rank n) { return n > 1; }))
     for (const Rank hosts : g->hosts())
       if (hosts > 0) nodes.push_back(hosts);
   if (nodes.empty()) nodes.push_back(ranks(t));

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "core/error.hpp"
+#include "core/networks.hpp"
 #include "schedules/nccl/nccl_test_support.hpp"
 #include "schedules/nccl/p2p_alltoall.hpp"
 #include "schedules/nccl/p2p_schedule.hpp"
@@ -132,4 +133,18 @@ TEST_CASE("nccl-p2p-alltoall mutant: one peer off by one at one round fails deli
   CHECK(r.verdict() == verify::Verdict::fail);
   CHECK_FALSE(r.passed(CheckId::delivery));
   CHECK_FALSE(r.passed(CheckId::invariants));
+}
+
+TEST_CASE("nccl-p2p-alltoall's nodes by default: gpu-cluster's per router, xgmi one node") {
+  const auto& a = row("nccl-p2p-alltoall");
+  const auto same_as = [&a](const Topology& model, const char* gpus) {
+    const Schedule by_default = schedules::generate(a, model);
+    const Schedule explicit_nodes = schedules::generate(a, model, set({{"gpus_per_node", gpus}}));
+    REQUIRE(by_default.phases.size() == ranks(model));
+    return by_default.phases == explicit_nodes.phases;
+  };
+  CHECK(same_as(gpu_cluster(3, 4, 1), "4"));
+  CHECK_FALSE(same_as(gpu_cluster(3, 4, 1), "12"));
+  CHECK(same_as(xgmi(8), "8"));
+  CHECK_FALSE(same_as(xgmi(8), "1"));
 }
