@@ -42,7 +42,7 @@ void check_header(const ScheduleHeader& header) {
     throw InputError(
         "rccl-pivot-alltoall runs only on the 16-GCD MI250X machine RCCL enables "
         "AllToAllPivot on (rome_model_56, three bidirectional rings; "
-        "tests/schedules/nccl/mi250x-16.json), not on " +
+        "tests/schedules/nccl/mi250x-16/topology.json), not on " +
         describe(header.topology) +
         "; elsewhere RCCL's ncclAllToAll is grouped send/recv (nccl-p2p-alltoall)");
 }

@@ -10,6 +10,8 @@ pc=$1 dir=$2
 ex=$(cd "$(dirname "$0")/../../examples" && pwd)
 mkdir -p "$dir"
 machines="faraj-yuan-fig1 fully-connected-8 hypercube-3 ring-6 mesh-3x3 sanders-traeff-1-2-3"
+# rccl-pivot-alltoall runs only on its 16-GCD MI250X (Algorithm::only_machine), kept with its tests.
+machines="$machines ../tests/schedules/nccl/mi250x-16"
 status=0 gathered=0 chunked=0 n=0
 for algorithm in $("$pc" algorithms | awk 'NR > 1 {print $1}'); do
   ran=0

@@ -39,8 +39,8 @@ TEST_CASE("the MI250X model: 16 GCDs, 7 xGMI links each, every ring step a link"
   for (const RingOrder& ring : mi250x_rings())
     for (Rank i = 0; i < 16; ++i) CHECK(g.distance(ring[i], ring[(i + 1) % 16]) == 1);
   // The file the command line takes is the same machine.
-  CHECK(io::read_topology_file(PHASECHECK_SOURCE_DIR "/tests/schedules/nccl/mi250x-16.json") ==
-        Topology(g));
+  CHECK(io::read_topology_file(PHASECHECK_SOURCE_DIR
+                               "/tests/schedules/nccl/mi250x-16/topology.json") == Topology(g));
 }
 
 TEST_CASE("rccl-pivot-alltoall: the order alltoall_pivot.h's hop loop gives, on ring 0 and 3") {
