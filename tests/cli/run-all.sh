@@ -18,7 +18,7 @@ for algorithm in $("$pc" algorithms | awk 'NR > 1 {print $1}'); do
     for collective in alltoall allgather; do
       [ $collective = alltoall ] && [ $alltoall -ge 2 ] && continue
       [ $collective = allgather ] && [ $allgather -ge 1 ] && continue
-      s=$dir/$algorithm-$m-$collective.json
+      s=$dir/$algorithm-${m##*/}-$collective.json
       "$pc" generate "$algorithm" --topology "$ex/$m/topology.json" \
         --set collective=$collective -o "$s" >/dev/null 2>&1 ||
         "$pc" generate "$algorithm" --topology "$ex/$m/topology.json" -o "$s" >/dev/null 2>&1 ||

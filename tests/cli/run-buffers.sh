@@ -17,7 +17,7 @@ for algorithm in $("$pc" algorithms | awk 'NR > 1 {print $1}'); do
   ran=0
   for collective in alltoall allgather; do
     for m in $machines; do
-      s=$dir/$algorithm-$m-$collective.json
+      s=$dir/$algorithm-${m##*/}-$collective.json
       "$pc" generate "$algorithm" --topology "$ex/$m/topology.json" --buffers \
         --set collective=$collective -o "$s" >/dev/null 2>&1 ||
         { [ $collective = alltoall ] &&
