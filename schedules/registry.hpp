@@ -40,6 +40,10 @@ struct Algorithm {
   /// The library that ships it ("Open MPI", "MPICH", "NCCL", "RCCL"; set by the registry from
   /// the folder its row comes from, shipped.hpp); empty for the papers' algorithms.
   std::string_view library = {};
+  /// The one machine it runs on, when it refuses every other (RCCL's AllToAllPivot and its
+  /// 16-GCD MI250X). Empty: any machine it accepts. The registry's generic tests check such a row
+  /// there instead of on machines of their own.
+  std::function<Topology()> only_machine = {};
 };
 
 std::span<const Algorithm> algorithms();

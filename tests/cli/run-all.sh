@@ -10,6 +10,10 @@ ex=$(cd "$(dirname "$0")/../../examples" && pwd)
 mkdir -p "$dir"
 machines="faraj-yuan-fig1 fully-connected-8 hypercube-3 ring-6 mesh-3x3 sanders-traeff-1-2-3
           cluster-four-by-four fully-connected-5 randomized-fig1"
+# rccl-pivot-alltoall runs only on its 16-GCD MI250X (Algorithm::only_machine), kept with its tests.
+machines="$machines ../tests/schedules/nccl/mi250x-16"
+# ompi-two-procs runs on two ranks only.
+machines="$machines ../tests/cli/two-ranks"
 status=0
 for algorithm in $("$pc" algorithms | awk 'NR > 1 {print $1}'); do
   alltoall=0 allgather=0
@@ -18,7 +22,7 @@ for algorithm in $("$pc" algorithms | awk 'NR > 1 {print $1}'); do
       [ $collective = alltoall ] && [ $alltoall -ge 2 ] && continue
       [ $collective = allgather ] && [ $allgather -ge 1 ] && continue
       [ -n "${PHASECHECK_RUN_ALL_ONCE:-}" ] && [ $((alltoall + allgather)) -ge 1 ] && continue
-      s=$dir/$algorithm-$m-$collective.json
+      s=$dir/$algorithm-${m##*/}-$collective.json
       "$pc" generate "$algorithm" --topology "$ex/$m/topology.json" \
         --set collective=$collective -o "$s" >/dev/null 2>&1 ||
         "$pc" generate "$algorithm" --topology "$ex/$m/topology.json" -o "$s" >/dev/null 2>&1 ||

@@ -3,19 +3,25 @@
 # format 3), on the first example machine it applies to (6 to 9 ranks), runs under Open MPI with
 # every output slot checked byte for byte; its allgather form too where it has one. The --sync
 # mode rotates over none, barrier and pairwise (pairwise where the machine routes). Prints one
-# line per run; fails if any run fails, an algorithm never ran, or no allgather form and no
+# line per run (a program in place is format 4); fails if any run fails, an algorithm never ran, or no allgather form and no
 # program of several chunks per message ran.
 set -u
 pc=$1 dir=$2
 ex=$(cd "$(dirname "$0")/../../examples" && pwd)
 mkdir -p "$dir"
 machines="faraj-yuan-fig1 fully-connected-8 hypercube-3 ring-6 mesh-3x3 sanders-traeff-1-2-3"
+# rccl-pivot-alltoall runs only on its 16-GCD MI250X (Algorithm::only_machine), kept with its tests.
+machines="$machines ../tests/schedules/nccl/mi250x-16"
+# ompi-two-procs runs on two ranks only.
+machines="$machines ../tests/cli/two-ranks"
 status=0 gathered=0 chunked=0 n=0
 for algorithm in $("$pc" algorithms | awk 'NR > 1 {print $1}'); do
   ran=0
   for collective in alltoall allgather; do
+    # Under the sanitizers (PHASECHECK_RUN_ALL_ONCE, as run-all.sh) one form per algorithm.
+    [ -n "${PHASECHECK_RUN_ALL_ONCE:-}" ] && [ $ran -eq 1 ] && continue
     for m in $machines; do
-      s=$dir/$algorithm-$m-$collective.json
+      s=$dir/$algorithm-${m##*/}-$collective.json
       "$pc" generate "$algorithm" --topology "$ex/$m/topology.json" --buffers \
         --set collective=$collective -o "$s" >/dev/null 2>&1 ||
         { [ $collective = alltoall ] &&
@@ -23,7 +29,8 @@ for algorithm in $("$pc" algorithms | awk 'NR > 1 {print $1}'); do
             >/dev/null 2>&1; } ||
         continue
       grep -q "\"collective\": \"$collective\"" "$s" || continue
-      grep -q '"format": "phasecheck.schedule/3"' "$s" || { echo "FAIL  $s is not format 3"; status=1; }
+      # Format 3, or 4 for a program in place.
+      grep -Eq '"format": "phasecheck.schedule/[34]"' "$s" || { echo "FAIL  $s is not format 3 or 4"; status=1; }
       modes=(none barrier pairwise) sync=${modes[$((n % 3))]}
       case $m in fully-connected-* | sanders-traeff-*) [ $sync = pairwise ] && sync=barrier ;; esac
       n=$((n + 1))
