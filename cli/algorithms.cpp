@@ -22,6 +22,7 @@ int run(const Options& options, const Streams& streams) {
   for (const auto& algorithm : schedules::algorithms())
     listings.push_back({std::string(algorithm.name), std::string(algorithm.summary),
                         std::string(algorithm.reference), std::string(algorithm.library),
+                        algorithm.in_place,
                         schedules::parameter_summary(algorithm), algorithm.parameter_specs});
   streams.out << reports::render_algorithms(listings, options.report);
   return 0;

@@ -51,6 +51,7 @@ std::string render_algorithms(const std::vector<AlgorithmListing>& algorithms,
                    {"reference", a.reference},
                    {"library", a.library.empty() ? nlohmann::ordered_json()
                                                  : nlohmann::ordered_json(a.library)},
+                   {"in_place", a.in_place},
                    {"parameters", std::move(parameters)}});
   }
   switch (format) {

@@ -17,6 +17,7 @@ namespace phasecheck::reports {
 struct AlgorithmListing {
   std::string name, summary, reference;
   std::string library;  ///< the library that ships it; empty for the papers' algorithms
+  bool in_place = false;  ///< it runs in place (format 4)
   std::string parameters;                          ///< schedules::parameter_summary()
   std::span<const ParameterSpec> parameter_specs;  ///< the registry's, which outlives the listing
 };

@@ -81,7 +81,7 @@ report_test(simulate simulate 0
   ${PC} simulate ${EX}/faraj-yuan-fig1/faraj-yuan.json --topology ${EX}/faraj-yuan-fig1/topology.json --bytes 1KiB --repeats 1 --report json)
 # algorithms: every parameter typed, from the one declaration each algorithm makes.
 add_test(NAME cli.report_algorithms_json
-         COMMAND bash -c "\"$0\" algorithms --report json | python3 -c 'import json,sys; d = json.load(sys.stdin); assert list(d) == [\"command\", \"algorithms\"]; b = [a for a in d[\"algorithms\"] if a[\"name\"] == \"bruck-index\"][0]; r = [p for p in b[\"parameters\"] if p[\"name\"] == \"radix\"][0]; assert r == {\"name\": \"radix\", \"type\": \"unsigned\", \"min\": 2, \"max\": \"p\", \"default\": \"2\", \"help\": r[\"help\"]}, r; assert all(list(a) == [\"name\", \"summary\", \"reference\", \"parameters\"] for a in d[\"algorithms\"])'"
+         COMMAND bash -c "\"$0\" algorithms --report json | python3 -c 'import json,sys; d = json.load(sys.stdin); assert list(d) == [\"command\", \"algorithms\"]; b = [a for a in d[\"algorithms\"] if a[\"name\"] == \"bruck-index\"][0]; r = [p for p in b[\"parameters\"] if p[\"name\"] == \"radix\"][0]; assert r == {\"name\": \"radix\", \"type\": \"unsigned\", \"min\": 2, \"max\": \"p\", \"default\": \"2\", \"help\": r[\"help\"]}, r; assert all(list(a) == [\"name\", \"summary\", \"reference\", \"library\", \"in_place\", \"parameters\"] for a in d[\"algorithms\"]); assert {a[\"library\"] for a in d[\"algorithms\"]} == {None, \"Open MPI\", \"MPICH\", \"NCCL\", \"RCCL\"}'"
                  ${PC})
 cli_test(report_algorithms_csv 0 "^algorithm,parameters,summary,reference"
          ${PC} algorithms --report csv)

@@ -32,7 +32,14 @@ for algorithm in $("$pc" algorithms | awk 'NR > 1 {print $1}'); do
       # Format 3, or 4 for a program in place.
       grep -Eq '"format": "phasecheck.schedule/[34]"' "$s" || { echo "FAIL  $s is not format 3 or 4"; status=1; }
       modes=(none barrier pairwise) sync=${modes[$((n % 3))]}
-      case $m in fully-connected-* | sanders-traeff-*) [ $sync = pairwise ] && sync=barrier ;; esac
+      case $m in fully-connected-* | sanders-traeff-* | */two-ranks) [ $sync = pairwise ] && sync=barrier ;; esac
+      # The runner reads an alltoall's input buffer: an alltoall program in place (format 4)
+      # is verified (generate --buffers | verify, tests/cli) but not run.
+      if grep -q '"format": "phasecheck.schedule/4"' "$s" && [ $collective = alltoall ]; then
+        echo "skip  $algorithm $collective on $m: in place, which the runner does not run"
+        ran=1
+        break
+      fi
       n=$((n + 1))
       if out=$("$pc" run "$s" --bytes 1000 --repeats 1 --sync $sync 2>&1); then
         echo "pass  $algorithm $collective on $m, --sync $sync: $(grep -o '[0-9]* chunks\? of [0-9]* bytes' <<<"$out")"

@@ -33,9 +33,9 @@ TEST_CASE("parameter_json: a choice with its default, a range up to p with a def
 
 TEST_CASE("render_algorithms: a row per algorithm, JSON lists the declared parameters") {
   const std::vector<reports::AlgorithmListing> listed{
-      {"bruck", "log-phase index", "Bruck et al. 1997", "", "collective=alltoall radix=2..p",
+      {"bruck", "log-phase index", "Bruck et al. 1997", "", false, "collective=alltoall radix=2..p",
        specs()},
-      {"ompi-ring", "ring", "coll_base_allgather.c", "Open MPI", "collective=allgather", {}}};
+      {"ompi-ring", "ring", "coll_base_allgather.c", "Open MPI", false, "collective=allgather", {}}};
   CHECK(reports::render_algorithms(listed, reports::ReportFormat::csv) ==
         "algorithm,parameters,summary,reference\r\n"
         "bruck,collective=alltoall radix=2..p,log-phase index,Bruck et al. 1997\r\n"

@@ -34,7 +34,7 @@ TEST_CASE("mpich-scattered: verifies with its claims for bblock 0, 1, 3 and the 
 }
 
 TEST_CASE(
-    "mpich-scattered: the request claim is checked (2 bblock; a claim of 2 bblock - 1 fails)") {
+    "mpich-scattered: the request claim is checked (2 bblock) and a claim of 2 bblock - 1 fails") {
   const Schedule s = program_of("mpich-scattered", 7, bblock(3));
   Claims claims = row("mpich-scattered").claims(s.header);
   REQUIRE(claims.max_requests);
