@@ -52,6 +52,9 @@ struct CircGraph {
   /// for round k the largest baseblock e not used yet whose sum lands in (r - Skip[k+1], r -
   /// Skip[k]] (shifted by p to avoid the modulo).
   void receive_schedule(int r, int* out) const {
+    // One rank (q = 1, Skip = {1, 1}): its one round sends nothing, and the walk below would
+    // run past the list's ends (the fuzz-verifier finding of issue 36).
+    if (p == 1) return;
     const int b = baseblock(r);
     std::vector<int> next(q + 1), prev(q + 1), stack;
     for (int i = 0; i <= q; ++i) {
