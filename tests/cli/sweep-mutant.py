@@ -2,7 +2,7 @@
 """A mutant generator for `phasecheck sweep --generator`: reads a topology on stdin and prints
 `phasecheck generate ALG` for it (PHASECHECK names the program), except on P ranks, where the
 first transfer of the first phase that has one between two ranks goes to the next rank instead
-(a partner off by one at one p). With --crash it fails on P ranks instead (exit 1).
+(a partner off by one at one p; on 2 ranks the transfer is dropped). With --crash it fails on P ranks instead (exit 1).
 
 usage: sweep-mutant.py ALG P [--crash] [key=value ...]"""
 import json
@@ -26,9 +26,12 @@ p = schedule["ranks"]
 if p == mutant_p and crash:
     sys.exit("sweep-mutant.py: planted crash on %d ranks" % p)
 if p == mutant_p:
-    moved = next(t for phase in schedule["phases"] for t in phase["transfers"]
-                 if t["src"] != t["dst"])
-    moved["dst"] = (moved["dst"] + 1) % p
-    if moved["dst"] == moved["src"]:
+    phase, moved = next((phase, t) for phase in schedule["phases"] for t in phase["transfers"]
+                        if t["src"] != t["dst"])
+    if p == 2:  # no other rank to send to: the transfer is lost instead
+        phase["transfers"].remove(moved)
+    else:
         moved["dst"] = (moved["dst"] + 1) % p
+        if moved["dst"] == moved["src"]:
+            moved["dst"] = (moved["dst"] + 1) % p
 print(json.dumps(schedule))
