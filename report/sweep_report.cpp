@@ -31,7 +31,7 @@ std::string heading(const Sweep& s) {
      << ".." << s.last;
   for (const std::string& fixed : s.fixed) os << ", " << text_escape(fixed);
   for (const auto& [key, range] : s.ranged)
-    os << ", " << key << " = " << range.first << ".." << range.second;
+    os << ", " << text_escape(key) << " = " << range.first << ".." << range.second;
   os << " (" << (s.buffers ? "buffer programs" : "phase tables") << "): " << s.rows.size()
      << " instances";
   return os.str();
@@ -112,7 +112,8 @@ std::string text(const Sweep& s) {
     }
     const std::string name = setting(s.rows[begin]);
     os << "\n"
-       << (name.empty() ? std::string("every p") : name) << " (" << end - begin << " instances)\n";
+       << (name.empty() ? std::string("every p") : text_escape(name)) << " (" << end - begin
+       << " instances)\n";
     Table block({{"what", ""}, {"p", ""}});
     block.add({std::string("pass"), rank_ranges(pass)});
     block.add({std::string("fail"), rank_ranges(fail)});
@@ -212,7 +213,7 @@ std::string rank_ranges(const std::vector<Rank>& ranks) {
 std::string sweep_row_text(const Sweep&, const SweepRow& row) {
   if (!passed_not(row)) return "";
   std::ostringstream os;
-  os << "== " << to_string(row.verdict) << " at " << instance_name(row) << "\n";
+  os << "== " << to_string(row.verdict) << " at " << text_escape(instance_name(row)) << "\n";
   if (row.report)
     os << render(*row.report, instance_name(row), ReportFormat::text);
   else

@@ -271,7 +271,6 @@ const std::vector<Algorithm>& table() {
         if (a.library.empty())
           a.library = library == ompi_algorithms    ? "Open MPI"
                       : library == mpich_algorithms ? "MPICH"
-                      : a.name.starts_with("rccl-") ? "RCCL"
                                                     : "NCCL";
         all.push_back(std::move(a));
       }

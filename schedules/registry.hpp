@@ -37,8 +37,9 @@ struct Algorithm {
   /// Runs in place (MPI_IN_PLACE, format 4): its table and program start with each rank's data in
   /// the output and have no input; make_header sets ScheduleHeader::inplace.
   bool in_place = false;
-  /// The library that ships it ("Open MPI", "MPICH", "NCCL", "RCCL"; set by the registry from
-  /// the folder its row comes from, shipped.hpp); empty for the papers' algorithms.
+  /// The library that ships it ("Open MPI", "MPICH", "NCCL", "RCCL"): the registry sets it from
+  /// the folder its row comes from (shipped.hpp) unless the row names another (RCCL's row lives
+  /// with NCCL's); empty for the papers' algorithms.
   std::string_view library = {};
   /// The one machine it runs on, when it refuses every other (RCCL's AllToAllPivot and its
   /// 16-GCD MI250X). Empty: any machine it accepts. The registry's generic tests check such a row

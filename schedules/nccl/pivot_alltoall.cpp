@@ -102,6 +102,7 @@ Algorithm pivot_alltoall_row() {
       [](const ScheduleHeader&, const Topology& model) { return model == Topology(mi250x_16()); },
       [](const ScheduleHeader&) { return kPivotParts; }};
   row.only_machine = [] { return Topology(mi250x_16()); };
+  row.library = "RCCL";  // NCCL's fork: its row lives with NCCL's (schedules/nccl/)
   return row;
 }
 
