@@ -58,6 +58,9 @@ struct Claims {
     std::string source;  ///< "max_queue = 8"
   };
   std::optional<RequestLimit> max_requests;
+  /// An alltoallv's cost in bytes it claims (verify/traffic_bounds.hpp: the sum over phases of
+  /// the largest transfer's bytes), exactly or as a range: at most its proven bound, say.
+  std::optional<PhaseClaim> cost_bytes;
 };
 
 }  // namespace phasecheck

@@ -103,6 +103,27 @@ std::optional<std::string> transfer_problem(const Phase& phase, const Transfer& 
   return std::nullopt;
 }
 
+std::optional<std::string> message_problem(const Phase& phase, const Transfer& t,
+                                           const Traffic& traffic, Pieces pieces) {
+  for (const Block& b : phase.blocks(t)) {
+    const std::uint64_t count = traffic.count(b.origin, b.dest);
+    const std::uint64_t n = pieces.of(count);
+    if (b.part < n) continue;
+    const std::string cell =
+        "counts[" + std::to_string(b.origin) + "][" + std::to_string(b.dest) + "]";
+    if (count == 0) return "block " + to_string(b) + ": " + cell + " is 0: no message, no block";
+    return "block " + to_string(b) + ": " + cell + " is " + std::to_string(count) +
+           " elements, " + std::to_string(n) + (n == 1 ? " piece" : " pieces") + " of at most " +
+           std::to_string(pieces.piece_elements) + " (the last is piece " +
+           std::to_string(n - 1) + ")";
+  }
+  return std::nullopt;
+}
+
+std::string_view ScheduleHeader::collective_name() const {
+  return traffic ? "alltoallv" : to_string(collective);
+}
+
 PhaseSink collect_into(std::vector<Phase>& phases) {
   return [&phases](const Phase& p) { phases.push_back(p); };
 }

@@ -25,6 +25,7 @@
 #include "core/imported.hpp"
 #include "core/parameters.hpp"
 #include "core/topology.hpp"
+#include "core/traffic.hpp"
 
 namespace phasecheck {
 
@@ -132,9 +133,20 @@ struct ScheduleHeader {
   /// Read from another tool's format (MSCCL XML): the source of each op and the faults of the
   /// source program's execution. Absent for phasecheck's own formats.
   std::optional<Imported> imported;
+  /// An alltoallv (collective "alltoallv" in a file): the alltoall whose message [o, d] has
+  /// traffic->count(o, d) elements (core/traffic.hpp). Absent for every other collective. Only
+  /// with Collective::alltoall.
+  SharedTraffic traffic;
+  /// An alltoallv cut into pieces of this many elements (format 2, "piece_elements"): block
+  /// [o, d, k] is piece k, and parts is the most pieces of any message. 0: whole messages.
+  std::uint64_t piece_elements = 0;
   Rank ranks() const { return phasecheck::ranks(topology); }
   /// Whether the collective runs in place: buffers->inplace for a program, inplace for a table.
   bool in_place() const { return buffers ? buffers->inplace : inplace; }
+  /// "alltoallv" for an alltoall with a traffic matrix, else the collective's name.
+  std::string_view collective_name() const;
+  /// The pieces an alltoallv's messages are cut into.
+  Pieces pieces() const { return Pieces{piece_elements}; }
   friend bool operator==(const ScheduleHeader&, const ScheduleHeader&) = default;
 };
 
@@ -150,6 +162,11 @@ struct Schedule {
 std::optional<std::string> transfer_problem(const Phase& phase, const Transfer& t,
                                             Collective collective, Rank ranks,
                                             std::uint32_t parts = 1);
+/// What is wrong with transfer `t` of an alltoallv's phase that transfer_problem passed: a block
+/// whose message has no elements, or a piece beyond its message's last ("block [3,7,2]:
+/// counts[3][7] is 5 elements, 2 pieces of at most 4 (the last is piece 1)").
+std::optional<std::string> message_problem(const Phase& phase, const Transfer& t,
+                                           const Traffic& traffic, Pieces pieces);
 
 /// Receives phases one at a time, in order. The phase is only valid during the call.
 using PhaseSink = std::function<void(const Phase&)>;

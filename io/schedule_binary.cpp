@@ -154,6 +154,8 @@ void read_binary_schedule(std::istream& in, std::string_view source,
   on_header(*header);
   const Rank ranks = header->ranks();
   const Collective collective = header->collective;
+  const Traffic* traffic = header->traffic ? &*header->traffic : nullptr;
+  const Pieces pieces = header->pieces();
 
   Phase phase;
   std::vector<Block> blocks;
@@ -186,8 +188,9 @@ void read_binary_schedule(std::istream& in, std::string_view source,
         blocks.push_back(block);
       }
       phase.add(src, dst, blocks);
-      if (const auto problem =
-              transfer_problem(phase, phase[phase.size() - 1], collective, ranks, header->parts))
+      const Transfer& added = phase[phase.size() - 1];
+      if (auto problem = transfer_problem(phase, added, collective, ranks, header->parts);
+          problem || (traffic && (problem = message_problem(phase, added, *traffic, pieces))))
         r.fail(record, "phases[" + std::to_string(phases) + "].transfers[" + std::to_string(t) +
                            "]: " + *problem);
     }

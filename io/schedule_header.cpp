@@ -9,6 +9,7 @@
 #include "core/buffers.hpp"
 #include "core/error.hpp"
 #include "io/json.hpp"
+#include "io/traffic_json.hpp"
 
 namespace phasecheck::io::detail {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 constexpr const char* kRequiredKeys[] = {"format", "algorithm", "collective", "ranks"};
 constexpr const char* kHeaderKeys[] = {"format",   "algorithm",  "collective", "ranks",
                                        "topology", "parameters", "parts",      "chunks",
-                                       "inplace",  "buffers"};
+                                       "inplace",  "buffers",    "traffic",    "piece_elements"};
 
 /// Versions 3 and 4: "chunks", "inplace" and "buffers" into header.buffers (and header.parts).
 void read_buffers(const Field& top, ScheduleHeader& header, bool v4) {
@@ -65,6 +66,41 @@ void read_table_shape(const Field& top, ScheduleHeader& header, std::string_view
   }
 }
 
+/// An alltoallv's "traffic" (its matrix) and, in a version-2 table, "piece_elements" (its
+/// messages cut into pieces: the parts are the most pieces of any message).
+void read_traffic(const Field& top, ScheduleHeader& header, bool alltoallv,
+                  std::string_view format) {
+  const Json& h = top.value;
+  for (const char* k : {"traffic", "piece_elements"})
+    if (!alltoallv && h.contains(k))
+      top.at(k).fail("\"" + std::string(k) + "\" belongs to an alltoallv's header");
+  if (!alltoallv) return;
+  if (!h.contains("traffic")) top.fail("missing \"traffic\" (an alltoallv's matrix)");
+  if (header.buffers) top.at("collective").fail("an alltoallv buffer program is not supported yet");
+  if (header.inplace) top.at("inplace").fail("an alltoallv in place is not supported yet");
+  Traffic traffic = traffic_from_json(top.at("traffic"));
+  if (traffic.ranks != header.ranks())
+    top.at("traffic").at("ranks").fail(std::to_string(traffic.ranks) +
+                                       " does not match the schedule's " +
+                                       std::to_string(header.ranks()) + " ranks");
+  if (h.contains("parts")) top.at("parts").fail("an alltoallv is cut by \"piece_elements\"");
+  if (h.contains("piece_elements")) {
+    if (format != kScheduleFormatV2)
+      top.at("piece_elements").fail("\"piece_elements\" needs " + std::string(kScheduleFormatV2));
+    header.piece_elements = top.at("piece_elements").uint(kMaxTrafficCount);
+    if (header.piece_elements == 0) top.at("piece_elements").fail("must be at least 1");
+    const std::uint64_t parts = max_pieces(traffic, header.pieces());
+    if (parts > kMaxParts)
+      top.at("piece_elements")
+          .fail(std::to_string(header.piece_elements) + " elements cut some message into " +
+                std::to_string(parts) + " pieces, more than " + std::to_string(kMaxParts));
+    header.parts = static_cast<std::uint32_t>(std::max<std::uint64_t>(parts, 1));
+  } else if (format == kScheduleFormatV2) {
+    top.fail("an alltoallv in " + std::string(kScheduleFormatV2) + " needs \"piece_elements\"");
+  }
+  header.traffic = SharedTraffic(std::move(traffic));
+}
+
 }  // namespace
 
 bool is_header_key(std::string_view key) {
@@ -77,6 +113,7 @@ bool header_complete(const Json& values) {
                    [&](const char* r) { return h.contains(r); }))
     return false;
   const std::string format = h["format"].is_string() ? h["format"].get<std::string>() : "";
+  if (h["collective"] == "alltoallv" && !h.contains("traffic")) return false;
   if (format == kScheduleFormatV4) return h.contains("buffers") || h.contains("topology");
   return h.contains(format == kScheduleFormatV3 ? "buffers" : "topology");
 }
@@ -108,8 +145,9 @@ ScheduleHeader header_from_json(const Json& values, std::string_view source,
         "\"parts\" needs " + std::string(kScheduleFormatV2) +
         (v4 ? " (a buffer program has \"chunks\")" : " (version 3 has \"chunks\")"));
   header.algorithm = top.at("algorithm").string();
+  const std::string collective = top.at("collective").string();
   try {
-    header.collective = parse_collective(top.at("collective").string());
+    header.collective = parse_collective(collective == "alltoallv" ? "alltoall" : collective);
   } catch (const InputError& e) {  // the message gets the key's path, not only the source
     top.at("collective").fail(e.what());
   }
@@ -128,6 +166,7 @@ ScheduleHeader header_from_json(const Json& values, std::string_view source,
     read_buffers(top, header, v4);
   else
     read_table_shape(top, header, format);
+  read_traffic(top, header, collective == "alltoallv", format);
   on_shape(header);
   if (h.contains("parameters")) {
     const Field params = top.at("parameters");

@@ -8,6 +8,7 @@
 
 #include "io/json.hpp"
 #include "io/json_common.hpp"
+#include "io/traffic.hpp"
 
 namespace phasecheck::io {
 
@@ -42,7 +43,7 @@ ScheduleWriter::ScheduleWriter(std::ostream& out, const ScheduleHeader& header)
   // byte for byte as they were.
   const bool v4 = program_ ? alltoall && header.buffers->inplace
                            : header.inplace || (!alltoall && header.parts > 1);
-  const bool v2 = !program_ && header.parts > 1;
+  const bool v2 = !program_ && (header.parts > 1 || header.piece_elements > 0);
   out_ << "{\n"
        << "  \"format\": \""
        << (v4         ? kScheduleFormatV4
@@ -51,9 +52,17 @@ ScheduleWriter::ScheduleWriter(std::ostream& out, const ScheduleHeader& header)
                       : kScheduleFormat)
        << "\",\n"
        << "  \"algorithm\": " << detail::dump(Json(header.algorithm)) << ",\n"
-       << "  \"collective\": \"" << to_string(header.collective) << "\",\n"
+       << "  \"collective\": \"" << header.collective_name() << "\",\n"
        << "  \"ranks\": " << header.ranks() << ",\n";
-  if (v2) out_ << "  \"parts\": " << header.parts << ",\n";
+  if (header.traffic) {
+    out_ << "  \"traffic\": ";
+    write_traffic_json(out_, *header.traffic, 2);
+    out_ << ",\n";
+    if (header.piece_elements > 0)
+      out_ << "  \"piece_elements\": " << header.piece_elements << ",\n";
+  } else if (v2) {
+    out_ << "  \"parts\": " << header.parts << ",\n";
+  }
   if (!program_ && header.inplace) out_ << "  \"inplace\": true,\n";
   if (program_) {
     const BufferLayout& b = *header.buffers;

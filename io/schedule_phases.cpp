@@ -18,6 +18,8 @@ PhaseDelivery::PhaseDelivery(std::string_view source, const ScheduleHeader& shap
       collective_(shape.collective),
       ranks_(shape.ranks()),
       parts_(shape.parts),
+      traffic_(shape.traffic),
+      pieces_(shape.pieces()),
       program_(shape.buffers.has_value()),
       on_phase_(on_phase) {
   if (program_ && tables == Tables::derive)
@@ -51,7 +53,8 @@ void PhaseDelivery::deliver(Phase& phase, std::size_t index, bool has_ops) {
   }
   const Phase& out = omitted ? filled : phase;
   for (std::size_t i = 0; i < out.size(); ++i)
-    if (const auto problem = transfer_problem(out, out[i], collective_, ranks_, parts_))
+    if (auto problem = transfer_problem(out, out[i], collective_, ranks_, parts_);
+        problem || (traffic_ && (problem = message_problem(out, out[i], *traffic_, pieces_))))
       fail(index, ".transfers[" + std::to_string(i) + "]", *problem);
   on_phase_(out);
 }

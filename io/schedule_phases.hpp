@@ -36,6 +36,8 @@ class PhaseDelivery {
   Collective collective_;
   Rank ranks_;
   std::uint32_t parts_;
+  SharedTraffic traffic_;  // an alltoallv's matrix
+  Pieces pieces_;
   bool program_;  // version 3: phases hold ops
   const PhaseSink& on_phase_;
   std::optional<BufferState> state_machine_;  // format 3 with tables: derives each phase's table

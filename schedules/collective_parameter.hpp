@@ -11,6 +11,7 @@ namespace phasecheck::schedules {
 inline constexpr std::string_view kAlltoallOrAllgather[] = {"alltoall", "allgather"};
 inline constexpr std::string_view kAlltoallOnly[] = {"alltoall"};
 inline constexpr std::string_view kAllgatherOnly[] = {"allgather"};
+inline constexpr std::string_view kAlltoallvOnly[] = {"alltoallv"};
 
 /// Either collective on the same pattern: a block is [o, d] (alltoall) or [o] (allgather).
 inline constexpr ParameterSpec kCollective{
@@ -22,5 +23,10 @@ inline constexpr ParameterSpec kAlltoallCollective{"collective", Choice{kAlltoal
 /// An algorithm for the concatenation operation only.
 inline constexpr ParameterSpec kAllgatherCollective{"collective", Choice{kAllgatherOnly},
                                                     Fixed{"allgather"}, "allgather only"};
+
+/// An algorithm for uneven messages (core/traffic.hpp): make_header takes its traffic matrix.
+inline constexpr ParameterSpec kAlltoallvCollective{
+    "collective", Choice{kAlltoallvOnly}, Fixed{"alltoallv"},
+    "alltoallv only: message [o, d] has the traffic matrix's count (--traffic FILE)"};
 
 }  // namespace phasecheck::schedules

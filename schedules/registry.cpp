@@ -13,6 +13,7 @@
 #include "schedules/grama.hpp"
 #include "schedules/hierarchical_factor.hpp"
 #include "schedules/randomized.hpp"
+#include "schedules/alltoallv/algorithms.hpp"
 #include "schedules/shipped.hpp"
 
 namespace phasecheck::schedules {
@@ -262,7 +263,7 @@ std::vector<Algorithm> seed_algorithms() {
   });
 }
 
-/// The seed papers' algorithms, then those libraries ship (shipped.hpp).
+/// The seed papers' algorithms, then those libraries ship (shipped.hpp), then the alltoallv ones.
 const std::vector<Algorithm>& table() {
   static const std::vector<Algorithm> rows = [] {
     std::vector<Algorithm> all = seed_algorithms();
@@ -274,6 +275,7 @@ const std::vector<Algorithm>& table() {
                                                     : "NCCL";
         all.push_back(std::move(a));
       }
+    for (Algorithm& a : alltoallv_algorithms()) all.push_back(std::move(a));
     return all;
   }();
   return rows;
@@ -309,21 +311,62 @@ std::string parameter_summary(const Algorithm& algorithm) {
   return out;
 }
 
-ScheduleHeader make_header(const Algorithm& algorithm, Topology topology, Parameters parameters) {
+bool is_alltoallv(const Algorithm& algorithm) {
+  const ParameterSpec* spec = find_spec(algorithm.parameter_specs, "collective");
+  const auto* choice = spec ? std::get_if<Choice>(&spec->type) : nullptr;
+  return choice && choice->values.size() == 1 && choice->values[0] == "alltoallv";
+}
+
+namespace {
+
+/// An alltoallv's matrix and pieces into `h`.
+void weigh(ScheduleHeader& h, const Algorithm& algorithm, SharedTraffic traffic) {
+  if (!traffic)
+    throw InputError(std::string(algorithm.name) +
+                     " is an alltoallv: it needs a traffic matrix (--traffic FILE)");
+  if (traffic->ranks != h.ranks())
+    throw InputError("the traffic matrix has " + std::to_string(traffic->ranks) +
+                     " ranks; the machine has " + std::to_string(h.ranks()));
+  h.collective = Collective::alltoall;
+  h.traffic = std::move(traffic);
+  if (!algorithm.piece_elements) return;
+  h.piece_elements = algorithm.piece_elements(h);
+  const std::uint64_t parts = max_pieces(*h.traffic, h.pieces());
+  if (parts > kMaxParts)
+    throw InputError(std::string(algorithm.name) + ": pieces of " +
+                     std::to_string(h.piece_elements) + " elements cut some message into " +
+                     std::to_string(parts) + " pieces, more than " + std::to_string(kMaxParts));
+  h.parts = static_cast<std::uint32_t>(std::max<std::uint64_t>(parts, 1));
+}
+
+}  // namespace
+
+ScheduleHeader make_header(const Algorithm& algorithm, Topology topology, Parameters parameters,
+                           SharedTraffic traffic) {
   ScheduleHeader h;
   h.algorithm = std::string(algorithm.name);
   h.topology = std::move(topology);
   h.parameters = std::move(parameters);
   check_parameters(h.parameters, algorithm.parameter_specs, h.ranks(), algorithm.name);
-  h.collective = parse_collective(
-      read_choice(h.parameters, *find_spec(algorithm.parameter_specs, "collective")));
+  if (is_alltoallv(algorithm)) {
+    weigh(h, algorithm, std::move(traffic));
+  } else {
+    if (traffic)
+      throw InputError(std::string(algorithm.name) +
+                       " moves blocks of one size: a traffic matrix is for the alltoallv "
+                       "algorithms (`phasecheck algorithms` lists them)");
+    h.collective = parse_collective(
+        read_choice(h.parameters, *find_spec(algorithm.parameter_specs, "collective")));
+  }
   if (algorithm.parts) h.parts = algorithm.parts(h);
   h.inplace = algorithm.in_place;
   return h;
 }
 
-Schedule generate(const Algorithm& algorithm, Topology topology, Parameters parameters) {
-  Schedule s{make_header(algorithm, std::move(topology), std::move(parameters)), {}};
+Schedule generate(const Algorithm& algorithm, Topology topology, Parameters parameters,
+                  SharedTraffic traffic) {
+  Schedule s{make_header(algorithm, std::move(topology), std::move(parameters), std::move(traffic)),
+             {}};
   algorithm.generate(s.header, collect_into(s.phases));
   return s;
 }

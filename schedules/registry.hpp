@@ -45,7 +45,14 @@ struct Algorithm {
   /// 16-GCD MI250X). Empty: any machine it accepts. The registry's generic tests check such a row
   /// there instead of on machines of their own.
   std::function<Topology()> only_machine = {};
+  /// An alltoallv algorithm that cuts messages into pieces: the elements per piece for `header`
+  /// (its traffic set), ScheduleHeader::piece_elements. Empty: whole messages.
+  std::function<std::uint64_t(const ScheduleHeader&)> piece_elements = {};
 };
+
+/// Whether `algorithm` moves uneven messages (its collective is "alltoallv"): it needs a traffic
+/// matrix, and its schedules carry it.
+bool is_alltoallv(const Algorithm& algorithm);
 
 std::span<const Algorithm> algorithms();
 /// nullptr when there is no algorithm of that name.
@@ -66,11 +73,15 @@ std::string parameter_summary(const Algorithm& algorithm);
 
 /// A header for generating `algorithm` on `topology`: checks the parameters against the
 /// algorithm's declaration on the machine's p (InputError names the key, the value and the range,
-/// or the closest known key) and reads `collective` and the parts.
-ScheduleHeader make_header(const Algorithm& algorithm, Topology topology, Parameters parameters);
+/// or the closest known key) and reads `collective` and the parts. An alltoallv algorithm takes
+/// its traffic matrix, for the machine's p (InputError without one, or for another p); every
+/// other algorithm refuses one.
+ScheduleHeader make_header(const Algorithm& algorithm, Topology topology, Parameters parameters,
+                           SharedTraffic traffic = {});
 
 /// Generates the whole table in memory (tests, small cases).
-Schedule generate(const Algorithm& algorithm, Topology topology, Parameters parameters = {});
+Schedule generate(const Algorithm& algorithm, Topology topology, Parameters parameters = {},
+                  SharedTraffic traffic = {});
 
 /// The algorithm's buffer program (format 3) for `header` (from make_header): its own, or its
 /// table lowered to buffers.

@@ -37,6 +37,27 @@ DeliveryChecker::DeliveryChecker(Collective collective, Rank ranks, std::uint32_
       relay_(ranks, std::uint64_t{ranks} * ranks * parts, work_name(ranks, parts)),
       received_(ranks, 0) {}
 
+void DeliveryChecker::expect(const Traffic& traffic, Pieces pieces) {
+  traffic_ = &traffic;
+  pieces_ = pieces;
+}
+
+std::uint64_t DeliveryChecker::required(Rank d) const {
+  if (!traffic_) return std::uint64_t{ranks_ - 1} * parts_;
+  std::uint64_t sum = 0;
+  for (Rank o = 0; o < ranks_; ++o)
+    if (o != d) sum += pieces(o, d);
+  return sum;
+}
+
+std::uint32_t DeliveryChecker::first_missing(Rank d) const {
+  if (!traffic_) return arrivals_.first_missing(d, d * parts_, (d + 1) * parts_);
+  for (Rank o = 0; o < ranks_; ++o)  // only for a rank that misses one: O(ranks x parts)
+    for (std::uint32_t k = 0; o != d && k < pieces(o, d); ++k)
+      if (!arrivals_.contains(d, o * parts_ + k)) return o * parts_ + k;
+  return ranks_ * parts_;
+}
+
 bool DeliveryChecker::held(Rank r, Block b) const {
   if (r == b.origin) return true;
   // Alltoall: a copy at its destination, or at an intermediate rank.
@@ -56,6 +77,7 @@ bool DeliveryChecker::holds(Rank r, Block b) const {
 bool DeliveryChecker::delivered(Rank origin, Rank dest) const {
   if (origin >= ranks_ || dest >= ranks_) return false;
   if (origin == dest) return true;
+  if (traffic_) return arrivals_.contains_all(dest, origin * parts_, origin * parts_ + pieces(origin, dest));
   return parts_ == 1 ? arrivals_.contains(dest, origin)
                      : arrivals_.contains_all(dest, origin * parts_, (origin + 1) * parts_);
 }
@@ -124,7 +146,8 @@ void DeliveryChecker::arrive(std::size_t index, const Phase& phase) {
     const Arrival& a = arriving_[n];
     if (arrivals_.insert(a.at, a.item)) {
       const Rank origin = a.item / parts_;
-      if (parts_ == 1 || arrivals_.contains_all(a.at, origin * parts_, (origin + 1) * parts_))
+      const std::uint32_t lo = origin * parts_;
+      if (parts_ == 1 || arrivals_.contains_all(a.at, lo, lo + pieces(origin, a.at)))
         ++received_[a.at];
       continue;
     }
@@ -160,11 +183,13 @@ CheckResult DeliveryChecker::finish() const {
   std::uint64_t missing = 0;
   std::uint32_t first = ranks_ * parts_;  // item of the first missing delivery
   Rank missing_dest = 0;
+  std::uint64_t required = 0;
   for (Rank d = 0; d < ranks_; ++d) {
-    const std::uint32_t own = std::uint32_t{ranks_ - 1} * parts_;
+    const std::uint64_t own = this->required(d);
+    required += own;
     if (arrivals_.size(d) == own) continue;
     missing += own - arrivals_.size(d);
-    const std::uint32_t m = arrivals_.first_missing(d, d * parts_, (d + 1) * parts_);
+    const std::uint32_t m = first_missing(d);
     if (m / parts_ < first / parts_) {  // ties go to the smaller destination, seen first
       first = m;
       missing_dest = d;
@@ -173,7 +198,6 @@ CheckResult DeliveryChecker::finish() const {
   const Rank missing_origin = first / parts_;
   const std::uint32_t missing_part = first % parts_;
 
-  const std::uint64_t required = std::uint64_t{ranks_} * (ranks_ - 1) * parts_;
   CheckResult r{CheckId::delivery, Verdict::pass, {}, {}};
   if (violations_ == 0 && missing == 0) {
     r.summary = "every block reaches every rank that needs it exactly once (" +

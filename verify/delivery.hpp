@@ -33,6 +33,10 @@ class DeliveryChecker final : public DataView {
   DeliveryChecker(Collective collective, Rank ranks, std::uint32_t parts = 1);
   /// The memory of its initial state, which grows with ranks (not ranks^2).
   static std::uint64_t memory_bytes(Rank ranks);
+  /// An alltoallv (core/traffic.hpp): a message of no elements is not required, and message
+  /// [o, d] is its pieces.of(count(o, d)) pieces, not `parts`. `traffic` must outlive the
+  /// checker; parts must be at least the most pieces of any message.
+  void expect(const Traffic& traffic, Pieces pieces);
 
   /// Applies phase number `index` (0-based, consecutive). Transfers must be well-formed.
   void consume(std::size_t index, const Phase& phase);
@@ -65,9 +69,20 @@ class DeliveryChecker final : public DataView {
     Block block;
   };
 
+  /// The pieces message [o, d] has: parts_, or an alltoallv's.
+  std::uint32_t pieces(Rank origin, Rank dest) const {
+    return traffic_ ? static_cast<std::uint32_t>(pieces_.of(traffic_->count(origin, dest)))
+                    : parts_;
+  }
+  /// The items rank d needs; the first missing of them when it has fewer, in (origin, part) order.
+  std::uint64_t required(Rank d) const;
+  std::uint32_t first_missing(Rank d) const;
+
   Collective collective_;
   Rank ranks_;
   std::uint32_t parts_;
+  const Traffic* traffic_ = nullptr;  // an alltoallv's
+  Pieces pieces_;
   detail::Arrivals arrivals_;  // per rank, the items that arrived there in earlier phases
   detail::RelayCopies relay_;  // alltoall copies at intermediate ranks, earlier phases
   std::vector<std::pair<std::uint64_t, Rank>> pending_;  // this phase's copies: (block, rank)

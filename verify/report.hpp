@@ -45,6 +45,14 @@ struct Counts {
   friend bool operator==(const Counts&, const Counts&) = default;
 };
 
+/// An alltoallv's figures in bytes (verify/traffic_bounds.hpp).
+struct ByteFigures {
+  std::uint64_t cost = 0;        ///< cost_bytes: the sum over phases of the largest transfer's
+  std::uint64_t load_bound = 0;  ///< load_bound_bytes: the least cost any valid schedule has
+  std::string argument;          ///< why the bound holds: the rank, node or link that sets it
+  friend bool operator==(const ByteFigures&, const ByteFigures&) = default;
+};
+
 struct Report {
   std::string algorithm;
   Collective collective = Collective::alltoall;
@@ -55,6 +63,9 @@ struct Report {
   std::uint64_t bound_c1 = 0;  ///< the best of them per metric
   std::uint64_t bound_c2 = 0;
   std::vector<CheckResult> checks;
+  /// An alltoallv's (collective_name "alltoallv"); absent for every other collective. Its block
+  /// bounds (bounds, bound_c1, bound_c2) are empty: they count equal messages.
+  std::optional<ByteFigures> bytes;
   /// fail if a check failed, else unknown if one could not decide, else pass if one passed (the
   /// rest not evaluated), else not_evaluated.
   Verdict verdict() const;

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "verify/bounds.hpp"
+#include "verify/traffic_bounds.hpp"
 
 namespace phasecheck::verify {
 
@@ -59,6 +60,7 @@ Verifier::Verifier(const ScheduleHeader& header, const Topology& model, Claims c
       share_(share),
       delivery_(header.collective, header.ranks(), header.parts),
       contention_(model) {
+  if (header.traffic) delivery_.expect(*header.traffic, header.pieces());
   if (header.buffers) {
     if (header.parts != header.buffers->chunks)
       throw InputError("a format-3 schedule has as many parts as chunks (parts " +
@@ -111,9 +113,11 @@ void Verifier::validate(std::size_t index, const Phase& phase) const {
     return;
   }
   const Rank ranks = header_.ranks();  // (a visit of the topology: once, not per transfer)
+  const Pieces pieces = header_.pieces();
   for (std::size_t i = 0; i < phase.size(); ++i)
-    if (const auto problem =
-            transfer_problem(phase, phase[i], header_.collective, ranks, header_.parts))
+    if (auto problem = transfer_problem(phase, phase[i], header_.collective, ranks, header_.parts);
+        problem || (header_.traffic &&
+                    (problem = message_problem(phase, phase[i], *header_.traffic, pieces))))
       throw InputError("phase " + std::to_string(index) + ", transfer " + std::to_string(i) + ": " +
                        *problem);
 }
@@ -156,6 +160,14 @@ void Verifier::consume_table(const Phase& phase, std::size_t index) {
   ++counts_.phases;
   if (largest > 0) ++counts_.c1;
   counts_.c2 += largest;
+  if (header_.traffic) {
+    std::uint64_t heaviest = 0;
+    for (const Transfer& t : phase.transfers())
+      if (!t.local())
+        heaviest =
+            std::max(heaviest, transfer_bytes(phase, t, *header_.traffic, header_.pieces()));
+    cost_bytes_ += heaviest;
+  }
 
   invariant_evaluated_.resize(claims_.invariants.size());
   for (std::size_t i = 0; i < claims_.invariants.size(); ++i) {
@@ -246,7 +258,12 @@ Report Verifier::finish(std::span<const Partial> others) const {
   r.inplace = header_.in_place();
   r.topology = describe(model_);
   r.counts = counts_;
-  for (Bound& b : lower_bounds(model_, header_.collective)) {
+  // An alltoallv's bounds are in bytes: the block bounds count equal messages.
+  if (header_.traffic) {
+    LoadBound load = load_bound(model_, *header_.traffic);
+    r.bytes = ByteFigures{cost_bytes_, load.bytes, std::move(load.argument)};
+  }
+  for (Bound& b : header_.traffic ? std::vector<Bound>{} : lower_bounds(model_, header_.collective)) {
     if (b.direct_only && !counts_.direct) continue;
     if (header_.parts > 1 && b.metric == Metric::c2) {  // every message is `parts` blocks
       b.value *= header_.parts;
@@ -254,8 +271,9 @@ Report Verifier::finish(std::span<const Partial> others) const {
     }
     r.bounds.push_back(std::move(b));
   }
-  for (Bound& b : compound_bounds(model_, header_.collective, counts_))
-    r.bounds.push_back(std::move(b));
+  if (!header_.traffic)
+    for (Bound& b : compound_bounds(model_, header_.collective, counts_))
+      r.bounds.push_back(std::move(b));
   std::tie(r.bound_c1, r.bound_c2) = best_bounds(r.bounds, counts_.direct);
 
   if (header_.imported) r.checks.push_back(execution_check(*header_.imported));
@@ -263,7 +281,7 @@ Report Verifier::finish(std::span<const Partial> others) const {
   r.checks.push_back(delivery_.finish());
   r.checks.push_back(ContentionChecker::judge(model_, local.contention));
   r.checks.push_back(invariants_check());
-  if (claims_.phases || claims_.c2) {
+  if (claims_.phases || claims_.c2 || claims_.cost_bytes) {
     CheckResult c{CheckId::claims, Verdict::pass, {}, {}};
     const auto judge = [&c](const PhaseClaim& claim, std::uint64_t value, const std::string& what) {
       const std::string range = claim.at_least == claim.at_most
@@ -290,6 +308,8 @@ Report Verifier::finish(std::span<const Partial> others) const {
       }
       judge(in_parts, counts_.c2, "C2 = " + std::to_string(counts_.c2));
     }
+    if (claims_.cost_bytes)
+      judge(*claims_.cost_bytes, cost_bytes_, "cost " + std::to_string(cost_bytes_) + " bytes");
     r.checks.push_back(std::move(c));
   }
   if (claims_.max_requests) {
@@ -304,7 +324,8 @@ Report Verifier::finish(std::span<const Partial> others) const {
     }
     r.checks.push_back(std::move(q));
   }
-  r.checks.push_back(check_bounds(counts_, r.bound_c1, r.bound_c2));
+  r.checks.push_back(r.bytes ? check_load_bound(counts_, *r.bytes)
+                             : check_bounds(counts_, r.bound_c1, r.bound_c2));
   if (header_.imported) name_sources(r, *header_.imported);
   return r;
 }

@@ -91,6 +91,7 @@ class Verifier {
   DeliveryChecker delivery_;
   ContentionChecker contention_;
   Counts counts_;
+  std::uint64_t cost_bytes_ = 0;  // an alltoallv's: the sum of each phase's largest transfer
   std::uint64_t invariant_failures_ = 0;
   std::optional<Counterexample> invariant_first_;
   std::vector<std::uint64_t> invariant_evaluated_;  // per invariant: boundaries where it applied
