@@ -372,6 +372,10 @@ Schedule generate(const Algorithm& algorithm, Topology topology, Parameters para
 }
 
 Schedule generate_program(const Algorithm& algorithm, const ScheduleHeader& header) {
+  if (header.traffic)
+    throw InputError(std::string(algorithm.name) +
+                     ": an alltoallv's buffer program (format 3) is not modelled yet; its "
+                     "schedules are phase tables");
   if (algorithm.program) return algorithm.program(header);
   Schedule table{header, {}};
   algorithm.generate(header, collect_into(table.phases));

@@ -2,8 +2,12 @@
 
 #include "schedules/alltoallv/algorithms.hpp"
 
+#include "schedules/alltoallv/rows.hpp"
+
 namespace phasecheck::schedules {
 
-std::vector<Algorithm> alltoallv_algorithms() { return {}; }
+std::vector<Algorithm> alltoallv_algorithms() {
+  return {alltoallv::linear_v(), alltoallv::pairwise_v(), alltoallv::scattered_v()};
+}
 
 }  // namespace phasecheck::schedules
