@@ -5,6 +5,7 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
+#include "cli/traffic_option.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "distributed/processes.hpp"
@@ -22,6 +23,7 @@ struct Options {
   reports::ReportFormat report = reports::ReportFormat::text;
   std::string output;    ///< report file; empty for standard output
   unsigned threads = 0;  ///< 0: the machine's cores
+  TrafficOption traffic;  ///< an alltoallv's matrix
 };
 
 void add_options(CLI::App& app, Options& options) {
@@ -34,19 +36,23 @@ void add_options(CLI::App& app, Options& options) {
   app.add_option("--threads", options.threads,
                  "Checking threads (default: the machine's cores; 1 checks as it generates)")
       ->check(natural());
+  options.traffic.add(app);
 }
 
 /// Exit 0 when every check that applies passes, 1 otherwise.
 int run(const Options& options, const Streams& streams) {
   const auto& algorithm = schedules::require_algorithm(options.algorithm);
-  if (!options.output.empty()) check_output(options.output, {options.topology});
+  if (!options.output.empty())
+    check_output(options.output, {options.topology, options.traffic.path});
   const distributed::Processes& processes = distributed::Processes::get();
   if (processes.spread() && options.topology == "-")
     throw InputError("check under mpirun reads the topology in every process: give a file, not -");
   const Topology machine = io::read_topology_file(options.topology);
   const Parameters parameters = Parameters::parse(options.set);
+  const SharedTraffic traffic = options.traffic.read();
   const auto report = on_machine_of(options.topology, [&] {
-    return pipeline::check_algorithm(algorithm, machine, parameters, spread(options.threads));
+    return pipeline::check_algorithm(algorithm, machine, parameters, spread(options.threads),
+                                     traffic);
   });
   int code = 0;
   if (report) {  // process 0

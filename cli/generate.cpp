@@ -5,6 +5,7 @@
 #include "cli/checking.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "cli/traffic_option.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
@@ -22,6 +23,7 @@ struct Options {
   std::string output;            ///< file; empty or "-" for standard output
   std::string format = "json";   ///< json | binary (io/schedule_binary.hpp; phase tables)
   bool buffers = false;          ///< format 3: the buffer program
+  TrafficOption traffic;         ///< an alltoallv's matrix
 };
 
 void add_options(CLI::App& app, Options& options) {
@@ -34,6 +36,7 @@ void add_options(CLI::App& app, Options& options) {
       ->check(one_of({"json", "binary"}));
   app.add_flag("--buffers", options.buffers,
                "Write the buffer program (format 3: where every chunk lands)");
+  options.traffic.add(app);
 }
 
 int run(const Options& options, const Streams& streams) {
@@ -43,11 +46,14 @@ int run(const Options& options, const Streams& streams) {
     throw InputError(
         "generate: --buffers writes JSON (format 3); --format binary carries phase "
         "tables only");
-  if (!options.output.empty()) check_output(options.output, {options.topology});
+  if (!options.output.empty())
+    check_output(options.output, {options.topology, options.traffic.path});
   const Topology machine = io::read_topology_file(options.topology);
   const Parameters parameters = Parameters::parse(options.set);
-  const ScheduleHeader header = on_machine_of(
-      options.topology, [&] { return schedules::make_header(algorithm, machine, parameters); });
+  const SharedTraffic traffic = options.traffic.read();
+  const ScheduleHeader header = on_machine_of(options.topology, [&] {
+    return schedules::make_header(algorithm, machine, parameters, traffic);
+  });
   // A buffer program is made from the whole table (where each relayed block waits depends on its
   // last use), so both are held: refused before generating when they cannot fit.
   if (options.buffers)

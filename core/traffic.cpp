@@ -43,17 +43,19 @@ std::optional<std::string> traffic_problem(const Traffic& traffic) {
     std::uint64_t sent = 0;
     for (std::uint64_t d = 0; d < p; ++d) {
       const std::uint64_t c = traffic.counts[s * p + d];
-      const std::string cell = "counts[" + std::to_string(s) + "][" + std::to_string(d) + "]";
+      const auto cell = [&] {  // built only for a message
+        return "counts[" + std::to_string(s) + "][" + std::to_string(d) + "]";
+      };
       if (c > kMaxTrafficCount)
-        return cell + ": " + std::to_string(c) + " elements, more than an MPI count holds (" +
+        return cell() + ": " + std::to_string(c) + " elements, more than an MPI count holds (" +
                std::to_string(kMaxTrafficCount) + ")";
       sent += c;  // each term < 2^31 and p <= 2^24: no overflow
       received[d] += c;
       if (sent > max_elements)
-        return cell + ": rank " + std::to_string(s) + " would send more than " +
+        return cell() + ": rank " + std::to_string(s) + " would send more than " +
                format_bytes(kMaxTrafficRankBytes);
       if (received[d] > max_elements)
-        return cell + ": rank " + std::to_string(d) + " would receive more than " +
+        return cell() + ": rank " + std::to_string(d) + " would receive more than " +
                format_bytes(kMaxTrafficRankBytes);
     }
   }

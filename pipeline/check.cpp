@@ -53,8 +53,9 @@ class SpreadCheck {
 
 std::optional<verify::Report> check_algorithm(const schedules::Algorithm& algorithm,
                                               const Topology& model, Parameters parameters,
-                                              const Spread& spread) {
-  const ScheduleHeader header = schedules::make_header(algorithm, model, std::move(parameters));
+                                              const Spread& spread, SharedTraffic traffic) {
+  const ScheduleHeader header =
+      schedules::make_header(algorithm, model, std::move(parameters), std::move(traffic));
   Claims claims = schedules::claims_for(header);
   // The claimed phase count, when exact, is the meter's total (a guess about a schedule that may
   // be wrong is fine for an ETA: the check itself judges the claim).

@@ -36,12 +36,14 @@ struct Spread {
   std::ostream* progress = nullptr;
 };
 
+/// An alltoallv algorithm takes its `traffic` (schedules::make_header).
 /// Throws InputError when the parameters or the machine do not fit the algorithm (naming the
 /// parameter and its range, as `generate` does), before any phase is made. The report on the
 /// process with the stateful share; empty on the others.
 std::optional<verify::Report> check_algorithm(const schedules::Algorithm& algorithm,
                                               const Topology& model, Parameters parameters,
-                                              const Spread& spread = {});
+                                              const Spread& spread = {},
+                                              SharedTraffic traffic = {});
 
 struct Verified {
   std::string source;  ///< the file, or "<stdin>"

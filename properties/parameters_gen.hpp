@@ -71,4 +71,19 @@ inline Parameters random_parameters(const schedules::Algorithm& a, Rank p) {
   return params;
 }
 
+/// A traffic matrix for `a` on p ranks: none for an algorithm of equal blocks (make_header refuses
+/// one); for an alltoallv one, counts of 0 to 40 elements with about a third of the cells empty
+/// (the self block too), so zero-count pairs, empty rows and uneven loads all occur. Shrinks
+/// toward smaller counts.
+inline SharedTraffic random_traffic(const schedules::Algorithm& a, Rank p) {
+  if (!schedules::is_alltoallv(a)) return {};
+  Traffic t = zero_traffic(p, *rc::gen::element<std::uint64_t>(1, 4, 8));
+  const auto cells = *rc::gen::container<std::vector<std::uint64_t>>(
+      std::size_t{p} * p, rc::gen::weightedOneOf<std::uint64_t>(
+                              {{1, rc::gen::just<std::uint64_t>(0)},
+                               {2, rc::gen::inRange<std::uint64_t>(1, 41)}}));
+  t.counts = cells;
+  return SharedTraffic(std::move(t));
+}
+
 }  // namespace phasecheck::properties

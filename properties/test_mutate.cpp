@@ -245,7 +245,10 @@ TEST_CASE("mutate: no invalid mutant of any registered algorithm's program is mi
   // mutate that plants nothing, would otherwise pass by default.
   std::size_t runs = 0, algorithms_run = 0;
   std::uint64_t planted = 0, invalid = 0;
+  std::size_t programs = 0;  // the rows with a buffer program: an alltoallv's is not modelled
   for (const schedules::Algorithm& a : schedules::algorithms()) {
+    if (schedules::is_alltoallv(a)) continue;
+    ++programs;
     const std::size_t runs_before = runs;
     // A row made for one machine (Algorithm::only_machine) is mutated there.
     const std::vector<Topology> own =
@@ -271,8 +274,9 @@ TEST_CASE("mutate: no invalid mutant of any registered algorithm's program is mi
     }
     algorithms_run += runs > runs_before;
   }
-  // Every registered algorithm fits at least one of the machines.
-  CHECK(algorithms_run == schedules::algorithms().size());
+  // Every registered algorithm with a program fits at least one of the machines.
+  CHECK(algorithms_run == programs);
+  CHECK(programs + 3 <= schedules::algorithms().size());
   CHECK(runs >= algorithms_run);
   CHECK(planted > 0);
   CHECK(invalid > 0);
@@ -282,7 +286,8 @@ TEST_CASE("mutate: no invalid mutant of a program is missed on random machines a
   properties::check("every mutant of a random program is judged alike", [] {
     const auto& a = *rc::gen::elementOf(std::vector<const schedules::Algorithm*>{[] {
       std::vector<const schedules::Algorithm*> all;
-      for (const auto& row : schedules::algorithms()) all.push_back(&row);
+      for (const auto& row : schedules::algorithms())
+        if (!schedules::is_alltoallv(row)) all.push_back(&row);  // (no buffer program)
       return all;
     }()});
     const Topology t = *rc::gen::resize(20, properties::topology());

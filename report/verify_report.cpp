@@ -108,7 +108,7 @@ void draw(std::ostream& os, const CheckResult& check, Collective c) {
 
 std::string text(const Report& r, std::string_view source) {
   std::ostringstream os;
-  os << upper(r.verdict()) << "  " << text_escape(r.algorithm) << " (" << r.collective
+  os << upper(r.verdict()) << "  " << text_escape(r.algorithm) << " (" << r.collective_name()
      << (r.inplace ? ", in place" : "") << ") on " << text_escape(r.topology) << ": "
      << tally(r.checks) << "  [" << text_escape(source) << "]\n";
   std::size_t width = 0;
@@ -127,6 +127,9 @@ std::string text(const Report& r, std::string_view source) {
   if (binding && binding->value > 0)
     os << "  lower bound " << binding->value << " on " << to_string(binding->metric) << ": "
        << text_escape(binding->argument) << "\n";
+  if (r.bytes)
+    os << "  cost " << r.bytes->cost << " bytes; load bound " << r.bytes->load_bound
+       << " bytes: " << text_escape(r.bytes->argument) << "\n";
   for (const auto& c : r.checks)
     if (c.verdict == Verdict::fail && c.counterexample) draw(os, c, r.collective);
   return os.str();
@@ -201,7 +204,7 @@ nlohmann::ordered_json report_json(const verify::Report& r, std::string_view sou
   j["verdict"] = std::string(to_string(r.verdict()));
   j["schedule"] = std::string(source);
   j["algorithm"] = r.algorithm;
-  j["collective"] = std::string(to_string(r.collective));
+  j["collective"] = std::string(r.collective_name());
   if (r.inplace) j["inplace"] = true;  // only then: reports of other schedules stay as they were
   j["topology"] = r.topology;
   j["phases"] = r.counts.phases;
@@ -209,10 +212,17 @@ nlohmann::ordered_json report_json(const verify::Report& r, std::string_view sou
   j["direct"] = r.counts.direct;
   j["C1"] = r.counts.c1;
   j["C2"] = r.counts.c2;
-  j["lower_bound"] = {{"C1", r.bound_c1}, {"C2", r.bound_c2}};
   const auto figure = [](std::optional<std::uint64_t> v) { return v ? OJson(*v) : OJson(nullptr); };
+  const verify::KnownBounds known = verify::known_bounds(r);
+  j["lower_bound"] = r.bytes ? OJson{{"C1", figure(known.c1)}, {"C2", figure(known.c2)}}
+                             : OJson{{"C1", r.bound_c1}, {"C2", r.bound_c2}};
   const verify::Gap gap = verify::gap(r);
   j["gap"] = {{"C1", figure(gap.c1)}, {"C2", figure(gap.c2)}};
+  if (r.bytes) {  // an alltoallv's figures in bytes (verify/traffic_bounds.hpp)
+    j["cost_bytes"] = r.bytes->cost;
+    j["load_bound_bytes"] = r.bytes->load_bound;
+    j["load_bound_argument"] = r.bytes->argument;
+  }
   OJson bounds = OJson::array();
   for (const auto& b : r.bounds)
     bounds.push_back({{"metric", std::string(to_string(b.metric))},
@@ -285,8 +295,8 @@ std::string seconds(double t) {
 
 std::string cost_text(const verify::CostReport& c, const Report& r, std::string_view source) {
   std::ostringstream os;
-  os << upper(r.verdict()) << "  " << text_escape(r.algorithm) << " (" << r.collective << ") on "
-     << text_escape(r.topology) << ": T = " << seconds(c.seconds) << " s  [" << text_escape(source)
+  os << upper(r.verdict()) << "  " << text_escape(r.algorithm) << " (" << r.collective_name()
+     << ") on " << text_escape(r.topology) << ": T = " << seconds(c.seconds) << " s  [" << text_escape(source)
      << "]\n"
      << "  linear model: t_s = " << seconds(c.model.ts) << " s, t_w = " << seconds(c.model.tw)
      << " s per byte, m = " << seconds(c.model.m) << " bytes per message\n\n";
@@ -338,11 +348,15 @@ std::string cost_json(const verify::CostReport& c, const Report& r, std::string_
   j["consistent"] = c.consistent();
   j["schedule"] = std::string(source);
   j["algorithm"] = r.algorithm;
-  j["collective"] = std::string(to_string(r.collective));
+  j["collective"] = std::string(r.collective_name());
   j["topology"] = r.topology;
   j["model"] = {{"ts", c.model.ts}, {"tw", c.model.tw}, {"m", c.model.m}};
   j["C1"] = r.counts.c1;
   j["C2"] = r.counts.c2;
+  if (r.bytes) {
+    j["cost_bytes"] = r.bytes->cost;
+    j["load_bound_bytes"] = r.bytes->load_bound;
+  }
   j["seconds"] = c.seconds;
   OJson rows = OJson::array();
   for (const verify::CostRow& row : c.rows)

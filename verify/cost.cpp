@@ -31,8 +31,29 @@ bool CostReport::consistent() const {
   return true;
 }
 
+/// An alltoallv's: T = t_s C1 + t_w cost_bytes, next to t_w load_bound_bytes.
+CostReport weighted_cost(const Report& report, const ByteFigures& bytes, const LinearCost& model) {
+  const double seconds = model.ts * double(report.counts.c1) + model.tw * double(bytes.cost);
+  CostReport out{model, seconds, {}};
+  out.rows.push_back({CostRow::Kind::schedule,
+                      "this schedule: " + times(report.counts.c1, "t_s") + " + " +
+                          times(bytes.cost, "bytes x t_w"),
+                      seconds, Verdict::pass});
+  const double bound = model.tw * double(bytes.load_bound);
+  const bool valid = report.passed(CheckId::delivery) && report.passed(CheckId::contention);
+  out.rows.push_back({CostRow::Kind::model_bound,
+                      "load bound on " + report.topology + ": " +
+                          times(bytes.load_bound, "bytes x t_w") + " (" + bytes.argument + ")",
+                      bound,
+                      !valid                                      ? Verdict::not_evaluated
+                      : seconds >= bound || close(seconds, bound) ? Verdict::pass
+                                                                  : Verdict::fail});
+  return out;
+}
+
 CostReport cost(const Report& report, const Claims& claims, const LinearCost& model) {
   model.validate();
+  if (report.bytes) return weighted_cost(report, *report.bytes, model);
   CostReport out{model, model.time(report.counts.c1, report.counts.c2), {}};
   out.rows.push_back({CostRow::Kind::schedule,
                       "this schedule: " + times(report.counts.c1, "t_s") + " + " +

@@ -49,7 +49,9 @@ struct CostReport {
 inline constexpr double kCostTolerance = 1e-9;
 
 /// `report` must come from verifying the schedule (its counts and the model's bounds); `claims`
-/// are the algorithm's, whose `cost` formulas become rows.
+/// are the algorithm's, whose `cost` formulas become rows. An alltoallv (report.bytes) costs
+/// T = t_s C1 + t_w cost_bytes (t_w per byte; m is not used), next to the load bound
+/// t_w load_bound_bytes.
 CostReport cost(const Report& report, const Claims& claims, const LinearCost& model);
 
 const char* to_string(CostRow::Kind kind);

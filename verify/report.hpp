@@ -66,6 +66,8 @@ struct Report {
   /// An alltoallv's (collective_name "alltoallv"); absent for every other collective. Its block
   /// bounds (bounds, bound_c1, bound_c2) are empty: they count equal messages.
   std::optional<ByteFigures> bytes;
+  /// "alltoallv" for an alltoallv's report, else the collective's name.
+  std::string_view collective_name() const { return bytes ? "alltoallv" : to_string(collective); }
   /// fail if a check failed, else unknown if one could not decide, else pass if one passed (the
   /// rest not evaluated), else not_evaluated.
   Verdict verdict() const;
