@@ -99,14 +99,25 @@ class TopK {
         if (starts_[p] > u) break;
         u += weights_[p];
       }
-      const auto i = static_cast<std::uint64_t>(
-          std::upper_bound(starts_.begin(), starts_.end(), u) - starts_.begin() - 1);
+      const std::uint64_t i = interval_of(u);
       picked.insert(std::upper_bound(picked.begin(), picked.end(), i), i);
       picked_weight += weights_[i];
     }
   }
 
  private:
+  /// The expert whose interval holds u (the last start <= u; starts_[0] = 0): a binary search
+  /// without branches on the data, which a skewed draw would mispredict at every step.
+  std::uint64_t interval_of(std::uint64_t u) const {
+    const std::uint64_t* base = starts_.data();
+    for (std::size_t n = starts_.size(); n > 1;) {
+      const std::size_t half = n / 2;
+      base = base[half] <= u ? base + half : base;
+      n -= half;
+    }
+    return static_cast<std::uint64_t>(base - starts_.data());
+  }
+
   std::vector<std::uint64_t> weights_, starts_;
   std::uint64_t total_ = 0;
 };
