@@ -71,7 +71,7 @@ std::vector<std::uint64_t> zipf_weights(std::uint64_t experts, double s) {
   std::vector<std::uint64_t> weights(experts);
   for (std::uint64_t i = 0; i < experts; ++i)
     weights[i] = std::max<std::uint64_t>(
-        1, static_cast<std::uint64_t>(std::floor(std::ldexp(std::pow(double(i + 1), -s), 40))));
+        1, static_cast<std::uint64_t>(std::floor(std::ldexp(inverse_power(i + 1, s), 40))));
   return weights;
 }
 
@@ -152,6 +152,35 @@ void check_moe(const MoeOptions& o) {
 }
 
 }  // namespace
+
+double inverse_power(std::uint64_t i, double s) {
+  if (s == 0 || i <= 1) return 1;
+  // ln i = k ln 2 + ln m with m in [1, 2) (halving is exact); ln m = 2 atanh(z), z = (m - 1) /
+  // (m + 1) <= 1/3, whose series has converged to far below an ulp after 40 terms.
+  constexpr double kLn2 = 0.693147180559945309417232121458;
+  int k = 0;
+  double m = static_cast<double>(i);
+  while (m >= 2) {
+    m /= 2;
+    ++k;
+  }
+  const double z = (m - 1) / (m + 1), z2 = z * z;
+  double atanh = 0, term = z;
+  for (int n = 1; n < 80; n += 2) {
+    atanh += term / n;
+    term *= z2;
+  }
+  const double y = -s * (k * kLn2 + 2 * atanh);  // ln(i^-s) <= 0
+  // e^y = 2^n e^r, n = floor(y / ln 2), r in [0, ln 2): a Taylor series of 30 terms.
+  const double n = std::floor(y / kLn2);
+  const double r = y - n * kLn2;
+  double sum = 1, t = 1;
+  for (int j = 1; j < 30; ++j) {
+    t *= r / j;
+    sum += t;
+  }
+  return std::ldexp(sum, static_cast<int>(n));
+}
 
 Traffic random_traffic(const RandomTrafficOptions& o) {
   constexpr std::string_view model = "random";

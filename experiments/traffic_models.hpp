@@ -8,8 +8,7 @@
 /// Same options, same matrix, on every platform: the one source of randomness is
 /// std::mt19937_64 (its output is fixed by the C++ standard), mapped to integers and to
 /// [0, 1) by this file's own arithmetic (std:: distributions differ between libraries), never
-/// seeded by time or addresses. The one floating-point function is std::pow, once per expert
-/// (docs/traffic.md says what that means).
+/// seeded by time or addresses; the Zipf weights come from inverse_power, not std::pow.
 
 #include <cstdint>
 #include <optional>
@@ -22,11 +21,19 @@
 namespace phasecheck::experiments {
 
 /// The most experts a mixture-of-experts model has, and the most (token, expert) picks one
-/// matrix is built from (ranks x tokens x top_k): about a minute of work.
+/// matrix is built from (ranks x tokens x top_k): a minute or two of work; ranks x tokens x
+/// top_k x top_k at most 16 times that (a token's picks are kept in order).
 inline constexpr std::uint64_t kMaxExperts = std::uint64_t{1} << 22;
-inline constexpr std::uint64_t kMaxPicks = std::uint64_t{1} << 32;
+inline constexpr std::uint64_t kMaxPicks = std::uint64_t{1} << 30;
 /// The largest Zipf exponent: beyond it every expert but the hottest has the least weight.
 inline constexpr double kMaxZipf = 16;
+
+/// i^-s for i >= 1 and 0 <= s <= kMaxZipf, within a few ulps, by + - x / alone (series for the
+/// logarithm and the exponential, fixed numbers of terms): the same double on every IEEE-754
+/// platform, where std::pow may differ by an ulp between libraries, and even between glibc's
+/// variants for processors with and without FMA. (traffic_models.cpp is compiled with
+/// -ffp-contract=off, so that no compiler fuses a multiply and an add.)
+double inverse_power(std::uint64_t i, double s);
 
 struct RandomTrafficOptions {
   Rank ranks = 1;

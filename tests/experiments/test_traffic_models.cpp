@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <set>
 
@@ -174,7 +175,7 @@ TEST_CASE("moe: options out of range are refused before any work, naming the opt
           o.ranks = 8;
           o.experts = 8;
           o.tokens = std::uint64_t{1} << 29;
-        }).starts_with("moe: --ranks x --tokens x --top-k is more than 4294967296 picks"));
+        }).starts_with("moe: --ranks x --tokens x --top-k is more than 1073741824 picks"));
 }
 
 TEST_CASE("random: zero fraction 0, 1 and between; values in 1..max_count") {
@@ -215,4 +216,19 @@ TEST_CASE("traffic models: the table refuses unknown models and options that do 
   CHECK(error_of("uniform", {.ranks = 2, .count = std::uint64_t{1} << 31}) ==
         "uniform: --count 2147483648 is not in 0..2147483647");
   CHECK(error_of("file", {.ranks = 2}).starts_with("file: --ranks does not apply"));
+}
+
+TEST_CASE("inverse_power: i^-s as std::pow computes it, to a few ulps, without std::pow") {
+  int runs = 0;
+  for (const std::uint64_t i : {1ull, 2ull, 3ull, 7ull, 64ull, 1000ull, 4194304ull})
+    for (const double s : {0.0, 0.5, 1.0, 1.2, 1.5, 3.0, 16.0}) {
+      CAPTURE(i);
+      CAPTURE(s);
+      const double exact = std::pow(static_cast<double>(i), -s);
+      CHECK(std::abs(experiments::inverse_power(i, s) - exact) <= 1e-14 * exact);
+      ++runs;
+    }
+  CHECK(runs == 49);
+  CHECK(experiments::inverse_power(5, 0) == 1);
+  CHECK(experiments::inverse_power(1, 7) == 1);
 }
