@@ -128,17 +128,18 @@ class CsvReader {
 
   std::uint64_t count(std::string_view field, std::uint64_t line, std::uint64_t column,
                       std::uint64_t s, std::uint64_t d) const {
-    const std::string cell = "counts[" + std::to_string(s) + "][" + std::to_string(d) + "]";
     std::uint64_t value = 0;
     const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
+    if (!field.empty() && end == field.data() + field.size() && error == std::errc() &&
+        value <= kMaxTrafficCount)
+      return value;
+    const std::string cell = "counts[" + std::to_string(s) + "][" + std::to_string(d) + "]";
     if (field.empty() || end != field.data() + field.size() ||
-        (error != std::errc() && error != std::errc::result_out_of_range))
+        (error != std::errc::result_out_of_range && error != std::errc()))
       fail(line, column, cell, "expected a non-negative integer, got " + quoted(field));
-    if (error == std::errc::result_out_of_range || value > kMaxTrafficCount)
-      fail(line, column, cell,
-           std::string(field.substr(0, 32)) + " is too large (at most " +
-               std::to_string(kMaxTrafficCount) + ")");
-    return value;
+    fail(line, column, cell,
+         std::string(field.substr(0, 32)) + " is too large (at most " +
+             std::to_string(kMaxTrafficCount) + ")");
   }
 
   std::string_view text_, source_;
