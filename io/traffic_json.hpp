@@ -18,7 +18,7 @@ namespace phasecheck::io::detail {
 Traffic traffic_from_json(const Field& field);
 
 /// The same checks and messages over a whole traffic file's JSON text, read by a SAX consumer
-/// straight into the matrix (no document is built: a 4,096-rank DOM would take 300 MB more).
+/// straight into the matrix (no document is built: at 4,096 ranks one takes 256 MB more).
 /// Checks are made in the order the file gives its values; the matrix is allocated, its memory
 /// checked, when its side is known (from "ranks", or else from the first row's length).
 /// `element_bytes`, when given, must agree with the file's.
