@@ -232,3 +232,31 @@ TEST_CASE("inverse_power: i^-s as std::pow computes it, to a few ulps, without s
   CHECK(experiments::inverse_power(5, 0) == 1);
   CHECK(experiments::inverse_power(1, 7) == 1);
 }
+
+TEST_CASE("moe: the picks follow successive weighted draws without replacement") {
+  // One expert per rank, so a column counts one expert's picks. Zipf 1 over 4 experts: weights
+  // 1, 1/2, 1/3, 1/4. A token includes expert a with probability w_a / W (picked first) plus, for
+  // K = 2, the sum over b != a of w_b / W x w_a / (W - w_b) (picked second). The columns, sorted,
+  // must be those probabilities x ranks x tokens, within 1%.
+  const std::vector<double> w = {1, 1.0 / 2, 1.0 / 3, 1.0 / 4};
+  const double total = w[0] + w[1] + w[2] + w[3];
+  int runs = 0;
+  for (const std::uint64_t k : {1u, 2u}) {
+    CAPTURE(k);
+    const MoeOptions o{
+        .ranks = 4, .experts = 4, .top_k = k, .tokens = 50000, .hidden = 1, .zipf = 1, .seed = 11};
+    auto sums = column_sums(experiments::moe_traffic(o));
+    std::sort(sums.rbegin(), sums.rend());
+    for (std::size_t a = 0; a < 4; ++a) {
+      double include = w[a] / total;
+      if (k == 2)
+        for (std::size_t b = 0; b < 4; ++b)
+          if (b != a) include += w[b] / total * w[a] / (total - w[b]);
+      const double expected = include * 4 * 50000;
+      CAPTURE(a);
+      CHECK(std::abs(static_cast<double>(sums[a]) - expected) < 0.01 * expected);
+      ++runs;
+    }
+  }
+  CHECK(runs == 8);
+}
