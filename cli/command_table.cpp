@@ -12,6 +12,7 @@ extern const Command algorithms_command, generate_command, verify_command, draw_
     gate_command, import_command, export_command, deploy_command, lint_command, program_command,
     congestion_command, topology_command, fuzz_command, optimal_command, mutate_command,
     bounds_command, survey_command, sweep_command, whatif_command, record_command;
+extern const Command traffic_command;
 // clang-format on
 
 std::span<const Command* const> command_table() {
@@ -23,6 +24,7 @@ std::span<const Command* const> command_table() {
       &congestion_command, &topology_command, &fuzz_command,   &optimal_command,
       &mutate_command,     &bounds_command,   &survey_command, &sweep_command,
       &whatif_command,     &record_command,
+      &traffic_command,
   };
   return table;
 }

@@ -1,15 +1,36 @@
-// Traffic matrices as JSON (io/traffic.hpp, io/traffic_json.hpp).
+// Traffic matrices: files told apart by content, and the JSON object (io/traffic.hpp,
+// io/traffic_json.hpp). The CSV is io/traffic_csv.cpp, a JSON file read whole io/traffic_sax.cpp.
 
 #include "io/traffic.hpp"
 
 #include <ostream>
 #include <string>
 
+#include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
 #include "io/traffic_json.hpp"
 
 namespace phasecheck::io {
+
+Traffic parse_traffic(std::string_view text, std::string_view source,
+                      std::optional<std::uint64_t> element_bytes) {
+  // JSON allows a byte order mark and white space before its value; so does a CSV here.
+  const std::string_view rest = text.starts_with("\xEF\xBB\xBF") ? text.substr(3) : text;
+  const std::size_t first = rest.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos)
+    throw InputError(std::string(source) +
+                     ": empty file (expected a traffic matrix: phasecheck.traffic/1 JSON, or p "
+                     "lines of p comma-separated counts)");
+  // A JSON array is no traffic file, but is refused as JSON (no CSV starts with '[').
+  if (rest[first] == '{' || rest[first] == '[')
+    return detail::traffic_from_json_text(text, source, element_bytes);
+  return detail::traffic_from_csv(rest, source, element_bytes);
+}
+
+Traffic read_traffic_file(const std::string& path, std::optional<std::uint64_t> element_bytes) {
+  return parse_traffic(read_input(path), input_name(path), element_bytes);
+}
 
 void write_traffic_json(std::ostream& out, const Traffic& traffic, int indent) {
   const std::string pad(static_cast<std::size_t>(indent), ' ');
@@ -43,9 +64,8 @@ Traffic traffic_from_json(const Field& field) {
   if (rows.size() != ranks)
     counts.fail(std::to_string(rows.size()) + " rows for " + std::to_string(ranks) + " ranks");
   Traffic traffic;
-  with_source(std::string(field.source), [&] {
-    traffic = zero_traffic(static_cast<Rank>(ranks), element_bytes);
-  });
+  with_source(std::string(field.source),
+              [&] { traffic = zero_traffic(static_cast<Rank>(ranks), element_bytes); });
   for (std::size_t s = 0; s < ranks; ++s) {
     const Field row = counts.at(s);
     const auto& cells = row.array();
