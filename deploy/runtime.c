@@ -883,7 +883,7 @@ static int pc_alltoallv(const pc_schedule *s, const void *sendbuf, const int *se
   if (v.in_place) pc_receive_span(s, recvcounts, rdispls, recvtype, v.recv_extent, &lo, &hi);
   pc_reserve(c, hi > lo ? (size_t)(hi - lo) : 1, s->requests[rank] ? s->requests[rank] : 1);
   if (v.in_place) {
-    memcpy(c->memory, (char *)recvbuf + lo, (size_t)(hi - lo));
+    if (hi > lo) memcpy(c->memory, (char *)recvbuf + lo, (size_t)(hi - lo));
     v.send = c->memory;
     v.shift = -lo;
   } else if (sendcounts[rank] > 0) {
