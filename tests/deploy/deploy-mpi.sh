@@ -21,6 +21,8 @@
 #   v_linear, v_pairwise, v_scattered  linear-v, pairwise-v, scattered-v (bblock 2) deployed for
 #             p = 1..6 in one library; tests/deploy/alltoallv.c on 1..6 ranks compares 120 random
 #             matrices per size with PMPI_Alltoallv, and the log shows the schedule ran
+#   v_erroneous  tests/deploy/erroneous.c alltoallv on 4 ranks under a pairwise-v schedule:
+#             erroneous MPI_Alltoallv calls answered with the library's error class
 #   v_refused an alltoallv schedule from a matrix with a zero off-diagonal count: exit 1, why,
 #             nothing written
 #   v_routine --emit-c of a pairwise-v schedule: phasecheck_pairwise_v_alltoallv against
@@ -195,6 +197,18 @@ case $case in
       expect_log log.txt "phasecheck: MPI_Alltoallv on $np ranks: $algorithm (verified)"
       grep -q "MPI_Alltoallv on $np ranks: falling back" log.txt && fail "a call fell back"
     done
+    ;;
+  v_erroneous)
+    "$vs" pairwise-v 4 1 >pv4.json || fail "no schedule"
+    run "$pc" deploy pv4.json -o lib.so
+    run mpicc -std=c99 -O1 -Wall -Werror -o erroneous "$here/erroneous.c"
+    "${mpirun[@]}" -np 4 -x LD_PRELOAD="$PWD/lib.so" -x PHASECHECK_LOG=1 ./erroneous alltoallv \
+      >out.txt 2>log.txt || { cat out.txt log.txt; fail "erroneous calls"; }
+    cat out.txt log.txt
+    grep -q "erroneous: 16 calls, 0 failures" out.txt || fail "erroneous calls"
+    expect_log log.txt "phasecheck: MPI_Alltoallv on 4 ranks: falling back, a negative count"
+    expect_log log.txt "phasecheck: MPI_Alltoallv on 4 ranks: falling back, null counts or \
+displacements, MPI_DATATYPE_NULL or MPI_IN_PLACE as the receive buffer"
     ;;
   v_refused)
     "$vs" linear-v 4 3 zero >zero.json || fail "no schedule"
