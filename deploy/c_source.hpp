@@ -5,12 +5,12 @@
 /// routine_source(): Faraj and Yuan's routine generator. One self-contained C99 file: the
 /// runtime (deploy/runtime.c), each schedule's step tables (a rank's steps phase by phase, each
 /// phase under a comment with its label) and one public function per schedule with the
-/// signature of MPI_Alltoall (or MPI_Allgather), `phasecheck_<name>_alltoall`. It compiles with
-/// `mpicc -Wall -Werror`; a communicator of another size, or a call the schedule cannot serve,
-/// goes to PMPI_Alltoall.
+/// signature of MPI_Alltoall (MPI_Allgather, MPI_Alltoallv), `phasecheck_<name>_alltoall`
+/// (`_allgather`, `_alltoallv`). It compiles with `mpicc -Wall -Werror`; a communicator of
+/// another size, or a call the schedule cannot serve, goes to the PMPI_ routine.
 ///
 /// interposer_source(): the same runtime and tables, a table of the deployed schedules and
-/// deploy/interposer.c, which defines MPI_Alltoall and MPI_Allgather.
+/// deploy/interposer.c, which defines MPI_Alltoall, MPI_Allgather and MPI_Alltoallv.
 
 #include <string>
 #include <string_view>

@@ -1,12 +1,13 @@
-/* The PMPI interposer (deploy/interposer.c): MPI_Alltoall and MPI_Allgather, built by
- * `phasecheck deploy` after deploy/runtime.c and the tables of the deployed schedules, which
- * define pc_deployed[] and pc_deployed_count. A call whose communicator has as many ranks as a
- * deployed schedule of its collective runs that schedule (ranks map by communicator rank);
- * every other call goes to the library's own PMPI_ routine. With PHASECHECK_LOG=1 in the
- * environment, rank 0 of the communicator says, once per collective, size and outcome, which
- * schedule ran or why the call fell back. docs/run.md, "Deploy". */
+/* The PMPI interposer (deploy/interposer.c): MPI_Alltoall, MPI_Allgather and MPI_Alltoallv,
+ * built by `phasecheck deploy` after deploy/runtime.c and the tables of the deployed
+ * schedules, which define pc_deployed[] and pc_deployed_count. A call whose communicator has as
+ * many ranks as a deployed schedule of its collective runs that schedule (ranks map by
+ * communicator rank); every other call goes to the library's own PMPI_ routine. With
+ * PHASECHECK_LOG=1 in the environment, rank 0 of the communicator says, once per collective,
+ * size and outcome, which schedule ran or why the call fell back. docs/run.md, "Deploy". */
 
-static const char *const pc_collective_names[] = {"MPI_Alltoall", "MPI_Allgather"};
+static const char *const pc_collective_names[] = {"MPI_Alltoall", "MPI_Allgather",
+                                                  "MPI_Alltoallv"};
 
 /* (collective, ranks, reason) already logged; a reason is a string constant, so compared by
  * address. Beyond the table's size nothing more is logged. */
@@ -95,4 +96,30 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return pc_interpose(PC_ALLGATHER, pc_allgather, PMPI_Allgather, sendbuf, sendcount, sendtype,
                       recvbuf, recvcount, recvtype, comm);
+}
+
+/* As pc_interpose, with MPI_Alltoallv's arguments: the decision rests on the communicator's size
+ * and the schedule's existence, never on the counts (runtime.c, "MPI_Alltoallv"). */
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  int size = 0, err;
+  const char *why = NULL;
+  const pc_schedule *s;
+  if (comm != MPI_COMM_NULL && PMPI_Comm_size(comm, &size) == MPI_SUCCESS) {
+    s = pc_find(PC_ALLTOALLV, size);
+    if (!s) {
+      pc_log(comm, PC_ALLTOALLV, size, NULL, "no schedule");
+    } else {
+      err = pc_alltoallv(s, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                         recvtype, comm, &why);
+      if (err != PC_FALLBACK) {
+        pc_log(comm, PC_ALLTOALLV, size, s, NULL);
+        return err;
+      }
+      pc_log(comm, PC_ALLTOALLV, size, s, why);
+    }
+  }
+  return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, comm);
 }

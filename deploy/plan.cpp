@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
+#include "deploy/v_pattern.hpp"
 #include "programs/replay.hpp"
 #include "programs/synchronization.hpp"
 #include "schedules/registry.hpp"
@@ -107,7 +108,35 @@ std::uint32_t chunks_of(const std::vector<Segment>& segments) {
   return static_cast<std::uint32_t>(n);
 }
 
+/// Why the plan of an alltoallv's pattern cannot run in the alltoallv runtime (runtime.c,
+/// pc_execute_v: every send, receive and copy moves one whole message, input to output, with
+/// no staging and no scratch), or nothing. A count-independent pattern always can.
+std::optional<std::string> alltoallv_plan_problem(const Plan& plan) {
+  if (plan.scratch != 0 || plan.chunks != 1) return "it needs scratch slots or chunks";
+  for (const RankPlan& rank : plan.programs)
+    for (const Step& s : rank.steps) {
+      const bool moves =
+          s.kind == Op::Kind::send || s.kind == Op::Kind::recv || s.kind == Op::Kind::copy;
+      const auto one = [](const std::vector<Segment>& g, Buffer b) {
+        return g.size() == 1 && g[0].count == 1 && g[0].buffer == b;
+      };
+      if (s.staged || (moves && s.kind != Op::Kind::recv && !one(s.from, Buffer::input)) ||
+          (moves && s.kind != Op::Kind::send && !one(s.to, Buffer::output)))
+        return "a step is not one whole message from input to output";
+    }
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::string collective_name(const Plan& plan) {
+  return plan.alltoallv ? "alltoallv" : std::string(to_string(plan.collective));
+}
+
+std::string mpi_name(const Plan& plan) {
+  if (plan.alltoallv) return "MPI_Alltoallv";
+  return plan.collective == Collective::alltoall ? "MPI_Alltoall" : "MPI_Allgather";
+}
 
 Plan make_plan(const Schedule& program, const std::vector<programs::RankProgram>& rank_programs,
                Separation separation, std::string source) {
@@ -241,13 +270,25 @@ Checked check(const Schedule& schedule, std::string_view source, SyncChoice sync
                      "buffer first; deploy the out-of-place version of this schedule");
   Checked c;
   c.source = name;
-  const Claims claims = schedules::claims_for(h);
+  const bool alltoallv = static_cast<bool>(h.traffic);
+  Claims claims = schedules::claims_for(h);
   c.report = with_source(name, [&] { return verify::verify(schedule, h.topology, claims); });
   if (auto why = refusal_of(c.report, h.buffers.has_value())) {
     c.refusal = *why;
     return c;
   }
-  const Schedule program = with_tables(h.buffers ? schedule : lower_to_buffers(schedule));
+  if (alltoallv) {
+    if (auto why = count_dependence(schedule)) {
+      c.refusal = "its MPI_Alltoallv would depend on the counts: " + *why;
+      return c;
+    }
+    claims = pattern_claims(std::move(claims));
+  }
+  // An alltoallv deploys its pattern: the same phases with every message one block.
+  std::optional<Schedule> pattern;
+  if (alltoallv) pattern = uniform_pattern(schedule);
+  const Schedule& table = pattern ? *pattern : schedule;
+  const Schedule program = with_tables(h.buffers ? table : lower_to_buffers(table));
   if (!h.buffers) {
     // The program keeps the table's claims, as lowering adapts them: a table of no phase (one
     // rank) becomes a program of one, its self copy.
@@ -281,6 +322,13 @@ Checked check(const Schedule& schedule, std::string_view source, SyncChoice sync
   }
   c.plan = make_plan(program, progs, c.separation, name);
   c.plan->verdict = tally(c.report.checks);
+  c.plan->alltoallv = alltoallv;
+  if (alltoallv)
+    if (auto why = alltoallv_plan_problem(*c.plan)) {
+      c.refusal =
+          "its pattern's plan cannot run as MPI_Alltoallv: " + *why + " (please report this)";
+      c.plan.reset();
+    }
   return c;
 }
 

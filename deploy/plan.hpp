@@ -74,6 +74,9 @@ struct Plan {
   std::string algorithm;
   std::string source;  ///< the schedule's file, for comments and messages
   Collective collective = Collective::alltoall;
+  /// MPI_Alltoallv: the count-independent pattern of an alltoallv schedule (deploy/v_pattern.hpp),
+  /// planned as an alltoall of one chunk per message; the runtime moves each call's own counts.
+  bool alltoallv = false;
   Rank ranks = 0;
   std::uint32_t chunks = 1;
   bool inplace = false;           ///< allgather program without an input buffer
@@ -85,6 +88,11 @@ struct Plan {
   std::string verdict;  ///< what verification said (tally): "5 checks pass, 1 not evaluated"
   friend bool operator==(const Plan&, const Plan&) = default;
 };
+
+/// "alltoallv" for an alltoallv's plan, else the collective's name.
+std::string collective_name(const Plan& plan);
+/// The MPI routine a plan serves: "MPI_Alltoall", "MPI_Allgather" or "MPI_Alltoallv".
+std::string mpi_name(const Plan& plan);
 
 /// The plan of a buffer program (header.buffers) and its per-rank programs. Throws InputError
 /// for an op beyond a buffer (the verifier reports it as a placement failure first).
@@ -104,7 +112,9 @@ struct Checked {
   Verdict verdict() const { return plan ? Verdict::pass : Verdict::fail; }
 };
 
-/// Verifies, lowers, builds and replays as described on top. Throws InputError for a schedule
+/// Verifies, lowers, builds and replays as described on top. An alltoallv schedule is verified
+/// as it is, then refused unless it is count-independent (deploy/v_pattern.hpp); its pattern is
+/// lowered, verified, programmed and replayed instead of it. Throws InputError for a schedule
 /// that cannot be deployed whatever its verdict (more than kMaxDeployRanks ranks or
 /// kMaxDeploySteps steps, --sync pairwise on a model that does not route).
 Checked check(const Schedule& schedule, std::string_view source, SyncChoice sync);

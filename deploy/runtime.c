@@ -19,8 +19,12 @@
  * a receive or copy lands in staging and is unpacked after the wait. The deploy step stages
  * every receive and copy of a rank's phase that writes a slot the phase also reads.
  *
- * The including file defines PC_USE_ALLTOALL and PC_USE_ALLGATHER (1 or 0): which collectives
- * it needs. */
+ * MPI_Alltoallv runs a count-independent pattern (a schedule of whole messages sent straight to
+ * their destinations) with the call's own counts, displacements and datatypes: see "MPI_Alltoallv"
+ * below for why its correctness does not depend on the counts.
+ *
+ * The including file defines PC_USE_ALLTOALL, PC_USE_ALLGATHER and PC_USE_ALLTOALLV (1 or 0):
+ * which collectives it needs. */
 #include <limits.h>
 #include <mpi.h>
 #include <pthread.h>
@@ -34,12 +38,13 @@ enum { PC_INPUT = 0, PC_OUTPUT = 1, PC_SCRATCH = 2 };
 /* What a step does (pc_step.kind, stored as one byte; deploy/c_source.cpp writes the names). */
 typedef enum { PC_SEND, PC_RECV, PC_COPY, PC_WAIT, PC_SYNC_SEND, PC_SYNC_RECV, PC_BARRIER } pc_kind;
 enum { PC_KINDS = PC_BARRIER + 1 };
-enum { PC_ALLTOALL = 0, PC_ALLGATHER = 1 };
-/* Data messages are tagged with their phase modulo PC_TAGS; synchronization messages have a
- * tag of their own. All of them travel on a communicator duplicated for phasecheck. */
-enum { PC_TAGS = 32000, PC_SYNC_TAG = 32001 };
-/* pc_alltoall and pc_allgather return this instead of an MPI error code when the call must go
- * to the MPI library's own collective; *why says why. */
+enum { PC_ALLTOALL = 0, PC_ALLGATHER = 1, PC_ALLTOALLV = 2 };
+/* Data messages are tagged with their phase modulo PC_TAGS; synchronization messages and an
+ * alltoallv's typed copy to itself have a tag of their own. All of them travel on a communicator
+ * duplicated for phasecheck. */
+enum { PC_TAGS = 32000, PC_SYNC_TAG = 32001, PC_SELF_TAG = 32002 };
+/* pc_alltoall, pc_allgather and pc_alltoallv return this instead of an MPI error code when the
+ * call must go to the MPI library's own collective; *why says why. */
 enum { PC_FALLBACK = -1 };
 
 typedef struct {
@@ -61,7 +66,7 @@ typedef struct {
 
 typedef struct {
   const char *name;      /* the schedule's algorithm, for messages */
-  int collective;        /* PC_ALLTOALL, PC_ALLGATHER */
+  int collective;        /* PC_ALLTOALL, PC_ALLGATHER, PC_ALLTOALLV */
   int ranks;             /* p */
   uint32_t chunks;       /* c: chunks per message or contribution */
   int inplace;           /* allgather program without input: output r*c.. starts with it */
@@ -387,6 +392,19 @@ static int pc_same_signature(const pc_type *a, MPI_Count a_count, const pc_type 
   }
 }
 
+/* A step of the phase separation (synchronization message or barrier), which moves no data: a
+ * synchronization send is posted as request *posted. */
+static int pc_synchronize(const pc_step *step, MPI_Comm comm, MPI_Request *requests,
+                          int *posted) {
+  if (step->kind == PC_SYNC_SEND)
+    return PMPI_Isend(NULL, 0, MPI_BYTE, step->peer, PC_SYNC_TAG, comm, &requests[(*posted)++]);
+  if (step->kind == PC_SYNC_RECV)
+    return PMPI_Recv(NULL, 0, MPI_BYTE, step->peer, PC_SYNC_TAG, comm, MPI_STATUS_IGNORE);
+  if (step->kind != PC_BARRIER) pc_die("internal error: a data step taken for synchronization");
+  return PMPI_Barrier(comm);
+}
+
+#if PC_USE_ALLTOALL || PC_USE_ALLGATHER /* the chunked runtime; MPI_Alltoallv has its own */
 /* ---- executing a program ------------------------------------------------------------------ */
 
 typedef struct {
@@ -462,13 +480,9 @@ static int pc_execute(const pc_schedule *s, int rank, MPI_Comm comm, const pc_bu
         phase = step + 1;
         break;
       case PC_SYNC_SEND:
-        err = PMPI_Isend(NULL, 0, MPI_BYTE, step->peer, PC_SYNC_TAG, comm, &requests[posted++]);
-        break;
       case PC_SYNC_RECV:
-        err = PMPI_Recv(NULL, 0, MPI_BYTE, step->peer, PC_SYNC_TAG, comm, MPI_STATUS_IGNORE);
-        break;
       case PC_BARRIER:
-        err = PMPI_Barrier(comm);
+        err = pc_synchronize(step, comm, requests, &posted);
         break;
     }
   }
@@ -561,6 +575,8 @@ static int pc_prepare(const pc_schedule *s, const void *sendbuf, int sendcount,
   call->staging_bytes = (size_t)s->staging[call->rank] * call->chunk;
   return MPI_SUCCESS;
 }
+
+#endif
 
 #if PC_USE_ALLTOALL
 /* MPI_Alltoall by schedule `s` (s->ranks == the size of comm), or PC_FALLBACK. */
@@ -663,5 +679,221 @@ static int pc_allgather(const pc_schedule *s, const void *sendbuf, int sendcount
                       call.c->dup);
   }
   return err;
+}
+#endif
+
+#if PC_USE_ALLTOALLV
+/* ---- MPI_Alltoallv -------------------------------------------------------------------------
+ *
+ * A deployed alltoallv schedule is a count-independent pattern (deploy/plan.hpp: linear-v,
+ * pairwise-v, scattered-v, verified on a matrix whose every off-diagonal count is non-zero, so
+ * that it lists every message): each rank's program sends the message to d (input slot d) in a
+ * fixed phase and receives the message from s (output slot s) in a fixed phase, straight from
+ * the user's send area into the user's receive area, and copies its own message once. Why the
+ * call's counts cannot make it wrong:
+ *
+ *  - Each message goes directly from its origin's input area to its destination's output area,
+ *    exactly once, in a phase and an order fixed by (rank, step) alone: no rank forwards or
+ *    aggregates anything, so no count decides what another rank must hold or relay.
+ *  - In a correct MPI program sendcounts[d] at s and recvcounts[s] at d describe the same
+ *    message (the same type signature, MPI 4.1, 6.9.5), so a zero count skips the send at s and
+ *    the matching receive at d together: the pair leaves the phase as a whole.
+ *  - The verified pattern is free of deadlock (its per-rank programs were replayed together);
+ *    removing a matched send/receive pair from a phase removes one edge of the wait-for relation
+ *    and adds none, so every subset of its messages is free of deadlock too. Synchronization
+ *    (barriers, pair-wise synchronization messages) does not depend on the counts and always runs.
+ *  - Where data lands is the displacements' business alone: message s lands at
+ *    recvbuf + rdispls[s] * extent(recvtype), whatever the other displacements are, so gaps
+ *    between areas and displacements in any order are fine.
+ *  - Datatypes are the call's: every message is sent with (sendcounts[d], sendtype) and received
+ *    with (recvcounts[s], recvtype), so MPI matches signatures as for the library's own call;
+ *    the copy to itself is a memcpy when both types are dense with one signature (pc_analyse,
+ *    pc_same_signature), else a send to itself on the private communicator.
+ *
+ * Every reason to fall back is shared by all ranks (the communicator, the schedule's existence)
+ * or belongs to an erroneous call (a negative count, MPI_DATATYPE_NULL, MPI_IN_PLACE as the
+ * receive buffer), which the library reports. None rests on local counts: ranks could disagree
+ * and deadlock. A rank with no message at all still runs its program (its synchronization).
+ * An erroneous program whose ranks disagree on the counts (s sends 5 elements, d expects 0 or
+ * 7) is the application's bug: it may hang or truncate here as it may with the library.
+ *
+ * MPI_IN_PLACE: the input is the receive buffer (recvcounts, rdispls, recvtype). The bytes the
+ * receive areas span (from the lowest true lower bound to the highest true upper bound of the
+ * non-empty ones: the sum of the messages when the displacements are prefix sums of a dense
+ * type) are copied into the communicator's cache first and every message is sent from that
+ * copy, so that no receive overwrites data still to be sent; the own message is already in
+ * place. */
+
+typedef struct {
+  const char *send;   /* the send buffer, or in place the copy of the receive areas */
+  MPI_Aint shift;     /* added to every send address: in place, minus the copy's first byte */
+  const int *sendcounts, *sdispls, *recvcounts, *rdispls;
+  MPI_Datatype sendtype, recvtype;
+  MPI_Aint send_extent, recv_extent;
+  char *recv;
+  int in_place;
+  int dense_copy;   /* the own message by memcpy of copy_bytes */
+  size_t copy_bytes;
+} pc_vcall;
+
+/* The one slot a step of a deployed alltoallv moves: the deploy step makes only steps of one
+ * segment of one slot, input to read and output to write; anything else is a bug in it. */
+static int pc_vslot(const pc_schedule *s, uint32_t first, uint32_t n, unsigned char buffer) {
+  const pc_segment *g = s->segments + first;
+  if (n != 1 || g->count != 1 || g->buffer != buffer || g->index >= (uint32_t)s->ranks)
+    pc_die("internal error: an alltoallv step that is not one whole message in the tables");
+  return (int)g->index;
+}
+
+static const char *pc_vsend_area(const pc_vcall *v, int d) {
+  return v->send + (v->shift + (MPI_Aint)v->sdispls[d] * v->send_extent);
+}
+
+static char *pc_vrecv_area(const pc_vcall *v, int s) {
+  return v->recv + (MPI_Aint)v->rdispls[s] * v->recv_extent;
+}
+
+/* Rank `rank`'s program of `s` with the call `v`, its messages on `comm`. */
+static int pc_execute_v(const pc_schedule *s, int rank, MPI_Comm comm, const pc_vcall *v,
+                        MPI_Request *requests) {
+  const pc_step *step = s->steps + s->first[rank];
+  const pc_step *const end = s->steps + s->first[rank + 1];
+  int posted = 0, err = MPI_SUCCESS, d, o;
+  for (; step < end && err == MPI_SUCCESS; ++step) {
+    const int tag = (int)(step->phase % PC_TAGS);
+    if (step->kind >= PC_KINDS) {
+      pc_die("internal error: a step of unknown kind in the deployed tables");
+      return MPI_ERR_INTERN;
+    }
+    if (step->staged) pc_die("internal error: a staged alltoallv step in the tables");
+    switch ((pc_kind)step->kind) {
+      case PC_SEND: /* skipped with its matching receive when the message is empty */
+        d = pc_vslot(s, step->from, step->nfrom, PC_INPUT);
+        if (v->sendcounts[d] > 0)
+          err = PMPI_Isend(pc_vsend_area(v, d), v->sendcounts[d], v->sendtype, step->peer, tag,
+                           comm, &requests[posted++]);
+        break;
+      case PC_RECV:
+        o = pc_vslot(s, step->to, step->nto, PC_OUTPUT);
+        if (v->recvcounts[o] > 0)
+          err = PMPI_Irecv(pc_vrecv_area(v, o), v->recvcounts[o], v->recvtype, step->peer, tag,
+                           comm, &requests[posted++]);
+        break;
+      case PC_COPY: /* the own message */
+        d = pc_vslot(s, step->from, step->nfrom, PC_INPUT);
+        o = pc_vslot(s, step->to, step->nto, PC_OUTPUT);
+        if (v->in_place || (v->sendcounts[d] == 0 && v->recvcounts[o] == 0)) break;
+        if (v->dense_copy)
+          memcpy(pc_vrecv_area(v, o), pc_vsend_area(v, d), v->copy_bytes);
+        else
+          err = PMPI_Sendrecv(pc_vsend_area(v, d), v->sendcounts[d], v->sendtype, rank,
+                              PC_SELF_TAG, pc_vrecv_area(v, o), v->recvcounts[o], v->recvtype,
+                              rank, PC_SELF_TAG, comm, MPI_STATUS_IGNORE);
+        break;
+      case PC_WAIT:
+        err = PMPI_Waitall(posted, requests, MPI_STATUSES_IGNORE);
+        posted = 0;
+        break;
+      case PC_SYNC_SEND:
+      case PC_SYNC_RECV:
+      case PC_BARRIER:
+        err = pc_synchronize(step, comm, requests, &posted);
+        break;
+    }
+  }
+  if (err == MPI_SUCCESS && posted > 0) err = PMPI_Waitall(posted, requests, MPI_STATUSES_IGNORE);
+  return err;
+}
+
+/* The bytes [*lo, *hi) relative to `recvbuf` that the non-empty receive areas span (0, 0 when
+ * there are none). A span beyond the address space is no buffer a correct program has. */
+static void pc_receive_span(const pc_schedule *s, const int *recvcounts, const int *rdispls,
+                            MPI_Datatype recvtype, MPI_Aint extent, MPI_Aint *lo, MPI_Aint *hi) {
+  MPI_Aint true_lb, true_extent, first, last, a, b;
+  int i, any = 0, overflow = 0;
+  PMPI_Type_get_true_extent(recvtype, &true_lb, &true_extent);
+  *lo = *hi = 0;
+  for (i = 0; i < s->ranks; ++i) {
+    if (recvcounts[i] == 0) continue;
+    overflow |= __builtin_mul_overflow((MPI_Aint)rdispls[i], extent, &first);
+    overflow |= __builtin_add_overflow(first, true_lb, &first);
+    overflow |= __builtin_mul_overflow((MPI_Aint)(recvcounts[i] - 1), extent, &last);
+    overflow |= __builtin_add_overflow(first, last, &last);
+    a = first < last ? first : last;
+    overflow |= __builtin_add_overflow(first < last ? last : first, true_extent, &b);
+    if (!any || a < *lo) *lo = a;
+    if (!any || b > *hi) *hi = b;
+    any = 1;
+  }
+  if (overflow) pc_die("an MPI_IN_PLACE alltoallv whose receive areas overflow the address space");
+}
+
+/* MPI_Alltoallv by schedule `s` (s->ranks == the size of comm), or PC_FALLBACK. */
+static int pc_alltoallv(const pc_schedule *s, const void *sendbuf, const int *sendcounts,
+                        const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
+                        const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
+                        MPI_Comm comm, const char **why) {
+  const int p = s->ranks;
+  pc_vcall v;
+  pc_comm *c;
+  pc_type st, rt;
+  MPI_Aint lb, lo = 0, hi = 0;
+  MPI_Count size;
+  int rank, i, inter = 0;
+  memset(&v, 0, sizeof v);
+  v.in_place = sendbuf == MPI_IN_PLACE;
+  if (v.in_place) { /* MPI 4.1, 6.9.5: the send arguments are ignored */
+    sendcounts = recvcounts;
+    sdispls = rdispls;
+    sendtype = recvtype;
+  }
+  /* Erroneous calls go to the library untouched (as pc_prepare does): it checks these
+   * arguments locally and answers with its own error class. */
+  if (!sendcounts || !sdispls || !recvcounts || !rdispls || recvbuf == MPI_IN_PLACE ||
+      sendtype == MPI_DATATYPE_NULL || recvtype == MPI_DATATYPE_NULL) {
+    *why = "null counts or displacements, MPI_DATATYPE_NULL or MPI_IN_PLACE as the receive "
+           "buffer (the library reports the error)";
+    return PC_FALLBACK;
+  }
+  for (i = 0; i < p; ++i)
+    if (sendcounts[i] < 0 || recvcounts[i] < 0) {
+      *why = "a negative count (the library reports the error)";
+      return PC_FALLBACK;
+    }
+  if (PMPI_Type_get_extent(sendtype, &lb, &v.send_extent) != MPI_SUCCESS ||
+      PMPI_Type_get_extent(recvtype, &lb, &v.recv_extent) != MPI_SUCCESS) {
+    *why = "a datatype whose extent is not known (the library reports the error)";
+    return PC_FALLBACK;
+  }
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter) {
+    *why = "an intercommunicator";
+    return PC_FALLBACK;
+  }
+  PMPI_Comm_rank(comm, &rank);
+  c = pc_cache(comm);
+  v.sendcounts = sendcounts;
+  v.sdispls = sdispls;
+  v.sendtype = sendtype;
+  v.recvcounts = recvcounts;
+  v.rdispls = rdispls;
+  v.recvtype = recvtype;
+  v.recv = (char *)recvbuf;
+  v.send = (const char *)sendbuf;
+  if (v.in_place) pc_receive_span(s, recvcounts, rdispls, recvtype, v.recv_extent, &lo, &hi);
+  pc_reserve(c, hi > lo ? (size_t)(hi - lo) : 1, s->requests[rank] ? s->requests[rank] : 1);
+  if (v.in_place) {
+    if (hi > lo) memcpy(c->memory, (char *)recvbuf + lo, (size_t)(hi - lo));
+    v.send = c->memory;
+    v.shift = -lo;
+  } else if (sendcounts[rank] > 0) {
+    pc_analyse(sendtype, &st);
+    pc_analyse(recvtype, &rt);
+    PMPI_Type_size_x(sendtype, &size);
+    v.dense_copy = st.dense && rt.dense &&
+                   pc_same_signature(&st, sendcounts[rank], &rt, recvcounts[rank]) == 1;
+    v.copy_bytes = (size_t)size * (size_t)sendcounts[rank];
+  }
+  return pc_execute_v(s, rank, c->dup, &v, c->requests);
 }
 #endif

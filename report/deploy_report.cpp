@@ -9,10 +9,6 @@ namespace {
 
 using OJson = nlohmann::ordered_json;
 
-std::string mpi_name(Collective c) {
-  return c == Collective::alltoall ? "MPI_Alltoall" : "MPI_Allgather";
-}
-
 std::string deploy_json(const DeployRun& run) {
   const deploy::Outcome& o = run.outcome;
   OJson schedules = OJson::array();
@@ -23,10 +19,11 @@ std::string deploy_json(const DeployRun& run) {
     s["verdict"] = to_string(c.verdict());
     s["refusal"] = c.plan ? OJson(nullptr) : OJson(c.refusal);
     s["algorithm"] = c.report.algorithm;
-    s["collective"] = to_string(c.report.collective);
+    // A report of bytes is an alltoallv's (verify/report.hpp), refused or not.
+    s["collective"] = c.report.bytes ? "alltoallv" : std::string(to_string(c.report.collective));
     s["ranks"] = c.plan ? OJson(c.plan->ranks) : OJson(nullptr);
     s["sync"] = c.plan ? OJson(programs::to_string(c.separation)) : OJson(nullptr);
-    s["serves"] = c.plan && !run.emit_c ? OJson(mpi_name(c.plan->collective)) : OJson(nullptr);
+    s["serves"] = c.plan && !run.emit_c ? OJson(deploy::mpi_name(*c.plan)) : OJson(nullptr);
     s["function"] =
         c.plan && run.emit_c && i < o.functions.size() ? OJson(o.functions[i]) : OJson(nullptr);
     s["report"] = report_json(c.report, c.source);
@@ -71,13 +68,13 @@ std::string render_deploy(const DeployRun& run, ReportFormat format) {
   }
   for (std::size_t i = 0; i < o.checked.size(); ++i) {
     const deploy::Plan& p = *o.checked[i].plan;
-    out << "verified  " << text_escape(p.algorithm) << " (" << to_string(p.collective) << ") on "
+    out << "verified  " << text_escape(p.algorithm) << " (" << deploy::collective_name(p) << ") on "
         << p.ranks << " ranks [" << text_escape(p.source) << "]: " << p.verdict << "; --sync "
         << programs::to_string(p.separation) << "; ";
     if (run.emit_c)
       out << "int " << o.functions[i] << "(...)\n";
     else
-      out << "serves " << mpi_name(p.collective) << " on communicators of " << p.ranks
+      out << "serves " << deploy::mpi_name(p) << " on communicators of " << p.ranks
           << " ranks\n";
   }
   out << "wrote " << run.output

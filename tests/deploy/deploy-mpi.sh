@@ -17,8 +17,21 @@
 #   one_rank  a 1-rank ring (a table of no phase) deploys as a routine and runs on 1 rank
 #   unknown_kind  a routine whose step table holds a kind the runtime does not know stops with an
 #             internal error, never runs it as a barrier
+# MPI_Alltoallv (VSCHEDULE, the 4th argument, is tests/deploy/v_schedule.cpp's program):
+#   v_linear, v_pairwise, v_scattered  linear-v, pairwise-v, scattered-v (bblock 2) deployed for
+#             p = 1..6 in one library; tests/deploy/alltoallv.c on 1..6 ranks compares 120 random
+#             matrices per size with PMPI_Alltoallv, and the log shows the schedule ran
+#   v_erroneous  tests/deploy/erroneous.c alltoallv on 4 ranks under a pairwise-v schedule:
+#             erroneous MPI_Alltoallv calls answered with the library's error class
+#   v_refused an alltoallv schedule from a matrix with a zero off-diagonal count: exit 1, why,
+#             nothing written
+#   v_routine --emit-c of a pairwise-v schedule: phasecheck_pairwise_v_alltoallv against
+#             PMPI_Alltoallv (tests/deploy/alltoallv.c with -DROUTINE) on 4 ranks
+#   v_mpi4py  mpi4py's own test_cco_vec.py and test_cco_buf.py (Alltoallv, in place included)
+#             under the interposer on 2, 4 and 5 ranks; their directory is PHASECHECK_MPI4PY_TESTS
+#             (mpi4py's test/ at the tag of the installed mpi4py; docs/run.md), else skipped (77)
 set -u
-pc=$1 dir=$2 case=$3
+pc=$1 dir=$2 case=$3 vs=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 ex=$(cd "$here/../../examples" && pwd)
 mpirun=(mpirun --allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,vader)
@@ -164,6 +177,84 @@ case $case in
     cat out.txt
     grep -q "phasecheck: internal error: a step of unknown kind in the deployed tables" out.txt ||
       fail "no internal error"
+    ;;
+  v_linear | v_pairwise | v_scattered)
+    algorithm=${case#v_}-v
+    for np in 1 2 3 4 5 6; do
+      ports=$((np > 1 ? np - 1 : 1)) set=()
+      [ "$algorithm" = pairwise-v ] && ports=1
+      [ "$algorithm" = scattered-v ] && ports=2 set=(bblock=2)
+      "$vs" "$algorithm" $np $ports "${set[@]}" >v$np.json || fail "no $algorithm schedule on $np ranks"
+    done
+    run "$pc" deploy v1.json v2.json v3.json v4.json v5.json v6.json -o lib.so
+    run mpicc -std=c99 -O1 -Wall -Werror -o alltoallv "$here/alltoallv.c"
+    for np in 1 2 3 4 5 6; do
+      "${mpirun[@]}" -np $np -x LD_PRELOAD="$PWD/lib.so" -x PHASECHECK_LOG=1 ./alltoallv $np 120 \
+        >out.txt 2>log.txt || { cat out.txt log.txt; fail "alltoallv on $np ranks"; }
+      cat out.txt log.txt
+      grep -q "alltoallv: $((120 * np)) calls on $np ranks, 0 failures" out.txt ||
+        fail "alltoallv on $np ranks"
+      expect_log log.txt "phasecheck: MPI_Alltoallv on $np ranks: $algorithm (verified)"
+      grep -q "MPI_Alltoallv on $np ranks: falling back" log.txt && fail "a call fell back"
+    done
+    ;;
+  v_erroneous)
+    "$vs" pairwise-v 4 1 >pv4.json || fail "no schedule"
+    run "$pc" deploy pv4.json -o lib.so
+    run mpicc -std=c99 -O1 -Wall -Werror -o erroneous "$here/erroneous.c"
+    "${mpirun[@]}" -np 4 -x LD_PRELOAD="$PWD/lib.so" -x PHASECHECK_LOG=1 ./erroneous alltoallv \
+      >out.txt 2>log.txt || { cat out.txt log.txt; fail "erroneous calls"; }
+    cat out.txt log.txt
+    grep -q "erroneous: 16 calls, 0 failures" out.txt || fail "erroneous calls"
+    expect_log log.txt "phasecheck: MPI_Alltoallv on 4 ranks: falling back, a negative count"
+    expect_log log.txt "phasecheck: MPI_Alltoallv on 4 ranks: falling back, null counts or \
+displacements, MPI_DATATYPE_NULL or MPI_IN_PLACE as the receive buffer"
+    ;;
+  v_refused)
+    "$vs" linear-v 4 3 zero >zero.json || fail "no schedule"
+    "$pc" deploy zero.json -o lib.so >out.txt 2>&1
+    code=$?
+    cat out.txt
+    [ $code -eq 1 ] || fail "exit $code, expected 1"
+    grep -q "deploy refused: .*zero.json: its MPI_Alltoallv would depend on the counts: \
+counts\[3\]\[0\] is 0" out.txt ||
+      fail "no refusal naming the zero count"
+    [ -e lib.so ] && fail "a library was written"
+    ;;
+  v_routine)
+    "$vs" pairwise-v 4 1 >pv4.json || fail "no schedule"
+    run "$pc" deploy --emit-c pv4.json -o routine.c
+    grep -q "^int phasecheck_pairwise_v_alltoallv(" routine.c || fail "no function"
+    run mpicc -std=c99 -Wall -Wextra -Werror -c routine.c -o routine.o
+    run mpicc -std=c99 -O1 -Wall -Werror -DROUTINE=phasecheck_pairwise_v_alltoallv \
+      -o driver "$here/alltoallv.c" routine.o
+    "${mpirun[@]}" -np 4 ./driver 11 60 >out.txt 2>&1 || { cat out.txt; fail "routine on 4 ranks"; }
+    cat out.txt
+    grep -q "alltoallv: 240 calls on 4 ranks, 0 failures" out.txt || fail "routine on 4 ranks"
+    ;;
+  v_mpi4py)
+    tests=${PHASECHECK_MPI4PY_TESTS:-}
+    if [ -z "$tests" ] || [ ! -f "$tests/test_cco_vec.py" ]; then
+      echo "skipped: PHASECHECK_MPI4PY_TESTS does not name mpi4py's test directory (docs/run.md)"
+      exit 77
+    fi
+    echo "mpi4py $(/usr/bin/python3 -c 'import mpi4py; print(mpi4py.__version__)'), tests from $tests"
+    # 1 rank too: the tests also call Alltoallv on MPI_COMM_SELF
+    "$vs" linear-v 1 1 >v1.json && "$vs" linear-v 2 1 >v2.json && "$vs" pairwise-v 4 1 >v4.json &&
+      "$vs" scattered-v 5 2 bblock=2 >v5.json || fail "no schedules"
+    run "$pc" deploy v1.json v2.json v4.json v5.json -o lib.so
+    for run in 2:linear-v 4:pairwise-v 5:scattered-v; do
+      np=${run%%:*} algorithm=${run#*:}
+      for t in test_cco_vec test_cco_buf; do
+        "${mpirun[@]}" -np $np -x LD_PRELOAD="$PWD/lib.so" -x PHASECHECK_LOG=1 /usr/bin/python3 \
+          "$tests/$t.py" >out.txt 2>$t.log || { cat out.txt $t.log; fail "$t on $np ranks"; }
+        grep -E "^(Ran|OK|FAILED)|phasecheck: MPI_Alltoallv" $t.log | sort -u
+        grep -q "^OK" $t.log || { cat $t.log; fail "$t on $np ranks"; }
+      done
+      expect_log test_cco_vec.log "phasecheck: MPI_Alltoallv on $np ranks: $algorithm (verified)"
+      expect_log test_cco_vec.log "phasecheck: MPI_Alltoallv on 1 ranks: linear-v (verified)"
+      grep -q "MPI_Alltoallv on .* falling back" ./*.log && fail "an Alltoallv fell back"
+    done
     ;;
   *)
     echo "unknown case $case"; exit 2 ;;
