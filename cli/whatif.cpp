@@ -12,18 +12,21 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/run_options.hpp"
+#include "cli/traffic_option.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
 #include "core/network_options.hpp"
 #include "core/progress.hpp"
 #include "core/suggest.hpp"
+#include "experiments/alltoallv_question.hpp"
 #include "experiments/faraj_yuan_experiment.hpp"
 #include "experiments/optimality_tables.hpp"
 #include "experiments/questions.hpp"
 #include "io/json.hpp"
 #include "report/optimal_report.hpp"
 #include "report/run_report.hpp"
+#include "report/skew_plot.hpp"
 #include "report/svg_plot.hpp"
 #include "report/table.hpp"
 #include "schedules/registry.hpp"
@@ -33,20 +36,21 @@ namespace {
 
 struct Options {
   std::string question;  ///< hierarchical-factor, cluster, bruck-index, congestion, optimality,
-                         ///< experiment
+                         ///< experiment, alltoallv
   reports::ReportFormat report = reports::ReportFormat::text;
   std::vector<std::string> sizes;  ///< node-size vectors, "8,8,4,1"
   std::string sizes_file;          ///< one vector per line, '#' comments
   /// cluster: this many random clusters of 2..max_ranks ranks, drawn from `seed`; 0: none.
   unsigned random = 0;
   std::uint64_t seed = 1;
-  // bruck-index: the machine and the linear model.
-  unsigned ranks = 0, ports = 1;
+  // bruck-index: the machine and the linear model (one --ranks; alltoallv: a list).
+  std::vector<unsigned> ranks;
+  unsigned ports = 1;
   double ts = 0, tw = 0;   ///< seconds per message, seconds per byte
   double block_alias = 0;  ///< the old --block (one release, with a note); 0: not given
   // congestion: a routed machine, the algorithms to compare, the seeds of randomized ones.
   std::string topology;
-  std::string algorithms = "shift,randomized-sendrecv";
+  std::string algorithms;  ///< empty: the question's default
   std::string seeds = "1..20";
   /// --bytes: message sizes in bytes. bruck-index: the block (one value, default 1); congestion:
   /// the size for the paper's algorithm selection (one value; none: not shown); experiment: the
@@ -63,12 +67,19 @@ struct Options {
   std::vector<unsigned> message_kb;     ///< the old --message-kb (one release, with a note)
   std::string bandwidth = "100Mbps", latency = "10us";
   std::string out_dir;  ///< where the throughput plots go; empty: none
+  // alltoallv: one traffic matrix, or a family of MoE matrices; the plot of cost vs skew.
+  TrafficOption traffic;
+  bool moe = false;
+  std::vector<double> zipf;  ///< empty: 0, 0.5, 1, 1.5
+  std::optional<std::uint64_t> experts_per_rank, top_k, tokens, hidden;
+  bool dedup = false;
+  std::string svg;
 };
 
 void add_options(CLI::App& app, Options& options) {
   app.add_option("question", options.question,
-                 "hierarchical-factor, cluster, bruck-index, congestion, optimality or "
-                 "experiment")
+                 "hierarchical-factor, cluster, bruck-index, congestion, optimality, "
+                 "experiment or alltoallv")
       ->required();
   app.add_option("--report", options.report, "Report format (csv: the table)");
   app.add_option("--sizes", options.sizes, "Node sizes of a cluster, e.g. 8,8,4,1 (repeatable)");
@@ -77,13 +88,23 @@ void add_options(CLI::App& app, Options& options) {
                  "cluster: this many random clusters of 2..--max-ranks ranks (at most 1024)")
       ->check(natural());
   app.add_option("--seed", options.seed, "cluster: the seed of --random (default 1)");
-  app.add_option("--ranks", options.ranks, "bruck-index: processors n")->check(natural());
-  app.add_option("--ports", options.ports, "bruck-index: ports k")->check(natural());
-  app.add_option("--ts", options.ts, "bruck-index: start-up time per message, seconds");
-  app.add_option("--tw", options.tw, "bruck-index: transfer time per byte, seconds");
+  app.add_option("--ranks", options.ranks,
+                 "bruck-index: processors n; alltoallv --moe: rank counts, comma-separated")
+      ->delimiter(',')
+      ->check(natural());
+  app.add_option("--ports", options.ports,
+                 "bruck-index: ports k; alltoallv: ports of the default machine (default 1)")
+      ->check(natural());
+  app.add_option("--ts", options.ts,
+                 "bruck-index, alltoallv: start-up time per message, seconds");
+  app.add_option("--tw", options.tw, "bruck-index, alltoallv: transfer time per byte, seconds");
   old_spelling(app.add_option("--block", options.block_alias), "--bytes");
-  app.add_option("--topology", options.topology, "congestion: the machine (a routed topology)");
-  app.add_option("--algorithms", options.algorithms, "congestion: algorithms, comma-separated");
+  app.add_option("--topology", options.topology,
+                 "congestion: the machine (a routed topology); alltoallv: the machine (default: "
+                 "fully connected, p ranks, --ports ports)");
+  app.add_option("--algorithms", options.algorithms,
+                 "congestion (default shift,randomized-sendrecv), alltoallv (default: every "
+                 "alltoallv algorithm): algorithms, comma-separated");
   app.add_option("--seeds", options.seeds, "congestion: seeds, 1..20 or 3,5,8");
   app.add_option("--family", options.family,
                  "optimality: cluster (every node-size vector), tree (every tree shape) or "
@@ -113,6 +134,26 @@ void add_options(CLI::App& app, Options& options) {
                               "the paper's selection, experiment the sizes simulated "
                               "(default 8KiB,...,256KiB)")
                    ->delimiter(','));
+  options.traffic.add(app);
+  app.add_flag("--moe", options.moe,
+               "alltoallv: a family of MoE dispatch matrices (docs/traffic.md), one per --ranks "
+               "and --zipf");
+  app.add_option("--zipf", options.zipf,
+                 "alltoallv --moe: Zipf skews of expert popularity (default 0,0.5,1,1.5)")
+      ->delimiter(',');
+  app.add_option("--experts-per-rank", options.experts_per_rank,
+                 "alltoallv --moe: experts on each rank (default 4)")
+      ->check(natural());
+  app.add_option("--top-k", options.top_k, "alltoallv --moe: experts per token (default 2)")
+      ->check(natural());
+  app.add_option("--tokens", options.tokens, "alltoallv --moe: tokens per rank (default 1024)")
+      ->check(natural());
+  bytes_option(app.add_option("--hidden", options.hidden,
+                              "alltoallv --moe: bytes of one token (default 7168)"));
+  app.add_flag("--dedup", options.dedup,
+               "alltoallv --moe: a token goes once to each rank holding its experts");
+  app.add_option("--svg", options.svg,
+                 "alltoallv --moe: write the plot of cost / load bound against skew (SVG) here");
 }
 
 /// "8,8,4,1" -> {8, 8, 4, 1}; `where` names the source in errors.
@@ -178,8 +219,9 @@ int whatif_cluster(const Options& options, reports::ReportFormat format, std::os
 int whatif_bruck_index(const Options& options, reports::ReportFormat format, std::ostream& out) {
   if (options.bytes.size() > 1)
     throw InputError("whatif bruck-index: one --bytes (the block size)");
+  if (options.ranks.size() > 1) throw InputError("whatif bruck-index: one --ranks");
   experiments::BruckRadixQuestion question;
-  question.ranks = options.ranks;
+  question.ranks = options.ranks.empty() ? 0 : options.ranks[0];
   question.ports = options.ports;
   question.ts = options.ts;
   question.tw = options.tw;
@@ -221,6 +263,18 @@ std::vector<std::uint64_t> parse_seeds(const std::string& text) {
   return seeds;
 }
 
+/// The algorithms of a comma-separated list, each checked before the first run (InputError with
+/// "did you mean" for an unknown name).
+std::vector<const schedules::Algorithm*> named_algorithms(std::string_view names) {
+  std::vector<const schedules::Algorithm*> algorithms;
+  while (!names.empty()) {
+    const std::size_t comma = std::min(names.find(','), names.size());
+    algorithms.push_back(&schedules::require_algorithm(names.substr(0, comma)));
+    names.remove_prefix(std::min(comma + 1, names.size()));
+  }
+  return algorithms;
+}
+
 /// The Slim Fly paper's question: does randomizing the order lower the per-phase link load on
 /// this network?
 int whatif_congestion(const Options& options, reports::ReportFormat format, std::ostream& out) {
@@ -232,13 +286,9 @@ int whatif_congestion(const Options& options, reports::ReportFormat format, std:
   question.seeds_text = options.seeds;
   if (options.bytes.size() > 1) throw InputError("whatif congestion: one --bytes");
   if (!options.bytes.empty()) question.bytes = options.bytes[0];
-  std::string_view names = options.algorithms;
-  while (!names.empty()) {
-    const std::size_t comma = std::min(names.find(','), names.size());
-    question.algorithms.emplace_back(names.substr(0, comma));
-    schedules::require_algorithm(question.algorithms.back());  // every name before the first run
-    names.remove_prefix(std::min(comma + 1, names.size()));
-  }
+  for (const schedules::Algorithm* a : named_algorithms(
+           options.algorithms.empty() ? "shift,randomized-sendrecv" : options.algorithms))
+    question.algorithms.emplace_back(a->name);
   const TableReport report = experiments::randomized_congestion(question, terminal_stderr());
   out << reports::render(report, format);
   return report.verdict == verify::Verdict::pass ? 0 : 1;
@@ -327,6 +377,76 @@ int whatif_experiment(const Options& options, reports::ReportFormat format, std:
   return report.verdict == verify::Verdict::pass ? 0 : 1;
 }
 
+/// Issue 37's research question: the alltoallv algorithms' cost against the load bound on a
+/// traffic matrix, or on MoE matrices from uniform to skewed expert popularity, with a plot.
+int whatif_alltoallv(const Options& options, reports::ReportFormat format, std::ostream& out) {
+  const bool file = !options.traffic.path.empty();
+  if (file == options.moe)
+    throw InputError("whatif alltoallv: give --traffic FILE or --moe, one of them");
+  experiments::AlltoallvQuestion question;
+  std::vector<std::string> inputs;
+  if (!options.topology.empty()) {
+    question.machine = io::read_topology_file(options.topology);
+    question.machine_source = input_name(options.topology);
+    inputs.push_back(options.topology);
+  }
+  if (file) {
+    if (!options.ranks.empty() || !options.zipf.empty() || options.experts_per_rank ||
+        options.top_k || options.tokens || options.hidden || options.dedup)
+      throw InputError("whatif alltoallv: --ranks, --zipf, --experts-per-rank, --top-k, "
+                       "--tokens, --hidden and --dedup describe a --moe family, not --traffic");
+    if (!options.svg.empty())
+      throw InputError("whatif alltoallv: --svg plots cost against the skew of a --moe family");
+    question.traffic = experiments::GivenTraffic{input_name(options.traffic.path),
+                                                 options.traffic.read()};
+    inputs.push_back(options.traffic.path);
+  } else {
+    if (options.traffic.element_bytes)
+      throw InputError("whatif alltoallv: --element-bytes needs --traffic (--moe: --hidden)");
+    experiments::MoeFamily family;
+    family.ranks.assign(options.ranks.begin(), options.ranks.end());
+    if (family.ranks.empty() && question.machine) family.ranks = {ranks(*question.machine)};
+    if (family.ranks.empty())
+      throw InputError("whatif alltoallv --moe: give --ranks (e.g. 8,64) or --topology");
+    family.zipf = options.zipf.empty() ? std::vector<double>{0, 0.5, 1, 1.5} : options.zipf;
+    family.experts_per_rank = options.experts_per_rank.value_or(family.experts_per_rank);
+    family.top_k = options.top_k.value_or(family.top_k);
+    family.tokens = options.tokens.value_or(family.tokens);
+    family.hidden = options.hidden.value_or(family.hidden);
+    family.seed = options.seed;
+    family.dedup = options.dedup;
+    question.traffic = std::move(family);
+  }
+  question.ports = options.ports;
+  question.ts = options.ts;
+  question.tw = options.tw;
+  if (options.algorithms.empty()) {
+    for (const schedules::Algorithm& a : schedules::algorithms())
+      if (schedules::is_alltoallv(a)) question.algorithms.push_back(a);
+  } else {
+    for (const schedules::Algorithm* a : named_algorithms(options.algorithms))
+      question.algorithms.push_back(*a);
+  }
+  // Every refusal before the first matrix is built.
+  experiments::check_alltoallv_question(question);
+  if (!options.svg.empty()) check_output(options.svg, inputs);
+  const experiments::AlltoallvAnswer answer =
+      experiments::alltoallv_costs(question, terminal_stderr());
+  out << reports::render(answer.report, format);
+  if (!options.svg.empty()) {
+    write_output(
+        options.svg,
+        [&](std::ostream& os) {
+          os << reports::cost_ratio_svg("alltoallv on MoE dispatch: cost / load bound, " +
+                                            answer.report.facts["machine"].get<std::string>(),
+                                        answer);
+        },
+        inputs);
+    if (format == reports::ReportFormat::text) out << "plot: " << options.svg << "\n";
+  }
+  return answer.report.verdict == verify::Verdict::pass ? 0 : 1;
+}
+
 /// A research table for a family of instances; exit 1 if any instance fails a check.
 int run(const Options& options, const Streams& streams) {
   const reports::ReportFormat format = options.report;
@@ -337,9 +457,11 @@ int run(const Options& options, const Streams& streams) {
   if (options.question == "hierarchical-factor") return whatif_hierarchical(options, format, out);
   if (options.question == "cluster") return whatif_cluster(options, format, out);
   if (options.question == "bruck-index") return whatif_bruck_index(options, format, out);
+  if (options.question == "alltoallv") return whatif_alltoallv(options, format, out);
   throw InputError(unknown_name(
       "what-if question", options.question,
-      {"hierarchical-factor", "cluster", "bruck-index", "congestion", "optimality", "experiment"}));
+      {"hierarchical-factor", "cluster", "bruck-index", "congestion", "optimality", "experiment",
+       "alltoallv"}));
 }
 
 ErrorReport error_report(const Options& options) { return {options.report, "", options.question}; }

@@ -1,16 +1,18 @@
 #include "experiments/instance.hpp"
 
+#include <utility>
+
 #include "core/error.hpp"
 #include "verify/verifier.hpp"
 
 namespace phasecheck::experiments {
 
 Instance check_instance(const schedules::Algorithm& algorithm, const Topology& model,
-                        const Parameters& parameters, bool buffers) {
+                        const Parameters& parameters, bool buffers, SharedTraffic traffic) {
   Instance instance;
   ScheduleHeader header;
   try {
-    header = schedules::make_header(algorithm, model, parameters);
+    header = schedules::make_header(algorithm, model, parameters, std::move(traffic));
     if (buffers) {
       const Schedule program = schedules::generate_program(algorithm, header);
       instance.report = verify::verify(program, model, algorithm.claims(program.header));

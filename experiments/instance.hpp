@@ -7,6 +7,7 @@
 
 #include "core/parameters.hpp"
 #include "core/topology.hpp"
+#include "core/traffic.hpp"
 #include "schedules/registry.hpp"
 #include "verify/report.hpp"
 
@@ -24,8 +25,10 @@ struct Instance {
 
 /// Generates `algorithm` with `parameters` on `model` and verifies it with its claims: its phase
 /// table streamed into the verifier, or with `buffers` its buffer program, held whole (that is
-/// how programs are made). An InputError of the generator is the instance's not_applicable.
+/// how programs are made). An alltoallv algorithm takes its `traffic` (schedules::make_header).
+/// An InputError of the generator is the instance's not_applicable.
 Instance check_instance(const schedules::Algorithm& algorithm, const Topology& model,
-                        const Parameters& parameters, bool buffers = false);
+                        const Parameters& parameters, bool buffers = false,
+                        SharedTraffic traffic = {});
 
 }  // namespace phasecheck::experiments
