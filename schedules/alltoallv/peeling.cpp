@@ -75,6 +75,11 @@ namespace {
 
 using Bipartite = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
 using Vertex = boost::graph_traits<Bipartite>::vertex_descriptor;
+/// The qualifying cells alone, when fewer than 1 / kSparse of them qualify.
+using Sparse =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property,
+                          boost::no_property, boost::no_property, boost::vecS>;
+constexpr std::size_t kSparse = 8;
 
 /// The edges (s, p + d) of K_{p,p} whose cell is at least the threshold.
 struct AtLeast {
@@ -132,14 +137,29 @@ struct Peeler::Matcher {
         }
     }
     if (free_receivers.empty()) return true;
-    const AtLeast keep{&graph, &m, &threshold};
-    const boost::filtered_graph<Bipartite, AtLeast> support(graph, keep);
-    boost::matching<boost::filtered_graph<Bipartite, AtLeast>, Vertex*,
-                    decltype(boost::get(boost::vertex_index, support)),
+    std::uint64_t qualifying = 0;
+    for (std::uint64_t c : m.cells) qualifying += c >= threshold;
+    if (qualifying * kSparse < m.cells.size()) {
+      // Few cells qualify (skewed matrices, high thresholds): Boost's searches then scan only
+      // them, not every edge of K_{p,p} through the filter.
+      Sparse support(2 * std::size_t{p});
+      for (Rank s = 0; s < p; ++s)
+        for (Rank d = 0; d < p; ++d)
+          if (m.at(s, d) >= threshold) boost::add_edge(s, std::size_t{p} + d, support);
+      augment(support);
+    } else {
+      augment(boost::filtered_graph<Bipartite, AtLeast>(graph, AtLeast{&graph, &m, &threshold}));
+    }
+    return std::all_of(mate.begin(), mate.begin() + p, [&](Vertex v) { return v != none; });
+  }
+
+  /// Boost's Edmonds from the matching in `mate`, to a maximum one of `support`.
+  template <class Support>
+  void augment(const Support& support) {
+    boost::matching<Support, Vertex*, decltype(boost::get(boost::vertex_index, support)),
                     boost::edmonds_augmenting_path_finder, KeepMatching,
                     boost::no_matching_verifier>(support, mate.data(),
                                                  boost::get(boost::vertex_index, support));
-    return std::all_of(mate.begin(), mate.begin() + p, [&](Vertex v) { return v != none; });
   }
 
   Bipartite graph;
