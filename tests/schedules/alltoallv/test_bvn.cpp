@@ -31,7 +31,7 @@ std::uint64_t most_messages(const Traffic& t) {
 
 }  // namespace
 
-TEST_CASE("bvn: verifies with its claims on every family, p = 1..64, within 3p phases") {
+TEST_CASE("bvn: verifies with its claims on every family - p = 1..64 - within 3p phases") {
   int runs = 0;
   for (VFamily family : kVFamilies)
     for (Rank p = 1; p <= 64; p += (p < 12 ? 1 : 13)) {
@@ -50,7 +50,7 @@ TEST_CASE("bvn: verifies with its claims on every family, p = 1..64, within 3p p
   CHECK(runs == 5 * 16);
 }
 
-TEST_CASE("bvn: max_phases down to the most messages of a rank, and below it refused") {
+TEST_CASE("bvn: max_phases down to the most messages of a rank - and below it refused") {
   const Traffic t = v_matrix(VFamily::random, 13, 7);
   const std::uint64_t least = most_messages(t);
   REQUIRE(least > 1);
@@ -78,7 +78,7 @@ TEST_CASE("bvn: max_phases down to the most messages of a rank, and below it ref
       InputError);
 }
 
-TEST_CASE("bvn: pieces keep every message within kMaxParts, and one huge message is cut") {
+TEST_CASE("bvn: pieces keep every message within kMaxParts - and one huge message is cut") {
   const Schedule s = bvn(v_matrix(VFamily::one, 5, 1));
   CHECK(s.header.piece_elements >= 1);
   CHECK(s.header.parts == (3000 + s.header.piece_elements - 1) / s.header.piece_elements);
@@ -87,7 +87,7 @@ TEST_CASE("bvn: pieces keep every message within kMaxParts, and one huge message
   CHECK(s.phases[0].blocks(s.phases[0][0]).size() == s.header.parts);
 }
 
-TEST_CASE("bvn: its cost stays within 5% of the load bound on MoE-like matrices, Zipf 0 to 1.5") {
+TEST_CASE("bvn: its cost stays within 5% of the load bound on MoE-like matrices - Zipf 0 to 1.5") {
   int runs = 0;
   for (double zipf : {0.0, 1.0, 1.5}) {
     const Traffic t = moe_like({.ranks = 32,

@@ -22,7 +22,7 @@ SquareMatrix random_matrix(Rank p, std::uint32_t seed) {
 
 }  // namespace
 
-TEST_CASE("stuffed: every line sums to the largest, and no cell shrinks") {
+TEST_CASE("stuffed: every line sums to the largest - and no cell shrinks") {
   int runs = 0;
   for (Rank p = 1; p <= 20; ++p) {
     const SquareMatrix m = random_matrix(p, p);
@@ -43,7 +43,7 @@ TEST_CASE("stuffed: every line sums to the largest, and no cell shrinks") {
   CHECK(runs == 20);
 }
 
-TEST_CASE("Peeler: permutations summing to the stuffed matrix, weights summing to its line sum") {
+TEST_CASE("Peeler: permutations summing to the stuffed matrix - weights summing to its line sum") {
   int runs = 0;
   for (Rank p = 1; p <= 24; p += 1 + p / 4) {
     const SquareMatrix s = stuffed(random_matrix(p, 100 + p));
@@ -71,7 +71,7 @@ TEST_CASE("Peeler: permutations summing to the stuffed matrix, weights summing t
   CHECK(runs > 5);
 }
 
-TEST_CASE("Peeler: a matrix whose line sums differ is an internal error, not a wrong answer") {
+TEST_CASE("Peeler: a matrix whose line sums differ is an internal error - not a wrong answer") {
   SquareMatrix m{2, {1, 0, 0, 0}};
   Peeler peeler(m);
   CHECK_THROWS_AS(peeler.next(), std::logic_error);

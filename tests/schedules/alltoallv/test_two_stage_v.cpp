@@ -22,7 +22,7 @@ Schedule two_stage(const Traffic& traffic, Rank gpus) {
 
 }  // namespace
 
-TEST_CASE("two-stage-v: verifies with its claims on every family and node size, p = 1..64") {
+TEST_CASE("two-stage-v: verifies with its claims on every family and node size - p = 1..64") {
   int runs = 0;
   for (VFamily family : kVFamilies)
     for (Rank p = 1; p <= 64; p += (p < 12 ? 1 : 13))
