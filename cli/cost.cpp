@@ -40,8 +40,7 @@ void add_options(CLI::App& app, Options& options) {
 
 /// Exit 1 when the schedule fails a check or does not match its own equations.
 int run(const Options& options, const Streams& streams) {
-  if (options.bytes == 0 && options.m_alias == 0)
-    throw InputError("cost: --bytes is required (the message size in bytes: 4096, 4KiB, 1MiB)");
+  const bool sized = options.bytes != 0 || options.m_alias != 0;
   const verify::LinearCost model{options.ts, options.tw,
                                  options.bytes ? double(options.bytes) : options.m_alias};
   model.validate();
@@ -51,6 +50,12 @@ int run(const Options& options, const Streams& streams) {
   const pipeline::Verified verified =
       pipeline::verify_file(options.schedule, options.topology);
   const verify::Report& report = *verified.report;  // one process, so the report is here
+  // An alltoallv's messages have the matrix's sizes; every other schedule's have --bytes.
+  if (report.bytes && sized)
+    throw InputError("cost: --bytes has no meaning for an alltoallv (its messages have the traffic "
+                     "matrix's sizes)");
+  if (!report.bytes && !sized)
+    throw InputError("cost: --bytes is required (the message size in bytes: 4096, 4KiB, 1MiB)");
   const verify::CostReport cost = verify::cost(report, verified.claims, model);
   emit(reports::render_cost(cost, report, verified.source, options.report), options.output,
        streams.out, inputs);

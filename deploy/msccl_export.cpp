@@ -14,6 +14,9 @@ namespace phasecheck::deploy {
 MscclExport export_msccl(const Schedule& schedule, const std::string& source,
                          const programs::MscclExportOptions& options) {
   MscclExport out;
+  if (schedule.header.traffic)  // MSCCL's chunks are of one size
+    throw InputError(std::string(source) +
+                     ": an alltoallv is not exported to MSCCL XML (its chunks have one size)");
   // MSCCL runtimes run an alltoall in place, but phasecheck's model of them does not: the XML
   // could not be read back and judged (core/msccl.cpp).
   if (schedule.header.in_place() && schedule.header.collective == Collective::alltoall)

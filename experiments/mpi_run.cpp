@@ -134,6 +134,11 @@ void check_run_volume(Rank ranks, std::uint64_t bytes) {
 Schedule read_runnable(const std::string& path, std::uint64_t bytes,
                        const std::function<void(const ScheduleHeader&)>& check_size) {
   Schedule s = pipeline::read_schedule_file(path, [&](const ScheduleHeader& h) {
+    // The runner moves --bytes per block; an alltoallv's blocks have their own sizes.
+    if (h.traffic)
+      throw InputError("an alltoallv is not run or simulated here (its messages have the "
+                       "matrix's sizes, the runner moves --bytes per block); `phasecheck deploy` "
+                       "serves MPI_Alltoallv with linear-v, pairwise-v and scattered-v");
     check_size(h);
     if (h.buffers) check_buffers(h, bytes);
   });

@@ -45,7 +45,8 @@ void check_run_volume(Rank ranks, std::uint64_t bytes);
 /// The schedule file `path`, read for a run: `check_size` sees the header before the phases are
 /// read (it throws InputError to refuse), then a buffer program (format 3) is checked for what
 /// the runner can execute with messages of `bytes` bytes: at least a byte per chunk, buffers and
-/// one phase's staging within 2 GiB, every message within an MPI count.
+/// one phase's staging within 2 GiB, every message within an MPI count. An alltoallv is refused
+/// (InputError): the runner moves equal blocks.
 Schedule read_runnable(const std::string& path, std::uint64_t bytes,
                        const std::function<void(const ScheduleHeader&)>& check_size);
 

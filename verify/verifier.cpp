@@ -149,12 +149,17 @@ void Verifier::consume_table(const Phase& phase, std::size_t index) {
     counts_.blocks += t.block_count;
     if (t.local()) continue;
     largest = std::max(largest, t.block_count);
-    // Direct: one block, the transfer's own message (any part of it).
-    if (counts_.direct && !(t.block_count == 1 && [&] {
-          Block b = phase.blocks(t)[0];
-          b.part = 0;
-          return b == direct_block(header_.collective, t.src, t.dst);
-        }()))
+    // Direct: one block, the transfer's own message (any part of it); for an alltoallv any pieces
+    // of its own message (bvn sends several in one transfer).
+    const auto own = [&](const Block& b) { return b.origin == t.src && b.dest == t.dst; };
+    if (counts_.direct && !(header_.traffic ? std::all_of(phase.blocks(t).begin(),
+                                                          phase.blocks(t).end(), own)
+                                            : t.block_count == 1 && [&] {
+                                                Block b = phase.blocks(t)[0];
+                                                b.part = 0;
+                                                return b == direct_block(header_.collective,
+                                                                         t.src, t.dst);
+                                              }()))
       counts_.direct = false;
   }
   ++counts_.phases;

@@ -7,7 +7,8 @@
 namespace phasecheck::schedules {
 
 std::vector<Algorithm> alltoallv_algorithms() {
-  return {alltoallv::linear_v(), alltoallv::pairwise_v(), alltoallv::scattered_v()};
+  return {alltoallv::linear_v(), alltoallv::pairwise_v(), alltoallv::scattered_v(),
+          alltoallv::bvn(), alltoallv::two_stage_v()};
 }
 
 }  // namespace phasecheck::schedules

@@ -8,5 +8,7 @@ namespace phasecheck::schedules::alltoallv {
 Algorithm linear_v();
 Algorithm pairwise_v();
 Algorithm scattered_v();
+Algorithm bvn();
+Algorithm two_stage_v();
 
 }  // namespace phasecheck::schedules::alltoallv

@@ -97,7 +97,7 @@ TEST_CASE("check: an alltoallv schedule from a matrix with a zero off-diagonal c
   }
 }
 
-TEST_CASE("check: an alltoallv schedule that forwards a message is refused, naming the transfer") {
+TEST_CASE("check: an alltoallv schedule that forwards a message is refused - naming the transfer") {
   // 3 ranks; the message 0 -> 2 goes through rank 1, every other one directly.
   const Traffic t = skewed(3, 1, 1, 0);
   Schedule s{v_header(t), {}};
@@ -146,7 +146,7 @@ TEST_CASE("count_dependence: nothing for a direct schedule of a non-zero matrix"
   CHECK_FALSE(pattern_claims(claims).cost_bytes);
 }
 
-TEST_CASE("C text of an alltoallv plan: MPI_Alltoallv's routine, one schedule per size") {
+TEST_CASE("C text of an alltoallv plan: MPI_Alltoallv's routine - one schedule per size") {
   const Checked a =
       check(generated("pairwise-v", skewed(4, 3, 5, 0)), "pv.json", SyncChoice::automatic);
   const Checked b =

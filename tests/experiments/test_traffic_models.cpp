@@ -54,7 +54,7 @@ double receive_skew(const Traffic& t) {
 
 }  // namespace
 
-TEST_CASE("moe: every rank sends T x K picks; with dedup at most that and at least T") {
+TEST_CASE("moe: every rank sends T x K picks - with dedup at most that and at least T") {
   int runs = 0;
   for (const Rank p : {1u, 2u, 3u, 4u, 7u})
     for (const std::uint64_t per_rank : {1u, 3u})
@@ -88,7 +88,7 @@ TEST_CASE("moe: every rank sends T x K picks; with dedup at most that and at lea
   CHECK(runs == 20);
 }
 
-TEST_CASE("moe: a token's K experts are distinct, however skewed the popularity") {
+TEST_CASE("moe: a token's K experts are distinct - however skewed the popularity") {
   // One expert per rank: K distinct experts are K distinct ranks. With K = E every token reaches
   // every rank once; with K < E dedup changes nothing. A repeated expert would break both.
   int runs = 0;
@@ -107,7 +107,7 @@ TEST_CASE("moe: a token's K experts are distinct, however skewed the popularity"
   CHECK(runs == 3);
 }
 
-TEST_CASE("moe: Zipf 1.5 concentrates the traffic on hot receivers; Zipf 0 spreads it") {
+TEST_CASE("moe: Zipf 1.5 concentrates the traffic on hot receivers - Zipf 0 spreads it") {
   const MoeOptions uniform{.ranks = 16, .experts = 64, .top_k = 4, .tokens = 2000, .hidden = 1};
   MoeOptions skewed = uniform;
   skewed.zipf = 1.5;
@@ -119,7 +119,7 @@ TEST_CASE("moe: Zipf 1.5 concentrates the traffic on hot receivers; Zipf 0 sprea
   CHECK(hot > 2.0);
 }
 
-TEST_CASE("moe: the hot experts are placed at random by the seed, not all on rank 0") {
+TEST_CASE("moe: the hot experts are placed at random by the seed - not all on rank 0") {
   std::set<Rank> hottest;
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
     const auto sums = column_sums(experiments::moe_traffic({.ranks = 8,
@@ -134,7 +134,7 @@ TEST_CASE("moe: the hot experts are placed at random by the seed, not all on ran
   CHECK(hottest.size() > 3);
 }
 
-TEST_CASE("moe: same seed same matrix, another seed another; combine is the transpose") {
+TEST_CASE("moe: same seed same matrix - another seed another - combine is the transpose") {
   MoeOptions o{
       .ranks = 5, .experts = 10, .top_k = 3, .tokens = 100, .hidden = 2, .zipf = 1.2, .seed = 7};
   const Traffic dispatch = experiments::moe_traffic(o);
@@ -148,7 +148,7 @@ TEST_CASE("moe: same seed same matrix, another seed another; combine is the tran
   CHECK(experiments::moe_traffic(o) != dispatch);
 }
 
-TEST_CASE("moe: options out of range are refused before any work, naming the option") {
+TEST_CASE("moe: options out of range are refused before any work - naming the option") {
   const MoeOptions ok{.ranks = 4, .experts = 8, .top_k = 2, .tokens = 10, .hidden = 4};
   CHECK(moe_error(ok) == "no error");
   auto with = [&](auto change) {
@@ -178,7 +178,7 @@ TEST_CASE("moe: options out of range are refused before any work, naming the opt
         }).starts_with("moe: --ranks x --tokens x --top-k is more than 1073741824 picks"));
 }
 
-TEST_CASE("random: zero fraction 0, 1 and between; values in 1..max_count") {
+TEST_CASE("random: zero fraction 0 - 1 and between - values in 1..max_count") {
   const auto zeros = [](const Traffic& t) {
     return std::count(t.counts.begin(), t.counts.end(), std::uint64_t{0});
   };
@@ -218,7 +218,7 @@ TEST_CASE("traffic models: the table refuses unknown models and options that do 
   CHECK(error_of("file", {.ranks = 2}).starts_with("file: --ranks does not apply"));
 }
 
-TEST_CASE("inverse_power: i^-s as std::pow computes it, to a few ulps, without std::pow") {
+TEST_CASE("inverse_power: i^-s as std::pow computes it - to a few ulps - without std::pow") {
   int runs = 0;
   for (const std::uint64_t i : {1ull, 2ull, 3ull, 7ull, 64ull, 1000ull, 4194304ull})
     for (const double s : {0.0, 0.5, 1.0, 1.2, 1.5, 3.0, 16.0}) {

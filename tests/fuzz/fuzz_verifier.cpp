@@ -7,7 +7,10 @@
 // claims, and on a second model of the same size (a what-if); the reports are rendered and
 // costed, and on routed models the per-rank programs are built and replayed. Any verdict is fine;
 // a crash, a sanitizer report or an exception (other than InputError from parameters that do not
-// fit an algorithm, which the CLI reports as bad input) is a finding.
+// fit an algorithm, which the CLI reports as bad input) is a finding. An alltoall may be an
+// alltoallv: a small random traffic matrix (zero cells included), whole or cut into pieces, its
+// blocks drawn among the pieces that exist (a matrix of zeros only has none: its blocks are bad
+// input, as `verify` says with exit 2).
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -136,12 +139,37 @@ void add_parameters(FuzzedDataProvider& in, Parameters& parameters) {
   }
 }
 
+/// An alltoallv's block: the first message from (origin, dest) on, in row-major order, that has
+/// elements, and one of its pieces; [origin, dest] itself when the matrix is all zeros.
+Block existing_piece(FuzzedDataProvider& in, const ScheduleHeader& h, Rank origin, Rank dest) {
+  const Traffic& t = *h.traffic;
+  const std::size_t cells = t.counts.size();
+  for (std::size_t i = 0; i < cells; ++i) {
+    const std::size_t at = (std::size_t{origin} * t.ranks + dest + i) % cells;
+    const std::uint64_t pieces = h.pieces().of(t.counts[at]);
+    if (pieces == 0) continue;
+    return {static_cast<Rank>(at / t.ranks), static_cast<Rank>(at % t.ranks),
+            in.ConsumeIntegralInRange<std::uint32_t>(0, static_cast<std::uint32_t>(pieces - 1))};
+  }
+  return {origin, dest, 0};
+}
+
 Block random_block(FuzzedDataProvider& in, const ScheduleHeader& h) {
   const Rank p = h.ranks();
   const auto origin = in.ConsumeIntegralInRange<Rank>(0, p - 1);
   if (h.collective == Collective::allgather) return {origin, kEveryRank, 0};
-  return {origin, in.ConsumeIntegralInRange<Rank>(0, p - 1),
-          in.ConsumeIntegralInRange<std::uint32_t>(0, h.parts - 1)};
+  const auto dest = in.ConsumeIntegralInRange<Rank>(0, p - 1);
+  if (h.traffic) return existing_piece(in, h, origin, dest);
+  return {origin, dest, in.ConsumeIntegralInRange<std::uint32_t>(0, h.parts - 1)};
+}
+
+/// Makes `h` an alltoallv: counts of 0 to 5 elements, whole or in pieces of 1 to 3.
+void make_alltoallv(FuzzedDataProvider& in, ScheduleHeader& h) {
+  Traffic t = zero_traffic(h.ranks(), in.ConsumeIntegralInRange<std::uint64_t>(1, 8));
+  for (std::uint64_t& c : t.counts) c = in.ConsumeIntegralInRange<std::uint64_t>(0, 5);
+  h.piece_elements = in.ConsumeIntegralInRange<std::uint64_t>(0, 3);
+  h.parts = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, max_pieces(t, h.pieces())));
+  h.traffic = SharedTraffic(std::move(t));
 }
 
 std::vector<Phase> random_phases(FuzzedDataProvider& in, const ScheduleHeader& h) {
@@ -155,7 +183,9 @@ std::vector<Phase> random_phases(FuzzedDataProvider& in, const ScheduleHeader& h
       std::vector<Block> blocks;
       if (in.ConsumeBool()) {
         Block b = direct_block(h.collective, src, dst);
-        if (h.collective == Collective::alltoall)
+        if (h.traffic)
+          b = existing_piece(in, h, src, dst);
+        else if (h.collective == Collective::alltoall)
           b.part = in.ConsumeIntegralInRange<std::uint32_t>(0, h.parts - 1);
         blocks.push_back(b);
       } else {
@@ -327,6 +357,12 @@ void check(FuzzedDataProvider& in) {
   s.header.collective = in.ConsumeBool() ? Collective::alltoall : Collective::allgather;
   if (s.header.collective == Collective::alltoall)
     s.header.parts = in.ConsumeIntegralInRange<std::uint32_t>(1, 3);
+  const bool alltoallv = (algorithm && schedules::is_alltoallv(*algorithm)) ||
+                         (s.header.collective == Collective::alltoall && in.ConsumeBool());
+  if (alltoallv) {
+    s.header.collective = Collective::alltoall;
+    make_alltoallv(in, s.header);
+  }
   add_parameters(in, s.header.parameters);
 
   // Either the algorithm's own schedule (when it fits this machine) with faults, or random phases.
@@ -334,12 +370,14 @@ void check(FuzzedDataProvider& in) {
   std::optional<Schedule> lowered;  // the algorithm's buffer program, when it fits
   if (algorithm && in.ConsumeBool()) {
     try {
-      Schedule g = schedules::generate(*algorithm, s.header.topology, s.header.parameters);
+      Schedule g = schedules::generate(*algorithm, s.header.topology, s.header.parameters,
+                                       s.header.traffic);
       std::size_t transfers = 0;
       for (const Phase& phase : g.phases) transfers += phase.size();
       // Segmented schedules reach 10^5 transfers: keep each input fast.
       if (transfers <= kMaxGeneratedTransfers) {
-        lowered = schedules::generate_program(*algorithm, g.header);
+        if (!g.header.traffic)  // an alltoallv's buffer program is not modelled
+          lowered = schedules::generate_program(*algorithm, g.header);
         s = std::move(g);
         generated = true;
       }
@@ -351,7 +389,13 @@ void check(FuzzedDataProvider& in) {
   else
     s.phases = random_phases(in, s.header);
 
-  render(verify::verify(s, s.header.topology), {});
+  try {
+    render(verify::verify(s, s.header.topology), {});
+  } catch (const InputError&) {
+    // Only an alltoallv of zeros has blocks that are not its own: bad input, exit 2.
+    if (!s.header.traffic || max_pieces(*s.header.traffic, s.header.pieces()) > 0) throw;
+    return;
+  }
   if (algorithm) {
     std::optional<Claims> claims;
     try {
@@ -365,8 +409,8 @@ void check(FuzzedDataProvider& in) {
   }
   if (p <= 12 && in.ConsumeBool()) programs_of(s);
 
-  // Format 3: the same machine, a buffer program.
-  if (in.ConsumeBool()) {
+  // Format 3: the same machine, a buffer program (an alltoallv's is not modelled).
+  if (!s.header.traffic && in.ConsumeBool()) {
     const Schedule program = program_of(in, s.header, lowered);
     try {
       render(verify::verify(program, program.header.topology), {});

@@ -61,7 +61,7 @@ struct Refusal {
 
 }  // namespace
 
-TEST_CASE("traffic files: JSON and CSV round-trip, same bytes again") {
+TEST_CASE("traffic files: JSON and CSV round-trip - same bytes again") {
   int runs = 0;
   for (const Rank p : {1u, 2u, 3u, 7u, 16u}) {
     const Traffic t = experiments::random_traffic(
@@ -82,7 +82,7 @@ TEST_CASE("traffic files: JSON and CSV round-trip, same bytes again") {
         " \"counts\": [\n  [3, 3],\n  [3, 3]\n]}");
 }
 
-TEST_CASE("traffic CSV: line ends, white space, quotes and the element size") {
+TEST_CASE("traffic CSV: line ends - white space - quotes and the element size") {
   Traffic expected = zero_traffic(2, 1);
   expected.counts = {0, 1, 2, 3};
   CHECK(io::parse_traffic("0,1\n2,3\n", "t.csv") == expected);
@@ -107,7 +107,7 @@ TEST_CASE("traffic JSON: the element size given must agree with the file's") {
   CHECK(error_of("5\n", "t.csv", 0) == "t.csv: element_bytes: 0 is not in 1..1073741824");
 }
 
-TEST_CASE("traffic JSON: every refusal names the file and the place, as a schedule's member does") {
+TEST_CASE("traffic JSON: every refusal names the file and the place - as a schedule's member does") {
   const std::vector<Refusal> refusals = {
       {"negative", matrix("[[0, 1], [2, -3]]"),
        "t.json: counts[1][1]: expected a non-negative integer, got a negative number"},
@@ -173,7 +173,7 @@ TEST_CASE("traffic JSON: every refusal names the file and the place, as a schedu
   CHECK(runs == static_cast<int>(refusals.size()));
 }
 
-TEST_CASE("traffic JSON: counts before ranks are read, and must agree with them") {
+TEST_CASE("traffic JSON: counts before ranks are read - and must agree with them") {
   const std::string late =
       R"({"counts": [[0, 1], [2, 3]], "ranks": 2, "format": "phasecheck.traffic/1"})";
   CHECK(io::parse_traffic(late, "t.json").counts == std::vector<std::uint64_t>{0, 1, 2, 3});
@@ -183,7 +183,7 @@ TEST_CASE("traffic JSON: counts before ranks are read, and must agree with them"
   CHECK(document_error_of(disagree) == "t.json: counts: 2 rows for 3 ranks");
 }
 
-TEST_CASE("traffic CSV: every refusal names the file, the line and column, and the cell") {
+TEST_CASE("traffic CSV: every refusal names the file - the line and column - and the cell") {
   const std::vector<Refusal> refusals = {
       {"negative", "0,1\n2,-1\n",
        "t.csv:2:3: counts[1][1]: expected a non-negative integer, got \"-1\""},

@@ -63,7 +63,7 @@ const CheckResult& check(const verify::Report& r, CheckId id) {
 
 }  // namespace
 
-TEST_CASE("direct alltoallv: every algorithm verifies with its claims on every family, p = 1..64") {
+TEST_CASE("direct alltoallv: every algorithm verifies with its claims on every family - p = 1..64") {
   int runs = 0;
   for (const char* name : kDirect)
     for (Family family : kFamilies)
@@ -84,7 +84,7 @@ TEST_CASE("direct alltoallv: every algorithm verifies with its claims on every f
   CHECK(runs == 3 * 4 * 16);
 }
 
-TEST_CASE("direct alltoallv: zero counts are not sent, and the one-phase cost is the largest") {
+TEST_CASE("direct alltoallv: zero counts are not sent - and the one-phase cost is the largest") {
   Traffic t = zero_traffic(3, 8);
   t.counts = {1, 0, 5, 0, 0, 2, 4, 0, 0};  // 0 -> 2 (5), 1 -> 2 (2), 2 -> 0 (4), 0's own 1
   const Schedule s = generated("linear-v", t);
@@ -98,7 +98,7 @@ TEST_CASE("direct alltoallv: zero counts are not sent, and the one-phase cost is
   CHECK(verified(generated("pairwise-v", t)).bytes->cost == 5 * 8 + 4 * 8);
 }
 
-TEST_CASE("direct alltoallv: a dropped, a doubled and an unsent message are caught") {
+TEST_CASE("direct alltoallv: a dropped - a doubled and an unsent message are caught") {
   const Traffic t = matrix(Family::random, 9, 3);
   const Schedule s = generated("pairwise-v", t);
   std::size_t runs = 0;
@@ -151,7 +151,7 @@ TEST_CASE("direct alltoallv: a message of no elements carried is bad input namin
   CHECK(message.find("block [2,3]: counts[2][3] is 0: no message, no block") != std::string::npos);
 }
 
-TEST_CASE("direct alltoallv: the traffic is required, for the machine's p, and only here") {
+TEST_CASE("direct alltoallv: the traffic is required - for the machine's p - and only here") {
   const auto& linear = schedules::require_algorithm("linear-v");
   CHECK_THROWS_WITH_AS(schedules::make_header(linear, FullyConnected(4, 1), {}),
                        "linear-v is an alltoallv: it needs a traffic matrix (--traffic FILE)",
@@ -167,7 +167,7 @@ TEST_CASE("direct alltoallv: the traffic is required, for the machine's p, and o
   CHECK_FALSE(schedules::is_alltoallv(schedules::require_algorithm("shift")));
 }
 
-TEST_CASE("scattered-v: batches of bblock, requests bounded, claims met") {
+TEST_CASE("scattered-v: batches of bblock - requests bounded - claims met") {
   const Traffic t = matrix(Family::random, 20, 5);
   Parameters params;
   params.set("bblock", "4");
