@@ -69,6 +69,10 @@ std::string cost_ratio_svg(const std::string& title, const experiments::Alltoall
   std::vector<std::string> algorithms;
   std::vector<Rank> rank_counts;
   for (const auto& curve : answer.curves) {
+    // A line without a point (every row n/a or failed) would only crowd the legend.
+    if (std::none_of(curve.ratio.begin(), curve.ratio.end(),
+                     [](double v) { return std::isfinite(v); }))
+      continue;
     const char* color = kColors[index_of(algorithms, curve.algorithm) % std::size(kColors)];
     const char* dash = kDashes[index_of(rank_counts, curve.ranks) % std::size(kDashes)];
     std::string points;

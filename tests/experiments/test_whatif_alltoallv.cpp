@@ -131,6 +131,11 @@ TEST_CASE("whatif alltoallv: on one port, post-everything is n/a and pairwise ex
   CHECK(std::isnan(answer.curves[0].ratio[0]));
   CHECK(answer.curves[1].algorithm == "pairwise-v");
   CHECK(answer.curves[1].ratio[1] >= 1.0);
+  // The plot leaves out a line without a point, and keeps the others.
+  const std::string svg = reports::cost_ratio_svg("t", answer);
+  CHECK(svg.find("linear-v p=") == std::string::npos);
+  CHECK(svg.find("pairwise-v p=4") != std::string::npos);
+  CHECK(svg.find("pairwise-v p=7") != std::string::npos);
 }
 
 TEST_CASE("whatif alltoallv: a refused algorithm is a row saying so, and alone is not a pass") {
