@@ -95,8 +95,7 @@ void add_options(CLI::App& app, Options& options) {
   app.add_option("--ports", options.ports,
                  "bruck-index: ports k; alltoallv: ports of the default machine (default 1)")
       ->check(natural());
-  app.add_option("--ts", options.ts,
-                 "bruck-index, alltoallv: start-up time per message, seconds");
+  app.add_option("--ts", options.ts, "bruck-index, alltoallv: start-up time per message, seconds");
   app.add_option("--tw", options.tw, "bruck-index, alltoallv: transfer time per byte, seconds");
   old_spelling(app.add_option("--block", options.block_alias), "--bytes");
   app.add_option("--topology", options.topology,
@@ -393,12 +392,13 @@ int whatif_alltoallv(const Options& options, reports::ReportFormat format, std::
   if (file) {
     if (!options.ranks.empty() || !options.zipf.empty() || options.experts_per_rank ||
         options.top_k || options.tokens || options.hidden || options.dedup)
-      throw InputError("whatif alltoallv: --ranks, --zipf, --experts-per-rank, --top-k, "
-                       "--tokens, --hidden and --dedup describe a --moe family, not --traffic");
+      throw InputError(
+          "whatif alltoallv: --ranks, --zipf, --experts-per-rank, --top-k, "
+          "--tokens, --hidden and --dedup describe a --moe family, not --traffic");
     if (!options.svg.empty())
       throw InputError("whatif alltoallv: --svg plots cost against the skew of a --moe family");
-    question.traffic = experiments::GivenTraffic{input_name(options.traffic.path),
-                                                 options.traffic.read()};
+    question.traffic =
+        experiments::GivenTraffic{input_name(options.traffic.path), options.traffic.read()};
     inputs.push_back(options.traffic.path);
   } else {
     if (options.traffic.element_bytes)
@@ -458,10 +458,9 @@ int run(const Options& options, const Streams& streams) {
   if (options.question == "cluster") return whatif_cluster(options, format, out);
   if (options.question == "bruck-index") return whatif_bruck_index(options, format, out);
   if (options.question == "alltoallv") return whatif_alltoallv(options, format, out);
-  throw InputError(unknown_name(
-      "what-if question", options.question,
-      {"hierarchical-factor", "cluster", "bruck-index", "congestion", "optimality", "experiment",
-       "alltoallv"}));
+  throw InputError(unknown_name("what-if question", options.question,
+                                {"hierarchical-factor", "cluster", "bruck-index", "congestion",
+                                 "optimality", "experiment", "alltoallv"}));
 }
 
 ErrorReport error_report(const Options& options) { return {options.report, "", options.question}; }

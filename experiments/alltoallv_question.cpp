@@ -25,29 +25,28 @@ struct Matrix {
 
 std::vector<Matrix> matrices_of(const AlltoallvQuestion& q) {
   return std::visit(
-      Overloaded{
-          [](const GivenTraffic& given) {
-            return std::vector<Matrix>{
-                {given.traffic->ranks, std::nullopt, [&given] { return given.traffic; }}};
-          },
-          [](const MoeFamily& family) {
-            std::vector<Matrix> matrices;
-            for (const Rank p : family.ranks)
-              for (const double s : family.zipf)
-                matrices.push_back({p, s, [&family, p, s] {
-                                      MoeOptions options;
-                                      options.ranks = p;
-                                      options.experts = family.experts_per_rank * p;
-                                      options.top_k = family.top_k;
-                                      options.tokens = family.tokens;
-                                      options.hidden = family.hidden;
-                                      options.zipf = s;
-                                      options.seed = family.seed;
-                                      options.dedup = family.dedup;
-                                      return SharedTraffic(moe_traffic(options));
-                                    }});
-            return matrices;
-          }},
+      Overloaded{[](const GivenTraffic& given) {
+                   return std::vector<Matrix>{
+                       {given.traffic->ranks, std::nullopt, [&given] { return given.traffic; }}};
+                 },
+                 [](const MoeFamily& family) {
+                   std::vector<Matrix> matrices;
+                   for (const Rank p : family.ranks)
+                     for (const double s : family.zipf)
+                       matrices.push_back({p, s, [&family, p, s] {
+                                             MoeOptions options;
+                                             options.ranks = p;
+                                             options.experts = family.experts_per_rank * p;
+                                             options.top_k = family.top_k;
+                                             options.tokens = family.tokens;
+                                             options.hidden = family.hidden;
+                                             options.zipf = s;
+                                             options.seed = family.seed;
+                                             options.dedup = family.dedup;
+                                             return SharedTraffic(moe_traffic(options));
+                                           }});
+                   return matrices;
+                 }},
       q.traffic);
 }
 
@@ -95,7 +94,8 @@ void check_family(const MoeFamily& family) {
     if (!picks || *picks > kMaxPicks)
       throw InputError(where + "ranks x tokens x top-k is more than the " +
                        std::to_string(kMaxPicks) + " (token, expert) picks one matrix may take");
-    check_memory(traffic_memory_bytes(p), "whatif alltoallv: a " + std::to_string(p) + "-rank matrix");
+    check_memory(traffic_memory_bytes(p),
+                 "whatif alltoallv: a " + std::to_string(p) + "-rank matrix");
   }
 }
 
@@ -160,21 +160,22 @@ Cell cell_of(const std::optional<T>& v) {
 }
 
 std::string traffic_heading(const AlltoallvQuestion& q) {
-  return std::visit(
-      Overloaded{[](const GivenTraffic& given) {
-                   std::ostringstream o;
-                   o << "the matrix " << given.source << " (p = " << given.traffic->ranks << ", "
-                     << given.traffic->element_bytes << " bytes per element)";
-                   return o.str();
-                 },
-                 [](const MoeFamily& f) {
-                   std::ostringstream o;
-                   o << "MoE dispatch matrices (" << f.experts_per_rank << " experts per rank, top-"
-                     << f.top_k << ", " << f.tokens << " tokens per rank of " << f.hidden
-                     << " bytes, seed " << f.seed << (f.dedup ? ", dedup" : "") << ")";
-                   return o.str();
-                 }},
-      q.traffic);
+  return std::visit(Overloaded{[](const GivenTraffic& given) {
+                                 std::ostringstream o;
+                                 o << "the matrix " << given.source
+                                   << " (p = " << given.traffic->ranks << ", "
+                                   << given.traffic->element_bytes << " bytes per element)";
+                                 return o.str();
+                               },
+                               [](const MoeFamily& f) {
+                                 std::ostringstream o;
+                                 o << "MoE dispatch matrices (" << f.experts_per_rank
+                                   << " experts per rank, top-" << f.top_k << ", " << f.tokens
+                                   << " tokens per rank of " << f.hidden << " bytes, seed "
+                                   << f.seed << (f.dedup ? ", dedup" : "") << ")";
+                                 return o.str();
+                               }},
+                    q.traffic);
 }
 
 nlohmann::ordered_json traffic_facts(const AlltoallvQuestion& q) {
@@ -183,14 +184,10 @@ nlohmann::ordered_json traffic_facts(const AlltoallvQuestion& q) {
                                },
                                [](const MoeFamily& f) {
                                  return nlohmann::ordered_json{
-                                     {"model", "moe"},
-                                     {"ranks", f.ranks},
-                                     {"zipf", f.zipf},
-                                     {"experts_per_rank", f.experts_per_rank},
-                                     {"top_k", f.top_k},
-                                     {"tokens", f.tokens},
-                                     {"hidden", f.hidden},
-                                     {"seed", f.seed},
+                                     {"model", "moe"},     {"ranks", f.ranks},
+                                     {"zipf", f.zipf},     {"experts_per_rank", f.experts_per_rank},
+                                     {"top_k", f.top_k},   {"tokens", f.tokens},
+                                     {"hidden", f.hidden}, {"seed", f.seed},
                                      {"dedup", f.dedup}};
                                }},
                     q.traffic);
@@ -230,7 +227,7 @@ void check_alltoallv_question(const AlltoallvQuestion& q) {
   if (messages > kMaxAlltoallvMessages)
     throw InputError("whatif alltoallv: the rows would verify " + std::to_string(messages) +
                      " messages, more than the " + std::to_string(kMaxAlltoallvMessages) +
-                     " a table may cost (about two minutes): fewer ranks, skews or algorithms");
+                     " a table may cost: fewer ranks, skews or algorithms");
 }
 
 AlltoallvAnswer alltoallv_costs(const AlltoallvQuestion& q, std::ostream* progress_out) {
@@ -258,9 +255,9 @@ AlltoallvAnswer alltoallv_costs(const AlltoallvQuestion& q, std::ostream* progre
     skews = family->zipf;
     for (const Rank p : family->ranks)
       for (const schedules::Algorithm& a : q.algorithms)
-        curves.push_back({std::string(a.name), p,
-                                 std::vector<double>(family->zipf.size(),
-                                                     std::numeric_limits<double>::quiet_NaN())});
+        curves.push_back(
+            {std::string(a.name), p,
+             std::vector<double>(family->zipf.size(), std::numeric_limits<double>::quiet_NaN())});
   }
   const std::vector<Matrix> matrices = matrices_of(q);
   ProgressMeter progress(progress_out, "whatif alltoallv", "rows",
@@ -302,8 +299,8 @@ AlltoallvAnswer alltoallv_costs(const AlltoallvQuestion& q, std::ostream* progre
       cells.push_back(row.status);
       table.add(std::move(cells));
       if (family && ratio)
-        curves[(m / family->zipf.size()) * q.algorithms.size() + i]
-            .ratio[m % family->zipf.size()] = *ratio;
+        curves[(m / family->zipf.size()) * q.algorithms.size() + i].ratio[m % family->zipf.size()] =
+            *ratio;
     }
     if (timed && best) {
       fastest.push_back({{"ranks", matrix.ranks},
@@ -316,11 +313,11 @@ AlltoallvAnswer alltoallv_costs(const AlltoallvQuestion& q, std::ostream* progre
   }
   progress.finish();
 
-  const std::string machine =
-      q.machine ? describe(*q.machine) + " (" + q.machine_source + ")"
-                : "fully-connected(p, k=" + std::to_string(q.ports) +
-                      "), the default machine: p ranks, " + std::to_string(q.ports) +
-                      (q.ports == 1 ? " port each" : " ports each");
+  const std::string machine = q.machine ? describe(*q.machine) + " (" + q.machine_source + ")"
+                                        : "fully-connected(p, k=" + std::to_string(q.ports) +
+                                              "), the default machine: p ranks, " +
+                                              std::to_string(q.ports) +
+                                              (q.ports == 1 ? " port each" : " ports each");
   std::ostringstream heading, notes;
   heading << "alltoallv cost against the load bound on " << traffic_heading(q) << "\non "
           << machine;
@@ -337,16 +334,16 @@ AlltoallvAnswer alltoallv_costs(const AlltoallvQuestion& q, std::ostream* progre
              "the verified rows of a matrix:\n"
           << fastest_notes.str();
   nlohmann::ordered_json facts;
-  facts["machine"] = q.machine ? describe(*q.machine) : "fully-connected(p, k=" +
-                                                            std::to_string(q.ports) + ")";
+  facts["machine"] =
+      q.machine ? describe(*q.machine) : "fully-connected(p, k=" + std::to_string(q.ports) + ")";
   facts["traffic"] = traffic_facts(q);
   if (timed) {
     facts["ts"] = q.ts;
     facts["tw"] = q.tw;
     facts["fastest"] = std::move(fastest);
   }
-  return {{"whatif alltoallv", overall(verdicts), heading.str(), std::move(facts),
-           std::move(table), notes.str()},
+  return {{"whatif alltoallv", overall(verdicts), heading.str(), std::move(facts), std::move(table),
+           notes.str()},
           std::move(skews),
           std::move(curves)};
 }

@@ -32,7 +32,8 @@ std::string cost_ratio_svg(const std::string& title, const experiments::Alltoall
   // The points of a line go left to right whatever the order the skews were given in.
   std::vector<std::size_t> order(skews.size());
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return skews[a] < skews[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return skews[a] < skews[b]; });
   const double lo = skews.empty() ? 0 : skews[order.front()];
   const double hi = skews.empty() ? 1 : skews[order.back()];
   double ymax = 1.1;
@@ -41,7 +42,9 @@ std::string cost_ratio_svg(const std::string& title, const experiments::Alltoall
       if (std::isfinite(v)) ymax = std::max(ymax, v * 1.05);
   const double W = 760, H = 440, left = 60, right = 230, top = 40, bottom = 50;
   const double pw = W - left - right, ph = H - top - bottom, ymin = 1 - (ymax - 1) * 0.05;
-  const auto x = [&](double s) { return hi > lo ? left + pw * (s - lo) / (hi - lo) : left + pw / 2; };
+  const auto x = [&](double s) {
+    return hi > lo ? left + pw * (s - lo) / (hi - lo) : left + pw / 2;
+  };
   const auto y = [&](double v) { return top + ph * (1 - (v - ymin) / (ymax - ymin)); };
   std::ostringstream o;
   svg_open(o, W, H);
@@ -84,8 +87,8 @@ std::string cost_ratio_svg(const std::string& title, const experiments::Alltoall
         << "\" r=\"2.5\" fill=\"" << color << "\"/>\n";
     }
     o << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"1.5\""
-      << (*dash ? std::string(" stroke-dasharray=\"") + dash + "\"" : std::string())
-      << " points=\"" << points << "\"/>\n";
+      << (*dash ? std::string(" stroke-dasharray=\"") + dash + "\"" : std::string()) << " points=\""
+      << points << "\"/>\n";
     legend += 18;
     o << "<line x1=\"" << fixed(left + pw + 12, 1) << "\" y1=\"" << fixed(legend, 1) << "\" x2=\""
       << fixed(left + pw + 30, 1) << "\" y2=\"" << fixed(legend, 1) << "\" stroke=\"" << color

@@ -10,8 +10,8 @@
 namespace phasecheck::reports {
 
 /// The plot of `answer`'s curves over its skews (a family's answer: skews not empty); a point
-/// without a figure (NaN: failed or n/a) leaves a gap, and a line without any is left out. `title` above, through the XML escaper.
-std::string cost_ratio_svg(const std::string& title,
-                           const experiments::AlltoallvAnswer& answer);
+/// without a figure (NaN: failed or n/a) leaves a gap, and a line without any is left out. `title`
+/// above, through the XML escaper.
+std::string cost_ratio_svg(const std::string& title, const experiments::AlltoallvAnswer& answer);
 
 }  // namespace phasecheck::reports
