@@ -199,7 +199,7 @@ TEST_CASE("whatif alltoallv: a traffic file is one matrix, no skew") {
         std::string::npos);
 }
 
-TEST_CASE("whatif alltoallv: same seed, same bytes of the JSON and the plot; another seed differs") {
+TEST_CASE("whatif alltoallv: the same seed gives the same JSON and plot bytes and another seed differs") {
   AlltoallvQuestion q;
   q.traffic = small_family();
   q.algorithms = every_alltoallv();
