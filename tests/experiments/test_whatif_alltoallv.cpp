@@ -200,7 +200,7 @@ TEST_CASE("whatif alltoallv: a traffic file is one matrix, no skew") {
 }
 
 TEST_CASE(
-    "whatif alltoallv: same seed, same bytes of the JSON and the plot; another seed differs") {
+    "whatif alltoallv: the same seed gives the same JSON and plot bytes and another seed differs") {
   AlltoallvQuestion q;
   q.traffic = small_family();
   q.algorithms = every_alltoallv();
