@@ -2,8 +2,8 @@
 // Neumann; preemptive open shop, Gonzalez and Sahni 1976), each a phase in which rank s sends
 // rank sigma(s) the pieces assigned to it. Messages are cut into pieces of g elements (format 2)
 // and the matrix is counted in pieces: a[s][d] = ceil(count[s][d] / g), the diagonal 0 (a rank
-// holds its own block). Two plans, the cheaper one is emitted (docs/algorithms.md, "Alltoallv:
-// bvn and two-stage-v", proves both bounds):
+// holds its own block). Three plans, the cheapest within the bound is emitted (docs/algorithms.md,
+// "Alltoallv: bvn and two-stage-v", proves the bounds):
 // - peeled: a stuffed to equal line sums and peeled with approximate bottleneck matchings
 //   (peeling.hpp) while the phases used plus the most messages left on one rank stay within K;
 //   what is left is then sent whole along an edge colouring of its support (at most that many
@@ -12,6 +12,10 @@
 //   line sum of a, D its most nonzero cells on a line) has line sums <= K; peeled exactly, each
 //   permutation of weight w carries up to w u pieces per pair. At most Delta' <= K phases, cost at
 //   most Delta' u g bytes per element.
+// - shifted: the p - 1 shift permutations s -> s + t, each carrying whole messages (pairwise
+//   exchange's decomposition, a BvN cover too), when p - 1 <= K: on a matrix with one hot
+//   receiver every phase sends it one message and the plan meets the load bound, where peeling
+//   within K phases leaves remainders that cost bytes.
 // Each rank sends and receives at most one transfer per phase (one port), so phases >= D.
 
 #include <algorithm>
@@ -193,6 +197,21 @@ Plan quantised_plan(const SquareMatrix& a, const Budget& b) {
   return plan;
 }
 
+/// The shifted plan: phase t (t = 1 .. p - 1) moves every piece of s -> s + t; empty phases
+/// left out.
+Plan shifted_plan(const SquareMatrix& a) {
+  Plan plan;
+  for (Rank t = 1; t < a.size; ++t) {
+    std::vector<Move> moves;
+    for (Rank s = 0; s < a.size; ++s) {
+      const Rank d = (s + t) % a.size;
+      if (a.at(s, d) > 0) moves.push_back({s, d, a.at(s, d)});
+    }
+    if (!moves.empty()) plan.push_back(std::move(moves));
+  }
+  return plan;
+}
+
 /// Walks the plan's pieces in order: `visit(phase, move, first piece)`.
 template <class Visit>
 void walk(const Plan& plan, Rank p, Visit visit) {
@@ -238,9 +257,16 @@ void generate(const ScheduleHeader& header, const PhaseSink& out) {
   const Traffic& traffic = traffic_of(header, kName);
   const SquareMatrix a = piece_matrix(traffic, header.pieces());
   const Budget b = budget_of(header, a);
-  Plan plan = peeled_plan(a, b.max_phases);
-  if (plan_bytes(plan, traffic, header.pieces()) <= guaranteed_bytes(header, b))
-    return emit(plan, traffic.ranks, "peeled", out);
+  const std::uint64_t guaranteed = guaranteed_bytes(header, b);
+  const Plan peeled = peeled_plan(a, b.max_phases);
+  const std::uint64_t peeled_bytes = plan_bytes(peeled, traffic, header.pieces());
+  if (traffic.ranks - 1 <= b.max_phases) {  // the shifts fit the phase budget
+    const Plan shifted = shifted_plan(a);
+    const std::uint64_t shifted_bytes = plan_bytes(shifted, traffic, header.pieces());
+    if (shifted_bytes < peeled_bytes && shifted_bytes <= guaranteed)
+      return emit(shifted, traffic.ranks, "shift", out);
+  }
+  if (peeled_bytes <= guaranteed) return emit(peeled, traffic.ranks, "peeled", out);
   emit(quantised_plan(a, b), traffic.ranks, "quantised", out);
 }
 
