@@ -79,9 +79,32 @@ void Phase::reserve(std::size_t transfers, std::size_t blocks) {
   blocks_.reserve(blocks);
 }
 
+namespace {
+
+/// An alltoallv's part of transfer_problem, for a transfer of well-formed alltoall blocks.
+std::optional<std::string> message_problem(const Phase& phase, const Transfer& t,
+                                           const Traffic& traffic, Pieces pieces) {
+  for (const Block& b : phase.blocks(t)) {
+    const std::uint64_t count = traffic.count(b.origin, b.dest);
+    const std::uint64_t n = pieces.of(count);
+    if (b.part < n) continue;
+    const std::string cell =
+        "counts[" + std::to_string(b.origin) + "][" + std::to_string(b.dest) + "]";
+    if (count == 0) return "block " + to_string(b) + ": " + cell + " is 0: no message, no block";
+    return "block " + to_string(b) + ": " + cell + " is " + std::to_string(count) +
+           " elements, " + std::to_string(n) + (n == 1 ? " piece" : " pieces") + " of at most " +
+           std::to_string(pieces.piece_elements) + " (the last is piece " +
+           std::to_string(n - 1) + ")";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::string> transfer_problem(const Phase& phase, const Transfer& t,
                                             Collective collective, Rank ranks,
-                                            std::uint32_t parts) {
+                                            std::uint32_t parts, const Traffic* traffic,
+                                            Pieces pieces) {
   if (t.src >= ranks || t.dst >= ranks)
     return "rank " + std::to_string(std::max(t.src, t.dst)) +
            " does not exist (ranks: " + std::to_string(ranks) + ")";
@@ -100,23 +123,7 @@ std::optional<std::string> transfer_problem(const Phase& phase, const Transfer& 
              shape + ")";
     }
   }
-  return std::nullopt;
-}
-
-std::optional<std::string> message_problem(const Phase& phase, const Transfer& t,
-                                           const Traffic& traffic, Pieces pieces) {
-  for (const Block& b : phase.blocks(t)) {
-    const std::uint64_t count = traffic.count(b.origin, b.dest);
-    const std::uint64_t n = pieces.of(count);
-    if (b.part < n) continue;
-    const std::string cell =
-        "counts[" + std::to_string(b.origin) + "][" + std::to_string(b.dest) + "]";
-    if (count == 0) return "block " + to_string(b) + ": " + cell + " is 0: no message, no block";
-    return "block " + to_string(b) + ": " + cell + " is " + std::to_string(count) +
-           " elements, " + std::to_string(n) + (n == 1 ? " piece" : " pieces") + " of at most " +
-           std::to_string(pieces.piece_elements) + " (the last is piece " +
-           std::to_string(n - 1) + ")";
-  }
+  if (traffic) return message_problem(phase, t, *traffic, pieces);
   return std::nullopt;
 }
 

@@ -157,16 +157,14 @@ struct Schedule {
 };
 
 /// What is wrong with transfer `t` of `phase` in a schedule of `collective` over `ranks` ranks: a
-/// rank that does not exist, no block at all, or a block of the wrong shape. Nothing when it is
-/// well-formed. O(blocks of t).
+/// rank that does not exist, no block at all, or a block of the wrong shape; for an alltoallv
+/// (`traffic` given, cut by `pieces`) also a block whose message has no elements, or a piece
+/// beyond its message's last ("block [3,7,2]: counts[3][7] is 5 elements, 2 pieces of at most 4
+/// (the last is piece 1)"). Nothing when it is well-formed. O(blocks of t).
 std::optional<std::string> transfer_problem(const Phase& phase, const Transfer& t,
                                             Collective collective, Rank ranks,
-                                            std::uint32_t parts = 1);
-/// What is wrong with transfer `t` of an alltoallv's phase that transfer_problem passed: a block
-/// whose message has no elements, or a piece beyond its message's last ("block [3,7,2]:
-/// counts[3][7] is 5 elements, 2 pieces of at most 4 (the last is piece 1)").
-std::optional<std::string> message_problem(const Phase& phase, const Transfer& t,
-                                           const Traffic& traffic, Pieces pieces);
+                                            std::uint32_t parts = 1,
+                                            const Traffic* traffic = nullptr, Pieces pieces = {});
 
 /// Receives phases one at a time, in order. The phase is only valid during the call.
 using PhaseSink = std::function<void(const Phase&)>;

@@ -189,8 +189,8 @@ void read_binary_schedule(std::istream& in, std::string_view source,
       }
       phase.add(src, dst, blocks);
       const Transfer& added = phase[phase.size() - 1];
-      if (auto problem = transfer_problem(phase, added, collective, ranks, header->parts);
-          problem || (traffic && (problem = message_problem(phase, added, *traffic, pieces))))
+      if (const auto problem =
+              transfer_problem(phase, added, collective, ranks, header->parts, traffic, pieces))
         r.fail(record, "phases[" + std::to_string(phases) + "].transfers[" + std::to_string(t) +
                            "]: " + *problem);
     }

@@ -53,8 +53,8 @@ void PhaseDelivery::deliver(Phase& phase, std::size_t index, bool has_ops) {
   }
   const Phase& out = omitted ? filled : phase;
   for (std::size_t i = 0; i < out.size(); ++i)
-    if (auto problem = transfer_problem(out, out[i], collective_, ranks_, parts_);
-        problem || (traffic_ && (problem = message_problem(out, out[i], *traffic_, pieces_))))
+    if (const auto problem = transfer_problem(out, out[i], collective_, ranks_, parts_,
+                                              traffic_ ? &*traffic_ : nullptr, pieces_))
       fail(index, ".transfers[" + std::to_string(i) + "]", *problem);
   on_phase_(out);
 }

@@ -321,7 +321,7 @@ std::string cost_text(const verify::CostReport& c, const Report& r, std::string_
       }
     rows.push_back({to_string(row.kind), seconds(row.seconds),
                     schedule || row.seconds == 0 ? "" : seconds(c.seconds / row.seconds), verdict,
-                    row.name});
+                    text_escape(row.name)});
   }
   std::array<std::size_t, 5> width{};
   for (const auto& row : rows)

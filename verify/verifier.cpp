@@ -12,6 +12,19 @@ namespace phasecheck::verify {
 
 namespace {
 
+/// Whether `t` carries its own message only (a direct schedule's transfers all do): one block of
+/// it (any part), or for an alltoallv any of its pieces (bvn sends several in one transfer).
+bool carries_own_message(const Phase& phase, const Transfer& t, const ScheduleHeader& header) {
+  const auto blocks = phase.blocks(t);
+  if (header.traffic)
+    return std::all_of(blocks.begin(), blocks.end(),
+                       [&](const Block& b) { return b.origin == t.src && b.dest == t.dst; });
+  if (blocks.size() != 1) return false;
+  Block b = blocks[0];
+  b.part = 0;
+  return b == direct_block(header.collective, t.src, t.dst);
+}
+
 /// The faults an imported program's execution model found (core/imported.hpp), as a check.
 CheckResult execution_check(const Imported& imported) {
   CheckResult c{CheckId::execution, Verdict::pass, imported.summary, {}};
@@ -113,11 +126,10 @@ void Verifier::validate(std::size_t index, const Phase& phase) const {
     return;
   }
   const Rank ranks = header_.ranks();  // (a visit of the topology: once, not per transfer)
-  const Pieces pieces = header_.pieces();
+  const Traffic* traffic = header_.traffic ? &*header_.traffic : nullptr;
   for (std::size_t i = 0; i < phase.size(); ++i)
-    if (auto problem = transfer_problem(phase, phase[i], header_.collective, ranks, header_.parts);
-        problem || (header_.traffic &&
-                    (problem = message_problem(phase, phase[i], *header_.traffic, pieces))))
+    if (const auto problem = transfer_problem(phase, phase[i], header_.collective, ranks,
+                                              header_.parts, traffic, header_.pieces()))
       throw InputError("phase " + std::to_string(index) + ", transfer " + std::to_string(i) + ": " +
                        *problem);
 }
@@ -144,35 +156,21 @@ void Verifier::consume_table(const Phase& phase, std::size_t index) {
   delivery_.consume(index, phase);
 
   std::uint32_t largest = 0;
+  std::uint64_t heaviest = 0;  // an alltoallv's largest transfer, in bytes
+  const Traffic* traffic = header_.traffic ? &*header_.traffic : nullptr;
   for (const Transfer& t : phase.transfers()) {
     ++counts_.transfers;
     counts_.blocks += t.block_count;
     if (t.local()) continue;
     largest = std::max(largest, t.block_count);
-    // Direct: one block, the transfer's own message (any part of it); for an alltoallv any pieces
-    // of its own message (bvn sends several in one transfer).
-    const auto own = [&](const Block& b) { return b.origin == t.src && b.dest == t.dst; };
-    if (counts_.direct && !(header_.traffic ? std::all_of(phase.blocks(t).begin(),
-                                                          phase.blocks(t).end(), own)
-                                            : t.block_count == 1 && [&] {
-                                                Block b = phase.blocks(t)[0];
-                                                b.part = 0;
-                                                return b == direct_block(header_.collective,
-                                                                         t.src, t.dst);
-                                              }()))
-      counts_.direct = false;
+    if (traffic)
+      heaviest = std::max(heaviest, transfer_bytes(phase, t, *traffic, header_.pieces()));
+    if (counts_.direct && !carries_own_message(phase, t, header_)) counts_.direct = false;
   }
   ++counts_.phases;
   if (largest > 0) ++counts_.c1;
   counts_.c2 += largest;
-  if (header_.traffic) {
-    std::uint64_t heaviest = 0;
-    for (const Transfer& t : phase.transfers())
-      if (!t.local())
-        heaviest =
-            std::max(heaviest, transfer_bytes(phase, t, *header_.traffic, header_.pieces()));
-    cost_bytes_ += heaviest;
-  }
+  cost_bytes_ += heaviest;
 
   invariant_evaluated_.resize(claims_.invariants.size());
   for (std::size_t i = 0; i < claims_.invariants.size(); ++i) {

@@ -19,11 +19,6 @@ std::uint64_t heaviest(const Phase& phase, const Traffic& traffic) {
   return most;
 }
 
-bool fully_connected_with(const Topology& model, std::uint64_t messages) {
-  const auto* f = std::get_if<FullyConnected>(&model);
-  return f && f->ports >= std::min<std::uint64_t>(messages, f->ranks > 1 ? f->ranks - 1 : 1);
-}
-
 const Traffic& traffic_of(const ScheduleHeader& header, std::string_view name) {
   if (!header.traffic)
     throw InputError(std::string(name) +

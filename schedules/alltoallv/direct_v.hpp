@@ -9,6 +9,7 @@
 
 #include "core/claims.hpp"
 #include "core/schedule.hpp"
+#include "schedules/ports.hpp"
 
 namespace phasecheck::schedules::alltoallv {
 
@@ -18,10 +19,6 @@ void add_message(Phase& phase, const Traffic& traffic, Rank s, Rank d);
 
 /// The phase's cost in bytes: its largest message between two ranks.
 std::uint64_t heaviest(const Phase& phase, const Traffic& traffic);
-
-/// Whether `model` is fully connected with ports for `messages` concurrent messages per rank
-/// (capped at p - 1, which every pattern needs at most).
-bool fully_connected_with(const Topology& model, std::uint64_t messages);
 
 /// The traffic of an alltoallv header; InputError naming `name` when it has none.
 const Traffic& traffic_of(const ScheduleHeader& header, std::string_view name);

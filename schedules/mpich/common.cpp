@@ -36,11 +36,6 @@ void check_program_memory(const ScheduleHeader& header, std::uint64_t ops_per_ra
                                              " ranks (its buffer program is built whole and run)");
 }
 
-bool fully_connected_with(const Topology& model, std::uint64_t ports) {
-  const auto* f = std::get_if<FullyConnected>(&model);
-  return f && f->ports >= std::min<std::uint64_t>(ports, f->ranks > 1 ? f->ranks - 1 : 1);
-}
-
 void rotate_in(Schedule& s, Rank p, std::string label) {
   Phase rotate(std::move(label));
   for (Rank rank = 0; rank < p; ++rank) {

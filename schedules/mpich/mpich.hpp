@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "core/buffers.hpp"
+#include "schedules/ports.hpp"
 #include "schedules/registry.hpp"
 
 namespace phasecheck::schedules::mpich {
@@ -35,8 +36,6 @@ Algorithm program_row(
 void check_program_memory(const ScheduleHeader& header, std::uint64_t ops_per_rank,
                           std::uint64_t slots_per_rank, std::string_view name);
 
-/// Whether `model` is fully connected with at least `ports` ports (capped at p - 1).
-bool fully_connected_with(const Topology& model, std::uint64_t ports);
 
 /// The Bruck alltoalls' local rotations (alltoall_intra_brucks.c and alltoall_intra_k_brucks.c do
 /// the same): rotate_in appends "rotate sendbuf up by rank into recvbuf" (two copies);

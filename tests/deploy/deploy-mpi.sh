@@ -17,7 +17,7 @@
 #   one_rank  a 1-rank ring (a table of no phase) deploys as a routine and runs on 1 rank
 #   unknown_kind  a routine whose step table holds a kind the runtime does not know stops with an
 #             internal error, never runs it as a barrier
-# MPI_Alltoallv (VSCHEDULE, the 4th argument, is tests/deploy/v_schedule.cpp's program):
+# MPI_Alltoallv (schedules by `phasecheck generate --traffic`, vschedule below):
 #   v_linear, v_pairwise, v_scattered  linear-v, pairwise-v, scattered-v (bblock 2) deployed for
 #             p = 1..6 in one library; tests/deploy/alltoallv.c on 1..6 ranks compares 120 random
 #             matrices per size with PMPI_Alltoallv, and the log shows the schedule ran
@@ -31,7 +31,7 @@
 #             under the interposer on 2, 4 and 5 ranks; their directory is PHASECHECK_MPI4PY_TESTS
 #             (mpi4py's test/ at the tag of the installed mpi4py; docs/run.md), else skipped (77)
 set -u
-pc=$1 dir=$2 case=$3 vs=${4:-}
+pc=$1 dir=$2 case=$3
 here=$(cd "$(dirname "$0")" && pwd)
 ex=$(cd "$here/../../examples" && pwd)
 mpirun=(mpirun --allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,vader)
@@ -40,6 +40,34 @@ mpirun=(mpirun --allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,
 # they need -x LD_PRELOAD, not the list.
 unset OMPI_MCA_mca_base_env_list
 rm -rf "$dir/$case" && mkdir -p "$dir/$case" && cd "$dir/$case" || exit 2
+
+# vschedule ALGORITHM RANKS PORTS [zero] [KEY=VALUE...]: an alltoallv schedule on standard output,
+# by `phasecheck generate --traffic` from a matrix whose off-diagonal counts are all non-zero and
+# skewed (counts[s][d] = 1 + (3s + 5d) % 7; the diagonal 0 on even ranks), so that the deployed
+# pattern is seen to serve calls whose counts have nothing to do with it; `zero` makes
+# counts[p-1][0] 0, a schedule deploy must refuse.
+vschedule() {
+  local algorithm=$1 p=$2 ports=$3 zero=0 arg
+  local parameters=()
+  shift 3
+  for arg in "$@"; do
+    if [ "$arg" = zero ]; then zero=1; else parameters+=(--set "$arg"); fi
+  done
+  awk -v p="$p" -v zero=$zero 'BEGIN {
+    for (s = 0; s < p; s++) {
+      line = ""
+      for (d = 0; d < p; d++) {
+        c = (s == d && s % 2 == 0) ? 0 : 1 + (3 * s + 5 * d) % 7
+        if (zero && p > 1 && s == p - 1 && d == 0) c = 0
+        line = line (d ? "," : "") c
+      }
+      print line
+    }
+  }' >"vmatrix-$p.csv" &&
+    "$pc" topology fully-connected --ranks "$p" --ports "$ports" -o "vmachine-$p.json" &&
+    "$pc" generate "$algorithm" --topology "vmachine-$p.json" --traffic "vmatrix-$p.csv" \
+      --element-bytes 4 "${parameters[@]}"
+}
 
 fail() { echo "FAIL  $*"; exit 1; }
 run() { echo "+ $*"; "$@" || fail "exit $? from: $*"; }
@@ -184,7 +212,7 @@ case $case in
       ports=$((np > 1 ? np - 1 : 1)) set=()
       [ "$algorithm" = pairwise-v ] && ports=1
       [ "$algorithm" = scattered-v ] && ports=2 set=(bblock=2)
-      "$vs" "$algorithm" $np $ports "${set[@]}" >v$np.json || fail "no $algorithm schedule on $np ranks"
+      vschedule "$algorithm" $np $ports "${set[@]}" >v$np.json || fail "no $algorithm schedule on $np ranks"
     done
     run "$pc" deploy v1.json v2.json v3.json v4.json v5.json v6.json -o lib.so
     run mpicc -std=c99 -O1 -Wall -Werror -o alltoallv "$here/alltoallv.c"
@@ -199,7 +227,7 @@ case $case in
     done
     ;;
   v_erroneous)
-    "$vs" pairwise-v 4 1 >pv4.json || fail "no schedule"
+    vschedule pairwise-v 4 1 >pv4.json || fail "no schedule"
     run "$pc" deploy pv4.json -o lib.so
     run mpicc -std=c99 -O1 -Wall -Werror -o erroneous "$here/erroneous.c"
     "${mpirun[@]}" -np 4 -x LD_PRELOAD="$PWD/lib.so" -x PHASECHECK_LOG=1 ./erroneous alltoallv \
@@ -211,7 +239,7 @@ case $case in
 displacements, MPI_DATATYPE_NULL or MPI_IN_PLACE as the receive buffer"
     ;;
   v_refused)
-    "$vs" linear-v 4 3 zero >zero.json || fail "no schedule"
+    vschedule linear-v 4 3 zero >zero.json || fail "no schedule"
     "$pc" deploy zero.json -o lib.so >out.txt 2>&1
     code=$?
     cat out.txt
@@ -222,7 +250,7 @@ counts\[3\]\[0\] is 0" out.txt ||
     [ -e lib.so ] && fail "a library was written"
     ;;
   v_routine)
-    "$vs" pairwise-v 4 1 >pv4.json || fail "no schedule"
+    vschedule pairwise-v 4 1 >pv4.json || fail "no schedule"
     run "$pc" deploy --emit-c pv4.json -o routine.c
     grep -q "^int phasecheck_pairwise_v_alltoallv(" routine.c || fail "no function"
     run mpicc -std=c99 -Wall -Wextra -Werror -c routine.c -o routine.o
@@ -240,8 +268,8 @@ counts\[3\]\[0\] is 0" out.txt ||
     fi
     echo "mpi4py $(/usr/bin/python3 -c 'import mpi4py; print(mpi4py.__version__)'), tests from $tests"
     # 1 rank too: the tests also call Alltoallv on MPI_COMM_SELF
-    "$vs" linear-v 1 1 >v1.json && "$vs" linear-v 2 1 >v2.json && "$vs" pairwise-v 4 1 >v4.json &&
-      "$vs" scattered-v 5 2 bblock=2 >v5.json || fail "no schedules"
+    vschedule linear-v 1 1 >v1.json && vschedule linear-v 2 1 >v2.json && vschedule pairwise-v 4 1 >v4.json &&
+      vschedule scattered-v 5 2 bblock=2 >v5.json || fail "no schedules"
     run "$pc" deploy v1.json v2.json v4.json v5.json -o lib.so
     for run in 2:linear-v 4:pairwise-v 5:scattered-v; do
       np=${run%%:*} algorithm=${run#*:}
