@@ -183,12 +183,13 @@ Ring::Ring(Rank ranks_) : ranks(ranks_) {
 
 Graph::Graph(std::vector<std::string> routers, std::vector<NamedLink> links,
              std::vector<Rank> hosts, std::vector<std::uint32_t> capacities,
-             std::vector<std::uint32_t> host_ports)
+             std::vector<std::uint32_t> host_ports, LinkFacts facts)
     : routers_(std::move(routers)),
       links_(std::move(links)),
       hosts_(std::move(hosts)),
       capacities_(std::move(capacities)),
-      host_ports_(std::move(host_ports)) {
+      host_ports_(std::move(host_ports)),
+      facts_(std::move(facts)) {
   const std::size_t R = routers_.size();
   if (R == 0) throw InputError("graph: needs at least one router");
   if (R > kMaxRouters)
@@ -213,6 +214,26 @@ Graph::Graph(std::vector<std::string> routers, std::vector<NamedLink> links,
   };
   capacity_list(capacities_, links_.size(), "link capacities", "links");
   capacity_list(host_ports_, R, "host_ports", "routers");
+  const auto sized = [](std::size_t given, std::size_t n, const char* what, const char* per) {
+    if (given != 0 && given != n)
+      throw InputError(std::string("graph: ") + what + " gives " + std::to_string(given) +
+                       " values for " + std::to_string(n) + " " + per);
+  };
+  const auto bandwidth_list = [&](const std::vector<double>& v, std::size_t n, const char* what,
+                                  const char* per) {
+    sized(v.size(), n, what, per);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (!(v[i] >= 0 && v[i] <= kMaxBandwidth))  // also refuses NaN
+        throw InputError(std::string("graph: ") + what + "[" + std::to_string(i) +
+                         "] is not a bandwidth in [0, 1e15] bytes per second");
+  };
+  bandwidth_list(facts_.bandwidths, links_.size(), "bandwidths", "links");
+  bandwidth_list(facts_.host_bandwidths, R, "host_bandwidths", "routers");
+  sized(facts_.labels.size(), links_.size(), "labels", "links");
+  for (std::size_t i = 0; i < facts_.labels.size(); ++i)
+    if (facts_.labels[i].size() > kMaxLinkLabel)
+      throw InputError("graph: labels[" + std::to_string(i) + "] is longer than " +
+                       std::to_string(kMaxLinkLabel) + " bytes");
   std::map<std::string, std::uint32_t, std::less<>> index;
   for (std::uint32_t r = 0; r < R; ++r) {
     if (routers_[r].empty()) throw InputError("graph: a router has an empty name");
@@ -379,7 +400,10 @@ std::string link_name(const Topology& t, LinkId l) {
                             [&](const FullyConnected&) { return std::pair<NodeId, NodeId>{}; },
                             [&](const auto& routed) { return routed.link_ends(l); }},
                  t);
-  return node_name(t, ends.first) + " -> " + node_name(t, ends.second);
+  std::string name = node_name(t, ends.first) + " -> " + node_name(t, ends.second);
+  if (const auto* graph = std::get_if<Graph>(&t); graph && !graph->label(l).empty())
+    name += " (" + std::string(graph->label(l)) + ")";
+  return name;
 }
 
 std::uint32_t link_capacity(const Topology& t, LinkId l) {

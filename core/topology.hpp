@@ -252,6 +252,29 @@ inline constexpr std::uint32_t kMaxRouters = 2048;
 /// The most parallel physical links between two routers, and the most ports of one host.
 inline constexpr std::uint32_t kMaxLinkCapacity = 1024;
 
+/// What a graph's links are, beyond the capacities the contention check counts: their bandwidths
+/// (a machine imported from NCCL's topology file, docs/models.md) and what each link is. They
+/// change no route and no contention verdict; the bounds in seconds and `cost` on the machine
+/// read the bandwidths (verify/time_bounds.hpp), reports name links by their labels.
+struct LinkFacts {
+  /// Per router link as listed: the bytes per second the whole link (all its parallel physical
+  /// links) carries in each direction; 0 where not known. Empty: none known.
+  std::vector<double> bandwidths;
+  /// Per router link as listed: what it is ("NVLink", "xGMI", "PCIe 4.0 x16", ...); empty where
+  /// nothing is said. Empty: no labels.
+  std::vector<std::string> labels;
+  /// Per router: the bytes per second of the link of each of its hosts into it, each direction;
+  /// 0 where not known. Empty: none known.
+  std::vector<double> host_bandwidths;
+  bool empty() const { return bandwidths.empty() && labels.empty() && host_bandwidths.empty(); }
+  friend bool operator==(const LinkFacts&, const LinkFacts&) = default;
+};
+
+/// The longest label of a link a file may give (it is drawn and printed, never interpreted).
+inline constexpr std::size_t kMaxLinkLabel = 256;
+/// The largest bandwidth a link may have, in bytes per second (10^15: a petabyte per second).
+inline constexpr double kMaxBandwidth = 1e15;
+
 /// A low-diameter network (Slim Fly, Dragonfly, or any connected graph): routers joined by
 /// full-duplex links, hosts attached to routers (the concentration), and minimal routing: the
 /// shortest router path, at every hop to the smallest-numbered router that is one hop closer
@@ -271,9 +294,12 @@ class Graph {
   /// Throws InputError unless: 1 to kMaxRouters uniquely named routers; links join two distinct
   /// known routers, each pair once; hosts[i] per router i, 1 to kMaxRanks in all; every router
   /// with hosts reachable from every other; `capacities` empty or one per link and `host_ports`
-  /// empty or one per router, each in [1, kMaxLinkCapacity].
+  /// empty or one per router, each in [1, kMaxLinkCapacity]; `facts`' lists empty or one per link
+  /// (per router for host_bandwidths), bandwidths in [0, kMaxBandwidth], labels at most
+  /// kMaxLinkLabel bytes.
   Graph(std::vector<std::string> routers, std::vector<NamedLink> links, std::vector<Rank> hosts,
-        std::vector<std::uint32_t> capacities = {}, std::vector<std::uint32_t> host_ports = {});
+        std::vector<std::uint32_t> capacities = {}, std::vector<std::uint32_t> host_ports = {},
+        LinkFacts facts = {});
 
   Rank ranks() const { return static_cast<Rank>(router_of_.size()); }
   const std::vector<std::string>& routers() const { return routers_; }
@@ -298,6 +324,20 @@ class Graph {
     return l < 2 * ranks() ? host_ports_[router_of_[l / 2]] : capacities_[(l - 2 * ranks()) / 2];
   }
 
+  /// Bandwidths and labels (empty unless given).
+  const LinkFacts& facts() const { return facts_; }
+  /// Bytes per second directed link l carries (0: not known).
+  double bandwidth(LinkId l) const {
+    if (l < 2 * ranks())
+      return facts_.host_bandwidths.empty() ? 0 : facts_.host_bandwidths[router_of_[l / 2]];
+    return facts_.bandwidths.empty() ? 0 : facts_.bandwidths[(l - 2 * ranks()) / 2];
+  }
+  /// What directed link l is ("" for host links and where no label was given).
+  std::string_view label(LinkId l) const {
+    if (l < 2 * ranks() || facts_.labels.empty()) return {};
+    return facts_.labels[(l - 2 * ranks()) / 2];
+  }
+
   LinkId link_id_count() const { return 2 * ranks() + 2 * static_cast<LinkId>(edges_.size()); }
   std::pair<NodeId, NodeId> link_ends(LinkId l) const;
   std::string node_name(NodeId n) const;
@@ -316,7 +356,8 @@ class Graph {
   }
   friend bool operator==(const Graph& x, const Graph& y) {
     return x.routers_ == y.routers_ && x.links_ == y.links_ && x.hosts_ == y.hosts_ &&
-           x.capacities_ == y.capacities_ && x.host_ports_ == y.host_ports_;
+           x.capacities_ == y.capacities_ && x.host_ports_ == y.host_ports_ &&
+           x.facts_ == y.facts_;
   }
 
  private:
@@ -325,6 +366,7 @@ class Graph {
   std::vector<Rank> hosts_;
   std::vector<std::uint32_t> capacities_;  // per link
   std::vector<std::uint32_t> host_ports_;  // per router
+  LinkFacts facts_;
   bool unit_capacity_ = true;
   std::vector<std::uint32_t> router_of_;             // per host
   std::vector<std::array<std::uint32_t, 2>> edges_;  // per link: the two routers
@@ -352,7 +394,7 @@ std::vector<NodeId> route_nodes(const Topology& t, Rank src, Rank dst);
 /// mesh, ring) and returns true; returns false for models that do not route. Through a
 /// std::function: for checks over whole tables, not the contention checker's hot loop.
 bool for_each_link(const Topology& t, Rank src, Rank dst, const std::function<void(LinkId)>& visit);
-/// "a -> b" for a directed link of a routed model.
+/// "a -> b" for a directed link of a routed model; "a -> b (label)" for a graph's labelled link.
 std::string link_name(const Topology& t, LinkId l);
 /// The transfers directed link l of a routed model carries in one phase: 1 except in graphs with
 /// parallel links or multi-port hosts.

@@ -33,6 +33,12 @@ inline constexpr std::string_view kScheduleFormatV4 = "phasecheck.schedule/4";
 /// running the program. A consumer that runs the program itself (the verifier) says `ops_only`.
 enum class Tables { derive, ops_only };
 
+/// Topology files: version 1 has no "format" key (it may say this one); version 2 adds a graph's
+/// link facts ("bandwidths", "labels", "host_bandwidths", core/topology.hpp LinkFacts) and says
+/// so. The writer names version 2 only for a graph with facts (docs/formats.md).
+inline constexpr std::string_view kTopologyFormat = "phasecheck.topology/1";
+inline constexpr std::string_view kTopologyFormatV2 = "phasecheck.topology/2";
+
 /// Reads and validates a topology file.
 Topology read_topology_file(const std::string& path);
 Topology parse_topology(std::string_view text, std::string_view source);

@@ -40,12 +40,66 @@ std::vector<std::array<std::string, 2>> name_pairs(const Field& f, const char* s
   return pairs;
 }
 
+/// A bandwidth in bytes per second, or null for "not known" (0).
+double bandwidth(const Field& f) {
+  if (f.value.is_null()) return 0;
+  if (!f.value.is_number()) f.fail("expected a bandwidth in bytes per second or null, got " +
+                                   type_name(f.value));
+  const double b = f.value.get<double>();
+  if (!(b > 0 && b <= kMaxBandwidth))
+    f.fail("a bandwidth is more than 0 and at most 1e15 bytes per second");
+  return b;
+}
+
+/// One value per element of `n`, read by `read` ("bandwidths", "labels", "host_bandwidths").
+template <class T, class Read>
+std::vector<T> per_element(const Field& f, std::size_t n, const char* per, Read&& read) {
+  if (f.array().size() != n)
+    f.fail("expected one value per " + std::string(per) + " (" + std::to_string(n) + "), got " +
+           std::to_string(f.array().size()));
+  std::vector<T> out;
+  out.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) out.push_back(read(f.at(i)));
+  return out;
+}
+
+/// The link facts of a version-2 graph (they need "format": "phasecheck.topology/2").
+LinkFacts link_facts(const Field& f, std::size_t routers, std::size_t links, bool version2) {
+  LinkFacts facts;
+  for (const char* key : {"bandwidths", "labels", "host_bandwidths"})
+    if (f.has(key) && !version2)
+      f.at(key).fail(std::string("\"") + key + "\" needs \"format\": \"" +
+                     std::string(kTopologyFormatV2) + "\"");
+  if (f.has("bandwidths"))
+    facts.bandwidths = per_element<double>(f.at("bandwidths"), links, "link", bandwidth);
+  if (f.has("host_bandwidths"))
+    facts.host_bandwidths =
+        per_element<double>(f.at("host_bandwidths"), routers, "router", bandwidth);
+  if (f.has("labels"))
+    facts.labels = per_element<std::string>(f.at("labels"), links, "link", [](const Field& l) {
+      std::string label = l.string();
+      if (label.size() > kMaxLinkLabel)
+        l.fail("a label is at most " + std::to_string(kMaxLinkLabel) + " bytes");
+      return label;
+    });
+  return facts;
+}
+
 }  // namespace
 
 Topology topology_from_json(const Field& f) {
+  bool version2 = false;
+  if (f.has("format")) {
+    const std::string format = f.at("format").string();
+    if (format != kTopologyFormat && format != kTopologyFormatV2)
+      f.at("format").fail("unknown format \"" + format + "\" (expected \"" +
+                          std::string(kTopologyFormat) + "\" or \"" +
+                          std::string(kTopologyFormatV2) + "\")");
+    version2 = format == kTopologyFormatV2;
+  }
   const std::string kind = f.at("kind").string();
   if (kind == "tree") {
-    f.expect_object({"kind", "machines", "switches", "links"});
+    f.expect_object({"format", "kind", "machines", "switches", "links"});
     const auto machines = names(f.at("machines"));
     const auto switches = f.has("switches") ? names(f.at("switches")) : std::vector<std::string>{};
     if (machines.size() > kMaxRanks)
@@ -54,7 +108,7 @@ Topology topology_from_json(const Field& f) {
     return build(f, [&] { return Topology(Tree(machines, switches, std::move(links))); });
   }
   if (kind == "cluster") {
-    f.expect_object({"kind", "node_sizes"});
+    f.expect_object({"format", "kind", "node_sizes"});
     const Field sf = f.at("node_sizes");
     std::vector<Rank> sizes;
     for (std::size_t i = 0; i < sf.array().size(); ++i)
@@ -62,32 +116,33 @@ Topology topology_from_json(const Field& f) {
     return build(f, [&] { return Topology(Cluster(std::move(sizes))); });
   }
   if (kind == "fully-connected") {
-    f.expect_object({"kind", "ranks", "ports"});
+    f.expect_object({"format", "kind", "ranks", "ports"});
     const auto p = static_cast<Rank>(f.at("ranks").uint(kMaxRanks));
     const auto k = static_cast<Rank>(f.at("ports").uint(kMaxRanks));
     return build(f, [&] { return Topology(FullyConnected(p, k)); });
   }
   if (kind == "hypercube") {
-    f.expect_object({"kind", "dimension"});
+    f.expect_object({"format", "kind", "dimension"});
     const auto d = static_cast<unsigned>(f.at("dimension").uint(64));
     return build(f, [&] { return Topology(Hypercube(d)); });
   }
   if (kind == "mesh") {
-    f.expect_object({"kind", "rows", "cols", "wraparound"});
+    f.expect_object({"format", "kind", "rows", "cols", "wraparound"});
     const auto r = static_cast<std::uint32_t>(f.at("rows").uint(kMaxRanks));
     const auto c = static_cast<std::uint32_t>(f.at("cols").uint(kMaxRanks));
     const bool wrap = f.has("wraparound") && f.at("wraparound").boolean();
     return build(f, [&] { return Topology(Mesh(r, c, wrap)); });
   }
   if (kind == "ring") {
-    f.expect_object({"kind", "ranks"});
+    f.expect_object({"format", "kind", "ranks"});
     const auto p = static_cast<Rank>(f.at("ranks").uint(kMaxRanks));
     return build(f, [&] { return Topology(Ring(p)); });
   }
   if (kind == "graph") {
     // Hosts per router: "hosts": [h0, h1, ...], or one "concentration" for every router. A link
     // is [a, b] or [a, b, m] (m parallel links); "host_ports": one count, or one per router.
-    f.expect_object({"kind", "routers", "links", "hosts", "concentration", "host_ports"});
+    f.expect_object({"format", "kind", "routers", "links", "hosts", "concentration", "host_ports",
+                     "bandwidths", "labels", "host_bandwidths"});
     const auto routers = names(f.at("routers"));
     if (routers.size() > kMaxRouters)
       f.at("routers").fail("more than " + std::to_string(kMaxRouters) + " routers");
@@ -133,9 +188,10 @@ Topology topology_from_json(const Field& f) {
     } else {
       hosts.assign(routers.size(), static_cast<Rank>(f.at("concentration").uint(kMaxRanks)));
     }
+    LinkFacts facts = link_facts(f, routers.size(), links.size(), version2);
     return build(f, [&] {
       return Topology(Graph(routers, std::move(links), std::move(hosts), std::move(capacities),
-                            std::move(host_ports)));
+                            std::move(host_ports), std::move(facts)));
     });
   }
   f.at("kind").fail("unknown kind \"" + kind +
@@ -177,7 +233,13 @@ nlohmann::ordered_json topology_to_json_value(const Topology& t) {
               links.push_back(x.capacities()[e] == 1 ? OJson{a, b}
                                                      : OJson{a, b, x.capacities()[e]});
             }
-            OJson j{{"kind", "graph"}, {"routers", x.routers()}, {"links", std::move(links)}};
+            // Version 2 only when the graph has facts, so that every other file reads back
+            // unchanged (and older readers refuse what they cannot represent).
+            OJson j;
+            if (!x.facts().empty()) j["format"] = kTopologyFormatV2;
+            j["kind"] = "graph";
+            j["routers"] = x.routers();
+            j["links"] = std::move(links);
             const auto same = [](const auto& v) {
               return std::all_of(v.begin(), v.end(), [&](auto c) { return c == v.front(); });
             };
@@ -189,6 +251,16 @@ nlohmann::ordered_json topology_to_json_value(const Topology& t) {
             const auto& ports = x.host_ports();
             if (!x.unit_capacity() && !(same(ports) && ports.front() == 1))
               j["host_ports"] = same(ports) ? OJson(ports.front()) : OJson(ports);
+            const auto bandwidths = [](const std::vector<double>& v) {
+              OJson a = OJson::array();
+              for (const double b : v) a.push_back(b > 0 ? OJson(b) : OJson(nullptr));
+              return a;
+            };
+            const LinkFacts& facts = x.facts();
+            if (!facts.bandwidths.empty()) j["bandwidths"] = bandwidths(facts.bandwidths);
+            if (!facts.labels.empty()) j["labels"] = facts.labels;
+            if (!facts.host_bandwidths.empty())
+              j["host_bandwidths"] = bandwidths(facts.host_bandwidths);
             return j;
           }},
       t);
