@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "core/error.hpp"
 #include "helpers.hpp"
 #include "io/json.hpp"
@@ -121,4 +123,62 @@ TEST_CASE("topology JSON: graph link multiplicities and host ports") {
         "t.json: host_ports: a host has at least 1 port");
   CHECK(error_of(head + R"("links":[["a","b"]],"host_ports":[1,"2"]})") ==
         "t.json: host_ports[1]: expected a non-negative integer, got a string");
+}
+
+TEST_CASE("topology JSON: format 2 carries a graph's bandwidths and labels") {
+  LinkFacts facts;
+  facts.bandwidths = {48e9, 0};
+  facts.labels = {"xGMI", ""};
+  facts.host_bandwidths = {0, 0, 1e12};
+  const Topology g =
+      Graph({"a", "b", "c"}, {{"a", "b"}, {"b", "c"}}, {1, 2, 1}, {2, 1}, {}, facts);
+  const std::string json = io::topology_to_json(g);
+  CHECK(json ==
+        R"({"format":"phasecheck.topology/2","kind":"graph","routers":["a","b","c"],"links":[["a","b",2],["b","c"]],"hosts":[1,2,1],"bandwidths":[48000000000.0,null],"labels":["xGMI",""],"host_bandwidths":[null,null,1000000000000.0]})");
+  CHECK(io::parse_topology(json, "x") == g);
+  CHECK(io::parse_topology(io::topology_to_pretty_json(g), "x") == g);
+  const Graph& graph = std::get<Graph>(g);
+  // Directed links: hosts 0..3 take ids 0..7; router link e is 8 + 2e (a -> b) and 9 + 2e.
+  CHECK(graph.bandwidth(8) == 48e9);
+  CHECK(graph.bandwidth(9) == 48e9);
+  CHECK(graph.bandwidth(10) == 0);
+  CHECK(graph.bandwidth(2 * 3) == 1e12);  // host 3 (router c) into c
+  CHECK(graph.bandwidth(0) == 0);
+  CHECK(link_name(g, 9) == "b -> a (xGMI)");
+  CHECK(link_name(g, 10) == "b -> c");
+
+  // Version 1 says so or says nothing, and writes back as it was.
+  const std::string v1 =
+      R"({"format":"phasecheck.topology/1","kind":"ring","ranks":4})";
+  CHECK(io::parse_topology(v1, "x") == Topology(Ring(4)));
+  CHECK(io::topology_to_json(io::parse_topology(v1, "x")) == R"({"kind":"ring","ranks":4})");
+
+  const std::string head =
+      R"({"format":"phasecheck.topology/2","kind":"graph","routers":["a","b"],"concentration":1,"links":[["a","b"]],)";
+  CHECK(error_of(R"({"kind":"graph","routers":["a","b"],"concentration":1,"links":[["a","b"]],"bandwidths":[1e9]})") ==
+        "t.json: bandwidths: \"bandwidths\" needs \"format\": \"phasecheck.topology/2\"");
+  CHECK(error_of(R"({"format":"phasecheck.topology/3","kind":"ring","ranks":4})") ==
+        "t.json: format: unknown format \"phasecheck.topology/3\" (expected "
+        "\"phasecheck.topology/1\" or \"phasecheck.topology/2\")");
+  CHECK(error_of(head + R"("bandwidths":[1e9,2e9]})") ==
+        "t.json: bandwidths: expected one value per link (1), got 2");
+  CHECK(error_of(head + R"("bandwidths":[0]})") ==
+        "t.json: bandwidths[0]: a bandwidth is more than 0 and at most 1e15 bytes per second");
+  CHECK(error_of(head + R"("bandwidths":[-1]})") ==
+        "t.json: bandwidths[0]: a bandwidth is more than 0 and at most 1e15 bytes per second");
+  CHECK(error_of(head + R"("bandwidths":[1e300]})") ==
+        "t.json: bandwidths[0]: a bandwidth is more than 0 and at most 1e15 bytes per second");
+  CHECK(error_of(head + R"("bandwidths":["fast"]})") ==
+        "t.json: bandwidths[0]: expected a bandwidth in bytes per second or null, got a string");
+  CHECK(error_of(head + R"("host_bandwidths":[1]})") ==
+        "t.json: host_bandwidths: expected one value per router (2), got 1");
+  CHECK(error_of(head + R"("labels":[7]})") == "t.json: labels[0]: expected a string, got a number");
+  CHECK(error_of(head + R"("labels":[")" + std::string(300, 'x') + R"("]})") ==
+        "t.json: labels[0]: a label is at most 256 bytes");
+  // The model checks what a caller gives it, too.
+  LinkFacts nan;
+  nan.bandwidths = {std::nan("")};
+  CHECK_THROWS_WITH_AS(Graph({"a", "b"}, {{"a", "b"}}, {1, 1}, {}, {}, nan),
+                       "graph: bandwidths[0] is not a bandwidth in [0, 1e15] bytes per second",
+                       InputError);
 }
