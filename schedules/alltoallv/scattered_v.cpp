@@ -53,7 +53,8 @@ Claims claims(const ScheduleHeader& header) {
   for (std::uint64_t ii = 0; ii < p; ii += bblock) {
     std::uint64_t largest = 0;
     for (std::uint64_t i = ii; i < std::min<std::uint64_t>(ii + bblock, p); ++i)
-      for (Rank d = 0; d < p && i > 0; ++d) largest = std::max(largest, traffic.bytes((d + i) % p, d));
+      for (Rank d = 0; d < p && i > 0; ++d)
+        largest = std::max(largest, traffic.bytes(static_cast<Rank>((d + i) % p), d));
     cost += largest;
   }
   const std::uint64_t batches = (p + bblock - 1) / bblock;
