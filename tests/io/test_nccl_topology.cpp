@@ -258,3 +258,92 @@ TEST_CASE("nccl topology: a NIC speed NCCL would not read is NCCL's default, and
                         "as NCCL does";
   CHECK(said);
 }
+
+TEST_CASE("nccl topology: what NCCL's other shapes become") {
+  const auto system = [](const std::string& cpus) {
+    return "<system version=\"1\">\n" + cpus + "</system>\n";
+  };
+  const std::string gpu_pci =
+      "<pci busid=\"0000:01:00.0\" class=\"0x030200\" link_speed=\"8 GT/s\" link_width=\"16\">";
+
+  SUBCASE("NVLink to a POWER CPU that is also the GPU's PCIe parent: one bundle of both") {
+    const Graph g = io::import_nccl_topology(
+        system("<cpu numaid=\"0\" arch=\"ppc64\">" + gpu_pci +
+               "<gpu dev=\"0\" sm=\"70\" rank=\"0\"><nvlink target=\"x\" count=\"3\" "
+               "tclass=\"0x068001\"/></gpu></pci></cpu>\n"),
+        "p.xml", {});
+    const std::size_t e = link(g, "gpu0", "cpu0");
+    CHECK(g.capacities()[e] == 4);
+    CHECK(g.facts().bandwidths[e] == 3 * 20e9 + 12e9);
+    CHECK(g.facts().labels[e] == "NVLink, PCIe 3.0 x16");
+    CHECK(g.host_ports()[0] == 4);
+  }
+  SUBCASE("a NIC right in a CPU hangs from it by a link of no bandwidth limit") {
+    std::vector<std::string> skipped;
+    const Graph g = io::import_nccl_topology(
+        system("<cpu numaid=\"0\" arch=\"x86_64\" vendor=\"AuthenticAMD\">" + gpu_pci +
+               "<gpu rank=\"0\" sm=\"80\"/></pci><nic><net name=\"eth0\" dev=\"0\"/>"
+               "<net name=\"eth1\"/></nic></cpu>\n"),
+        "n.xml", {.nodes = 2}, &skipped);
+    const std::size_t local = link(g, "n0.nic eth0", "n0.cpu0");
+    CHECK(g.facts().bandwidths[local] == 0);
+    CHECK(g.facts().labels[local] == "local");
+    // eth1 has no dev: not a network device; eth0 has no speed: NCCL's 10000 Mbps.
+    CHECK(g.capacities()[link(g, "n0.nic eth0", "network")] == 1);
+    CHECK(g.facts().bandwidths[link(g, "n0.nic eth0", "network")] == 10000e6 / 8);
+    REQUIRE(skipped.size() == 4);  // and version, class
+    CHECK(skipped[2] ==
+          "n.xml:2:167: <net> speed missing or not positive: taken as 10000 Mbps, as "
+          "NCCL does");
+    CHECK(skipped[3].starts_with("n.xml:2:193: <net> without dev"));
+  }
+  SUBCASE("a repeated switch bus id is a router of its own; repeated links to a peer add up") {
+    const std::string gpu =
+        "<gpu rank=\"R\" gcn=\"gfx90a\"><xgmi target=\"T\" count=\"2\" "
+        "tclass=\"0x038000\"/><xgmi target=\"T\" count=\"1\" "
+        "tclass=\"0x038000\"/></gpu>";
+    const auto at = [&](const char* bus, const char* rank, const char* target) {
+      std::string g = gpu;
+      g.replace(g.find("R"), 1, rank);
+      for (std::size_t i = g.find("T\""); i != std::string::npos; i = g.find("T\""))
+        g.replace(i, 1, target);
+      return "<pci busid=\"" + std::string(bus) + "\" link_speed=\"16 GT/s\" link_width=\"16\">" +
+             g + "</pci>";
+    };
+    const std::string sw = "<pci busid=\"0000:c5:00.0\" link_speed=\"16 GT/s\" link_width=\"16\">";
+    const Graph g = io::import_nccl_topology(
+        system("<cpu numaid=\"0\" arch=\"x86_64\" vendor=\"AuthenticAMD\">" + sw +
+               at("0000:01:00.0", "0", "0000:02:00.0") + "</pci>" + sw +
+               at("0000:02:00.0", "1", "0000:01:00.0") + "</pci></cpu>"),
+        "r.xml", {});
+    CHECK(router(g, "pci 0000:c5:00.0 (2)") == 4);
+    CHECK(g.capacities()[link(g, "gpu0", "gpu1")] == 3);
+    CHECK(g.facts().bandwidths[link(g, "gpu0", "gpu1")] == 3 * 36e9);  // gfx90a
+  }
+  SUBCASE("refused: what the model cannot say") {
+    const auto message = [&](const std::string& xml) {
+      try {
+        io::import_nccl_topology(xml, "m.xml", {});
+      } catch (const InputError& e) {
+        return std::string(e.what());
+      }
+      return std::string("accepted");
+    };
+    CHECK(message(system("<cpu numaid=\"0\">" + gpu_pci +
+                         "<gpu rank=\"0\"><nvlink target=\"x\" count=\"1\" "
+                         "tclass=\"0x068000\"/></gpu></pci></cpu>")) ==
+          "m.xml:2:97: <gpu>: missing attribute sm: an NVLink's bandwidth depends on it (or give "
+          "--nvlink-bandwidth)");
+    CHECK(message(system("<cpu numaid=\"0\" host_hash=\"0x1\"/><cpu numaid=\"1\" "
+                         "host_hash=\"0x2\"/>"))
+              .starts_with("m.xml:2:35: <cpu>: host_hash=\"0x2\" differs from line 2's"));
+    CHECK(message(system("<cpu numaid=\"0\">" + gpu_pci +
+                         "<gpu rank=\"0\"/><gpu rank=\"1\"/></pci></cpu>")) ==
+          "m.xml:2:112: <gpu>: a second <gpu> in one <pci> (GPU partitions, MLOPart, are not "
+          "modelled)");
+    CHECK(message(system("<cpu numaid=\"0\"><gpu rank=\"0\"/></cpu>")) ==
+          "m.xml:2:18: <gpu>: unexpected element inside <cpu> (expected <pci>, <nic>)");
+    CHECK(message("<topology/>") ==
+          "m.xml:1:2: <topology>: the top-level element of an NCCL topology file is <system>");
+  }
+}
