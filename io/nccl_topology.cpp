@@ -304,8 +304,10 @@ void Importer::read_pci(const Frame& f) {
   // NCCL takes a width of 0 (sysfs without one) as 16 lanes.
   std::int64_t width = *integer(n, "link_width", 0, 32, true);
   if (width == 0) width = 16;
-  const std::string_view speed = *text(n, "link_speed", true);
-  std::uint32_t lane = gpu_bandwidths::pcie_lane_speed(speed);
+  // An empty link_speed (sysfs without one) is NCCL's default, as an unknown one is.
+  const std::optional<std::string_view> speed = text(n, "link_speed", false);
+  if (!speed) fail(n, "missing attribute link_speed");
+  std::uint32_t lane = gpu_bandwidths::pcie_lane_speed(*speed);
   if (lane == 0) {
     note(n, "<pci> link_speed not in NCCL's table: taken as 8 GT/s (PCIe 3.0), as NCCL does");
     lane = gpu_bandwidths::kDefaultPcieLaneSpeed;
@@ -428,7 +430,7 @@ void Importer::read_nic(const pugi::xml_node& n, const Frame& f, double bandwidt
     fail(n, "its <net>s' speeds add up to more than " + std::to_string(kMaxMbps) + " Mbps");
   const Ref self{Kind::nic, static_cast<std::uint32_t>(nics_.size())};
   // A <nic> right inside a <cpu> hangs from it by NCCL's local link, of no bandwidth limit.
-  if (f.parent.kind == Kind::cpu && std::string_view(n.parent().name()) == "cpu")
+  if (std::string_view(n.parent().name()) == "cpu")
     uplinks_.push_back({self, f.parent, 0, "local"});
   else
     uplinks_.push_back({self, f.parent, bandwidth, label});

@@ -46,10 +46,12 @@ struct NcclImport {
 /// skipped; when `skipped` is given, one line per kind of thing skipped is appended to it,
 /// "FILE:line:col: what (why)". Throws InputError "FILE:line:col: <element>: ..." for invalid XML,
 /// a DOCTYPE, nesting deeper than kMaxNcclDepth, an element whose meaning is not known, a missing
-/// or impossible value (count <= 0 or > kMaxLinkCapacity, a width, a speed), a duplicate bus id,
-/// rank or numaid, a link target that is not a GPU's bus id, two sides of a link that disagree
-/// on its count, ranks that are not 0..G-1, a gpu without rank and dev; and, naming --nodes, more
-/// than one node without NICs or beyond kMaxRouters routers. O(size of the file + links).
+/// or impossible value (count <= 0 or > kMaxLinkCapacity, a width, a speed), a GPU's bus id, a
+/// rank or a numaid twice, a link target that is not a GPU's bus id, two sides of a link that
+/// disagree on its count, ranks that are not 0..G-1, a gpu without rank and dev; and, naming
+/// --nodes, more than one node without NICs or beyond kMaxRouters routers. A switch's bus id
+/// repeated (RCCL's own files have them; NCCL makes a node of each) is a router of its own,
+/// "pci BUSID (2)". O(size of the file + links x log links), plus the graph's routing tables.
 Graph import_nccl_topology(std::string_view text, std::string_view source,
                            const NcclImport& options, std::vector<std::string>* skipped = nullptr);
 

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -346,4 +347,20 @@ TEST_CASE("nccl topology: what NCCL's other shapes become") {
     CHECK(message("<topology/>") ==
           "m.xml:1:2: <topology>: the top-level element of an NCCL topology file is <system>");
   }
+}
+
+TEST_CASE("nccl topology: a link_speed NCCL does not know is PCIe 3.0, as in NCCL, and said so") {
+  std::string xml = fixture("two-nic-4.xml");
+  xml.replace(xml.find("link_speed=\"16.0 GT/s PCIe\""), 27, "link_speed=\"\"");
+  std::vector<std::string> skipped;
+  const Graph g = io::import_nccl_topology(xml, "x.xml", {}, &skipped);
+  const std::size_t e = link(g, "pci 0000:20:00.0", "cpu0");
+  CHECK(g.facts().bandwidths[e] == 16 * 60 / 80.0 * 1e9);
+  CHECK(g.facts().labels[e] == "PCIe 3.0 x16");
+  CHECK(std::find(skipped.begin(), skipped.end(),
+                  "x.xml:3:6: <pci> link_speed not in NCCL's table: taken as 8 GT/s (PCIe 3.0), "
+                  "as NCCL does") != skipped.end());
+  xml.replace(xml.find("link_speed=\"\""), 13, "");
+  CHECK_THROWS_WITH_AS(io::import_nccl_topology(xml, "x.xml", {}),
+                       "x.xml:3:6: <pci>: missing attribute link_speed", InputError);
 }
