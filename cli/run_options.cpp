@@ -41,8 +41,8 @@ void check_run_options(std::uint64_t bytes, unsigned repeats, double timeout) {
   check_timeout(timeout);
 }
 
-double bandwidth_of(const std::string& text) {
-  return quantity(text, "--bandwidth",
+double bandwidth_of(const std::string& text, const char* option) {
+  return quantity(text, option,
                   {{"bps", 1 / 8.},
                    {"kbps", 1e3 / 8},
                    {"Mbps", 1e6 / 8},

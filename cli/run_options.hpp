@@ -13,7 +13,7 @@ namespace phasecheck::cli {
 void check_run_options(std::uint64_t bytes, unsigned repeats, double timeout);
 
 /// "100Mbps", "1Gbps", "12.5MBps" (SimGrid's units) in bytes per second; a typo is InputError.
-double bandwidth_of(const std::string& text);
+double bandwidth_of(const std::string& text, const char* option = "--bandwidth");
 
 /// "10us", "1ms" (SimGrid's units); a typo is InputError.
 void check_latency(const std::string& text);

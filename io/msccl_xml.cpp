@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/escape.hpp"
 #include "core/files.hpp"
+#include "io/xml_document.hpp"
 
 namespace phasecheck::io {
 
@@ -28,75 +29,18 @@ using msccl::Threadblock;
 /// Steps in one file, at most: the lowering keeps about 200 bytes per step.
 constexpr std::uint64_t kMaxStepsPerFile = 4'000'000;
 
-/// line:column from a byte offset, by a table of line starts.
-class Positions {
- public:
-  explicit Positions(std::string_view text) {
-    starts_.push_back(0);
-    for (std::size_t i = 0; i < text.size(); ++i)
-      if (text[i] == '\n') starts_.push_back(i + 1);
-  }
-  std::pair<std::size_t, std::size_t> at(std::ptrdiff_t offset) const {
-    if (offset < 0) return {0, 0};
-    const auto o = static_cast<std::size_t>(offset);
-    const auto it = std::upper_bound(starts_.begin(), starts_.end(), o) - 1;
-    return {static_cast<std::size_t>(it - starts_.begin()) + 1, o - *it + 1};
-  }
-
- private:
-  std::vector<std::size_t> starts_;
-};
-
-std::string hex(char32_t c) {
-  char text[16];
-  std::snprintf(text, sizeof text, "U+%04X", static_cast<unsigned>(c));
-  return text;
-}
-
-/// The children of a subtree, depth first, by a loop (no recursion: the depth is the input's).
-template <class Visit>
-void walk(const pugi::xml_node& root, Visit visit) {
-  pugi::xml_node n = root.first_child();
-  while (n) {
-    visit(n);
-    if (n.first_child()) {
-      n = n.first_child();
-      continue;
-    }
-    while (n && !n.next_sibling() && n != root) n = n.parent();
-    if (!n || n == root) break;
-    n = n.next_sibling();
-  }
-}
-
 class Reader {
  public:
   Reader(std::string_view text, std::string_view source)
-      : text_(text), source_(source), pos_(text) {}
+      : xml_(text, source, {.one_root_hint = "(an MSCCL file holds one <algo>)"}),
+        source_(source) {}
   Program read();
 
  private:
   [[noreturn]] void fail(const pugi::xml_node& n, const std::string& what) const {
-    const auto [line, col] = pos_.at(n.offset_debug());
-    throw InputError(source_ + ":" + std::to_string(line) + ":" + std::to_string(col) + ": <" +
-                     n.name() + ">: " + what);
+    xml_.fail(n, what);
   }
-  /// "invalid XML: `what`" at byte `offset` of the text.
-  [[noreturn]] void invalid(std::ptrdiff_t offset, const std::string& what) const {
-    const auto [line, col] = pos_.at(offset);
-    throw InputError(source_ + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                     ": invalid XML: " + what);
-  }
-  /// Refuses what XML 1.0 does not allow and pugixml lets through: bytes that are not UTF-8,
-  /// characters outside XML's Char (control characters, U+FFFE, U+FFFF), also as character
-  /// references; an attribute twice on one element; text or elements around the root element.
-  void check_characters() const;
-  void check_references() const;
-  void check_attributes(const pugi::xml_document& doc, const char* buffer) const;
-  void check_top_level(const pugi::xml_document& doc) const;
-  std::uint32_t line(const pugi::xml_node& n) const {
-    return static_cast<std::uint32_t>(pos_.at(n.offset_debug()).first);
-  }
+  std::uint32_t line(const pugi::xml_node& n) const { return xml_.line(n); }
   std::optional<std::int64_t> integer(const pugi::xml_node& n, const char* key, std::int64_t lo,
                                       std::int64_t hi, bool required) const;
   std::optional<Slot> slot(const pugi::xml_node& n, const char* buf, const char* off,
@@ -105,9 +49,8 @@ class Reader {
                  std::uint32_t position) const;
   void check_children(const pugi::xml_node& n, std::string_view allowed) const;
 
-  std::string_view text_;
+  XmlDocument xml_;
   std::string source_;
-  Positions pos_;
   std::uint32_t ngpus_ = 0;
 };
 
@@ -241,99 +184,8 @@ Step Reader::read_step(const pugi::xml_node& n, Dialect dialect, const Threadblo
   return s;
 }
 
-void Reader::check_characters() const {
-  for (std::size_t i = 0; i < text_.size();) {
-    const CodePoint c = decode_utf8(text_, i);
-    if (!c.valid)
-      invalid(static_cast<std::ptrdiff_t>(i),
-              "bytes that are not UTF-8 (the file must be UTF-8 XML 1.0)");
-    if (!xml_char(c.value))
-      invalid(static_cast<std::ptrdiff_t>(i),
-              "character " + hex(c.value) + " is not allowed in XML 1.0");
-    i += c.size;
-  }
-}
-
-void Reader::check_references() const {
-  // pugixml decodes &#1; and even &#0; (which ends the value there): read the references as
-  // written, in the values pugixml would decode them in.
-  std::string copy(text_);
-  pugi::xml_document raw;
-  if (!raw.load_buffer_inplace(copy.data(), copy.size(),
-                               (pugi::parse_default | pugi::parse_fragment) & ~pugi::parse_escapes,
-                               pugi::encoding_utf8))
-    return;  // the real parse reports it
-  const auto scan = [&](const char* value) {
-    for (const char* at = std::strstr(value, "&#"); at; at = std::strstr(at + 2, "&#")) {
-      const bool hexadecimal = at[2] == 'x';
-      const char* digits = at + (hexadecimal ? 3 : 2);
-      std::uint32_t c = 0;
-      const auto [end, ec] = std::from_chars(digits, digits + std::strlen(digits), c,
-                                             hexadecimal ? 16 : 10);
-      if (ec != std::errc() || *end != ';' || !xml_char(c))
-        invalid(at - copy.data(), "the character reference " +
-                                      std::string(at, std::min<std::size_t>(
-                                                          std::strcspn(at, ";") + 1, 16)) +
-                                      " is not a character XML 1.0 allows");
-    }
-  };
-  walk(raw, [&](const pugi::xml_node& n) {
-    if (n.type() == pugi::node_pcdata) scan(n.value());
-    for (const pugi::xml_attribute& a : n.attributes()) scan(a.value());
-  });
-}
-
-void Reader::check_attributes(const pugi::xml_document& doc, const char* buffer) const {
-  std::vector<std::string_view> names;
-  walk(doc, [&](const pugi::xml_node& n) {
-    names.clear();
-    for (const pugi::xml_attribute& a : n.attributes()) names.emplace_back(a.name());
-    if (names.size() < 2) return;
-    std::sort(names.begin(), names.end());
-    const auto twice = std::adjacent_find(names.begin(), names.end());
-    if (twice == names.end()) return;
-    // The second one in the file: the attribute list holds them in order.
-    bool seen = false;
-    for (const pugi::xml_attribute& a : n.attributes())
-      if (*twice == a.name() && std::exchange(seen, true))
-        invalid(a.name() - buffer, "attribute " + std::string(*twice) + " appears twice in <" +
-                                       n.name() + ">");
-  });
-}
-
-void Reader::check_top_level(const pugi::xml_document& doc) const {
-  bool root = false;
-  for (const pugi::xml_node& c : doc.children()) {
-    if (c.type() == pugi::node_element) {
-      if (root)
-        invalid(c.offset_debug(), "content after the root element: <" + std::string(c.name()) +
-                                      "> (an MSCCL file holds one <algo>)");
-      root = true;
-    } else if (c.type() == pugi::node_pcdata || c.type() == pugi::node_cdata) {
-      // Where the text starts, past the white space that runs up to it.
-      const auto blank = std::string_view(c.value()).find_first_not_of(" \t\r\n");
-      invalid(c.offset_debug() + static_cast<std::ptrdiff_t>(blank == std::string_view::npos ? 0 : blank),
-              std::string(root ? "content after" : "text before") + " the root element");
-    }
-  }
-}
-
 Program Reader::read() {
-  check_characters();
-  if (text_.find("&#") != std::string_view::npos) check_references();
-  // Parsed in place in a copy of ours, so that an attribute's name gives its offset.
-  std::string buffer(text_);
-  pugi::xml_document doc;
-  // A fragment keeps the text around the root element, which a document would drop unseen.
-  const pugi::xml_parse_result r =
-      doc.load_buffer_inplace(buffer.data(), buffer.size(),
-                              pugi::parse_default | pugi::parse_fragment, pugi::encoding_utf8);
-  if (!r) invalid(r.offset, r.description());
-  check_top_level(doc);
-  check_attributes(doc, buffer.data());
-  pugi::xml_node algo;
-  for (const pugi::xml_node& c : doc.children())
-    if (c.type() == pugi::node_element) algo = c;
+  const pugi::xml_node algo = xml_.root();
   if (!algo) throw InputError(source_ + ": no <algo> element: not an MSCCL XML file");
   if (std::string_view(algo.name()) != "algo")
     fail(algo, "the top-level element of an MSCCL file is <algo>");

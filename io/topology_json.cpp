@@ -6,6 +6,8 @@
 #include "core/overloaded.hpp"
 #include "io/json.hpp"
 #include "io/json_common.hpp"
+#include "io/msccl_xml.hpp"
+#include "io/nccl_topology.hpp"
 
 namespace phasecheck::io {
 namespace detail {
@@ -269,6 +271,8 @@ nlohmann::ordered_json topology_to_json_value(const Topology& t) {
 }  // namespace detail
 
 Topology parse_topology(std::string_view text, std::string_view source) {
+  // NCCL's and RCCL's topology XML, read by content (io/nccl_topology.hpp).
+  if (looks_like_xml(text)) return import_nccl_topology(text, source, {});
   const detail::Json j = detail::parse_document(text, source);
   return detail::topology_from_json({j, source, ""});
 }
