@@ -19,41 +19,25 @@ using RouterGraph =
     boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property,
                           boost::property<boost::edge_index_t, std::size_t>>;
 
-/// The hosts on side A of a cut: those of the routers marked in `routers`, or the one `host` when
-/// `routers` is empty (a host's own link).
-struct Side {
-  std::vector<char> routers;
-  Rank host = 0;
-  bool contains(const Graph& g, Rank r) const {
-    return routers.empty() ? r == host : routers[g.router_of(r)] != 0;
-  }
-};
-
-/// One cut: its name, side A's description and its bandwidth each way (0 when a link that way
-/// has no known bandwidth).
+/// One cut: what it is, side A's hosts, the cut's bandwidth each way (0 when a link that way has
+/// no known bandwidth) and, for an alltoallv, the bytes of the messages from A to B and back.
 struct Cut {
   std::string name, side_a;
-  Side side;
-  double a_to_b = 0, b_to_a = 0;
-};
-
-/// The bytes that must cross a cut each way.
-struct Crossing {
-  double a_to_b = 0, b_to_a = 0;
   Rank hosts_a = 0;
+  double a_to_b = 0, b_to_a = 0;
+  double bytes_a_to_b = 0, bytes_b_to_a = 0;
 };
 
+/// Keeps the strongest cut.
 class Bounder {
  public:
-  Bounder(const Graph& g, std::span<const double> bw, Collective c, double m, const Traffic* t)
-      : g_(g), bw_(bw), collective_(c), m_(m), traffic_(t) {}
+  Bounder(Rank p, Collective c, double m, const Traffic* t)
+      : p_(p), collective_(c), m_(m), traffic_(t) {}
 
   void consider(const Cut& cut) {
-    const Crossing x = crossing(cut.side);
-    const Rank p = g_.ranks();
-    if (x.hosts_a == 0 || x.hosts_a == p) return;
+    if (cut.hosts_a == 0 || cut.hosts_a == p_) return;
     for (const bool outward : {true, false}) {
-      const double bytes = outward ? x.a_to_b : x.b_to_a;
+      const double bytes = must_cross(cut, outward);
       const double capacity = outward ? cut.a_to_b : cut.b_to_a;
       ++bound_.cuts;
       if (capacity <= 0) {
@@ -63,26 +47,38 @@ class Bounder {
       const double seconds = bytes / capacity;
       if (seconds <= bound_.seconds) continue;
       bound_.seconds = seconds;
-      bound_.argument = cut.name + " (hosts " + std::to_string(x.hosts_a) + " | " +
-                        std::to_string(p - x.hosts_a) + "): " + demand(bytes) + " must cross it " +
-                        (outward ? "from " : "into ") + cut.side_a + " at " + figure(capacity) +
-                        " bytes/s";
+      bound_.argument = cut.name + " (hosts " + std::to_string(cut.hosts_a) + " | " +
+                        std::to_string(p_ - cut.hosts_a) + "): " + demand(bytes) +
+                        " must cross it " + (outward ? "from " : "into ") + cut.side_a + " at " +
+                        figure(capacity) + " bytes/s";
     }
   }
 
   TimeBound finish() {
-    const double p = g_.ranks();
     if (traffic_) {
       double total = 0;
-      for (Rank s = 0; s < g_.ranks(); ++s) total += double(sent_bytes(*traffic_, s));
+      for (Rank s = 0; s < p_; ++s) total += double(sent_bytes(*traffic_, s));
       bound_.bytes = total;
     } else {
-      bound_.bytes = p * (p - 1) * m_;
+      bound_.bytes = double(p_) * double(p_ - 1) * m_;
     }
     return bound_;
   }
 
  private:
+  /// The bytes that must cross the cut from A to B (outward) or from B to A.
+  double must_cross(const Cut& cut, bool outward) const {
+    if (traffic_) return outward ? cut.bytes_a_to_b : cut.bytes_b_to_a;
+    const double a = cut.hosts_a, b = double(p_) - a;
+    switch (collective_) {
+      case Collective::alltoall:  // every block [o, d] with o and d on different sides
+        return a * b * m_;
+      case Collective::allgather:  // every block of a side, needed on the other at least once
+        return (outward ? a : b) * m_;
+    }
+    return 0;
+  }
+
   /// "7 blocks of m bytes" (m = 1: the bound per byte), "7 blocks of 1024 bytes", "7340 bytes".
   std::string demand(double bytes) const {
     if (traffic_) return figure(bytes) + " bytes";
@@ -91,56 +87,47 @@ class Bounder {
            (m_ == 1 ? std::string("m") : figure(m_)) + " bytes";
   }
 
-  Crossing crossing(const Side& side) const {
-    Crossing x;
-    const Rank p = g_.ranks();
-    if (side.routers.empty()) {
-      x.hosts_a = 1;
-    } else {
-      for (std::uint32_t r = 0; r < g_.router_count(); ++r)
-        if (side.routers[r]) x.hosts_a += g_.hosts()[r];
-    }
-    if (traffic_ && side.routers.empty()) {
-      x.a_to_b = double(sent_bytes(*traffic_, side.host));
-      x.b_to_a = double(received_bytes(*traffic_, side.host));
-    } else if (traffic_) {
-      for (Rank s = 0; s < p; ++s)
-        for (Rank d = 0; d < p; ++d) {
-          const bool sa = side.contains(g_, s), da = side.contains(g_, d);
-          if (sa && !da) x.a_to_b += double(traffic_->bytes(s, d));
-          if (!sa && da) x.b_to_a += double(traffic_->bytes(s, d));
-        }
-    } else {
-      const double a = x.hosts_a, b = p - a;
-      switch (collective_) {
-        case Collective::alltoall:  // every block [o, d] with o and d on different sides
-          x.a_to_b = x.b_to_a = a * b * m_;
-          break;
-        case Collective::allgather:  // every block of a side, needed on the other at least once
-          x.a_to_b = a * m_;
-          x.b_to_a = b * m_;
-          break;
-      }
-    }
-    return x;
-  }
-
-  const Graph& g_;
-  std::span<const double> bw_;
+  Rank p_;
   Collective collective_;
   double m_;
   const Traffic* traffic_;
   TimeBound bound_;
 };
 
+/// An alltoallv's bytes per directed link when every message takes its route, and per router the
+/// bytes its hosts send to and receive from other routers' hosts. A bridge carries exactly the
+/// messages between its two sides (a route, a simple path, crosses it at most once, and every
+/// path between the sides crosses it), so its load is what must cross it.
+struct TrafficLoads {
+  std::vector<double> link;                   // per directed link
+  std::vector<double> router_out, router_in;  // per router
+};
+
+TrafficLoads traffic_loads(const Graph& g, const Traffic& t) {
+  TrafficLoads loads{std::vector<double>(g.link_id_count(), 0),
+                     std::vector<double>(g.router_count(), 0),
+                     std::vector<double>(g.router_count(), 0)};
+  for (Rank s = 0; s < g.ranks(); ++s)
+    for (Rank d = 0; d < g.ranks(); ++d) {
+      const double bytes = double(t.bytes(s, d));
+      if (bytes == 0 || s == d) continue;
+      g.route(s, d, [&](LinkId l) { loads.link[l] += bytes; });
+      if (g.router_of(s) == g.router_of(d)) continue;
+      loads.router_out[g.router_of(s)] += bytes;
+      loads.router_in[g.router_of(d)] += bytes;
+    }
+  return loads;
+}
+
 /// The bandwidth each way of the router links with exactly one end on side A (0 when one of them
 /// that way has none).
-void cut_capacity(const Graph& g, std::span<const double> bw, Cut& cut) {
+void cut_capacity(const Graph& g, std::span<const double> bw, const std::vector<char>& side_a,
+                  Cut& cut) {
   const Rank H = g.ranks();
   bool known_ab = true, known_ba = true;
   for (LinkId l = 2 * H; l < g.link_id_count(); ++l) {
     const auto [from, to] = g.link_ends(l);
-    const bool from_a = cut.side.routers[from - H] != 0, to_a = cut.side.routers[to - H] != 0;
+    const bool from_a = side_a[from - H] != 0, to_a = side_a[to - H] != 0;
     if (from_a == to_a) continue;
     (from_a ? cut.a_to_b : cut.b_to_a) += bw[l];
     if (bw[l] <= 0) (from_a ? known_ab : known_ba) = false;
@@ -196,14 +183,19 @@ bool has_bandwidths(const Graph& graph) {
 
 TimeBound time_lower_bound(const Graph& graph, std::span<const double> bandwidths,
                            Collective collective, double block_bytes, const Traffic* traffic) {
-  Bounder bounder(graph, bandwidths, collective, block_bytes, traffic);
+  Bounder bounder(graph.ranks(), collective, block_bytes, traffic);
   const Rank H = graph.ranks();
   const std::uint32_t R = graph.router_count();
+  const TrafficLoads loads = traffic ? traffic_loads(graph, *traffic) : TrafficLoads{};
 
   // Each host's own link: everything it sends leaves through it, everything it needs arrives.
   for (Rank h = 0; h < H; ++h) {
     Cut cut{"host " + std::to_string(h) + "'s link into " + graph.routers()[graph.router_of(h)],
-            "host " + std::to_string(h), Side{{}, h}, bandwidths[2 * h], bandwidths[2 * h + 1]};
+            "host " + std::to_string(h), 1, bandwidths[2 * h], bandwidths[2 * h + 1]};
+    if (traffic) {
+      cut.bytes_a_to_b = double(sent_bytes(*traffic, h));
+      cut.bytes_b_to_a = double(received_bytes(*traffic, h));
+    }
     bounder.consider(cut);
   }
 
@@ -211,9 +203,14 @@ TimeBound time_lower_bound(const Graph& graph, std::span<const double> bandwidth
   for (std::uint32_t r = 0; r < R; ++r) {
     if (graph.hosts()[r] == 0) continue;
     Cut cut{graph.routers()[r] + "'s router links", graph.routers()[r] + "'s hosts",
-            Side{std::vector<char>(R, 0), 0}};
-    cut.side.routers[r] = 1;
-    cut_capacity(graph, bandwidths, cut);
+            graph.hosts()[r]};
+    std::vector<char> side(R, 0);
+    side[r] = 1;
+    cut_capacity(graph, bandwidths, side, cut);
+    if (traffic) {
+      cut.bytes_a_to_b = loads.router_out[r];
+      cut.bytes_b_to_a = loads.router_in[r];
+    }
     bounder.consider(cut);
   }
 
@@ -244,12 +241,20 @@ TimeBound time_lower_bound(const Graph& graph, std::span<const double> bandwidth
     std::vector<char> drop(tree_edges, 0);
     drop[tree_edge_of[e]] = 1;
     const std::vector<int> half = components_without(tree, drop);
-    const auto [a, b] = graph.link_ends(2 * H + 2 * static_cast<LinkId>(e));
+    const LinkId a_to_b = 2 * H + 2 * static_cast<LinkId>(e);  // its first end's side is A
+    const auto [a, b] = graph.link_ends(a_to_b);
     Cut cut{"link " + graph.node_name(a) + " - " + graph.node_name(b),
-            "the side of " + graph.node_name(a), Side{std::vector<char>(R, 0), 0}};
-    for (std::uint32_t r = 0; r < R; ++r)
-      cut.side.routers[r] = half[piece[r]] == half[piece[a - H]];
-    cut_capacity(graph, bandwidths, cut);
+            "the side of " + graph.node_name(a)};
+    std::vector<char> side(R, 0);
+    for (std::uint32_t r = 0; r < R; ++r) {
+      side[r] = half[piece[r]] == half[piece[a - H]];
+      if (side[r]) cut.hosts_a += graph.hosts()[r];
+    }
+    cut_capacity(graph, bandwidths, side, cut);
+    if (traffic) {
+      cut.bytes_a_to_b = loads.link[a_to_b];
+      cut.bytes_b_to_a = loads.link[a_to_b + 1];
+    }
     bounder.consider(cut);
   }
   return bounder.finish();

@@ -111,4 +111,12 @@ TEST_CASE("time bound: bridges by side, a router without hosts splits nothing, a
   CHECK(v.seconds == doctest::Approx(100.0 / 10));  // across a - b
   CHECK(v.bytes == 100);
   CHECK(v.argument.find("100 bytes must cross it") != std::string::npos);
+  // From host 1 to host 2 only: b's links carry it at 30, c's at 25, the bridge b - c at 20.
+  Traffic u = zero_traffic(3);
+  u.counts[1 * 3 + 2] = 100;
+  const TimeBound w =
+      time_lower_bound(chain, directed_bandwidths(chain), Collective::alltoall, 0, &u);
+  CHECK(w.seconds == doctest::Approx(100.0 / 20));
+  CHECK(w.argument.find("link b - c (hosts 2 | 1): 100 bytes must cross it from the side of b") ==
+        0);
 }
