@@ -119,21 +119,28 @@ TrafficLoads traffic_loads(const Graph& g, const Traffic& t) {
   return loads;
 }
 
-/// The bandwidth each way of the router links with exactly one end on side A (0 when one of them
-/// that way has none).
-void cut_capacity(const Graph& g, std::span<const double> bw, const std::vector<char>& side_a,
-                  Cut& cut) {
+/// Per router, the summed bandwidth of its router links out of it and into it; 0 when one of
+/// them that way has none (the cut is unusable that way).
+struct RouterCapacity {
+  std::vector<double> out, in;
+};
+
+RouterCapacity router_capacity(const Graph& g, std::span<const double> bw) {
   const Rank H = g.ranks();
-  bool known_ab = true, known_ba = true;
+  RouterCapacity c{std::vector<double>(g.router_count(), 0),
+                   std::vector<double>(g.router_count(), 0)};
+  std::vector<char> unknown_out(g.router_count(), 0), unknown_in(g.router_count(), 0);
   for (LinkId l = 2 * H; l < g.link_id_count(); ++l) {
     const auto [from, to] = g.link_ends(l);
-    const bool from_a = side_a[from - H] != 0, to_a = side_a[to - H] != 0;
-    if (from_a == to_a) continue;
-    (from_a ? cut.a_to_b : cut.b_to_a) += bw[l];
-    if (bw[l] <= 0) (from_a ? known_ab : known_ba) = false;
+    c.out[from - H] += bw[l];
+    c.in[to - H] += bw[l];
+    if (bw[l] <= 0) unknown_out[from - H] = unknown_in[to - H] = 1;
   }
-  if (!known_ab) cut.a_to_b = 0;
-  if (!known_ba) cut.b_to_a = 0;
+  for (std::uint32_t r = 0; r < g.router_count(); ++r) {
+    if (unknown_out[r]) c.out[r] = 0;
+    if (unknown_in[r]) c.in[r] = 0;
+  }
+  return c;
 }
 
 /// Per router link: whether it is a bridge of the router graph (alone in its biconnected
@@ -187,6 +194,7 @@ TimeBound time_lower_bound(const Graph& graph, std::span<const double> bandwidth
   const Rank H = graph.ranks();
   const std::uint32_t R = graph.router_count();
   const TrafficLoads loads = traffic ? traffic_loads(graph, *traffic) : TrafficLoads{};
+  const RouterCapacity capacity = router_capacity(graph, bandwidths);
 
   // Each host's own link: everything it sends leaves through it, everything it needs arrives.
   for (Rank h = 0; h < H; ++h) {
@@ -203,10 +211,7 @@ TimeBound time_lower_bound(const Graph& graph, std::span<const double> bandwidth
   for (std::uint32_t r = 0; r < R; ++r) {
     if (graph.hosts()[r] == 0) continue;
     Cut cut{graph.routers()[r] + "'s router links", graph.routers()[r] + "'s hosts",
-            graph.hosts()[r]};
-    std::vector<char> side(R, 0);
-    side[r] = 1;
-    cut_capacity(graph, bandwidths, side, cut);
+            graph.hosts()[r], capacity.out[r], capacity.in[r]};
     if (traffic) {
       cut.bytes_a_to_b = loads.router_out[r];
       cut.bytes_b_to_a = loads.router_in[r];
@@ -243,14 +248,11 @@ TimeBound time_lower_bound(const Graph& graph, std::span<const double> bandwidth
     const std::vector<int> half = components_without(tree, drop);
     const LinkId a_to_b = 2 * H + 2 * static_cast<LinkId>(e);  // its first end's side is A
     const auto [a, b] = graph.link_ends(a_to_b);
+    // The bridge is the only link between its sides.
     Cut cut{"link " + graph.node_name(a) + " - " + graph.node_name(b),
-            "the side of " + graph.node_name(a)};
-    std::vector<char> side(R, 0);
-    for (std::uint32_t r = 0; r < R; ++r) {
-      side[r] = half[piece[r]] == half[piece[a - H]];
-      if (side[r]) cut.hosts_a += graph.hosts()[r];
-    }
-    cut_capacity(graph, bandwidths, side, cut);
+            "the side of " + graph.node_name(a), 0, bandwidths[a_to_b], bandwidths[a_to_b + 1]};
+    for (std::uint32_t r = 0; r < R; ++r)
+      if (half[piece[r]] == half[piece[a - H]]) cut.hosts_a += graph.hosts()[r];
     if (traffic) {
       cut.bytes_a_to_b = loads.link[a_to_b];
       cut.bytes_b_to_a = loads.link[a_to_b + 1];

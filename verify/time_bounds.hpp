@@ -47,9 +47,9 @@ struct TimeBound {
 /// whose directed links have `bandwidths` (directed_bandwidths()): alltoall a cut with a hosts on
 /// one side must carry a (p - a) blocks each way, allgather a one way and p - a the other. With
 /// `traffic` (an alltoallv; block_bytes unused) the bytes of the messages from one side to the
-/// other. Linear in block_bytes, so block_bytes = 1 gives seconds per byte. O(routers x links)
-/// plus, for an alltoallv, every message routed once (O(p^2 x route length)). Precondition:
-/// bandwidths.size() == graph.link_id_count(), block_bytes >= 0.
+/// other. Linear in block_bytes, so block_bytes = 1 gives seconds per byte. O(links + hosts +
+/// bridges x routers) plus, for an alltoallv, every message routed once (O(p^2 x route length)).
+/// Precondition: bandwidths.size() == graph.link_id_count(), block_bytes >= 0.
 TimeBound time_lower_bound(const Graph& graph, std::span<const double> bandwidths,
                            Collective collective, double block_bytes,
                            const Traffic* traffic = nullptr);
