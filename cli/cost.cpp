@@ -5,7 +5,6 @@
 // rendered by report/verify_report.hpp.
 
 #include <optional>
-#include <variant>
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
@@ -16,7 +15,6 @@
 #include "report/verify_report.hpp"
 #include "verify/cost.hpp"
 #include "verify/machine_time.hpp"
-#include "verify/time_bounds.hpp"
 
 namespace phasecheck::cli {
 namespace {
@@ -48,13 +46,6 @@ void add_options(CLI::App& app, Options& options) {
   app.add_option("-o,--output", options.output, "Write the report to this file");
 }
 
-/// The machine's time and bound, made when the header names the model (the bandwidths, if any).
-struct OnMachine {
-  SharedTraffic traffic;  ///< an alltoallv's matrix, kept alive for the timer
-  std::optional<verify::MachineTimer> timer;
-  verify::TimeBound bound;
-};
-
 /// Exit 1 when the schedule fails a check, does not match its own equations, or is below the
 /// machine's lower bound in seconds.
 int run(const Options& options, const Streams& streams) {
@@ -65,23 +56,15 @@ int run(const Options& options, const Streams& streams) {
   const std::vector<std::string> inputs = {options.schedule, options.topology};
   if (!options.output.empty()) check_output(options.output, inputs);
   require_stdin_once(inputs);
-  OnMachine machine;
-  // Made at the header; a missing --tw is refused before any phase is read.
+  verify::OnMachine machine;
+  // Made at the header; a missing --tw is refused there, before any phase is read.
   const auto observe = [&](const ScheduleHeader& header, const Topology& judged) -> PhaseSink {
     if (bool(header.traffic) == sized) return {};  // refused below, as without bandwidths
-    const Graph* graph = std::get_if<Graph>(&judged);
-    if (!graph || !verify::has_bandwidths(*graph)) {
-      if (!options.tw)
-        throw InputError("cost: --tw is required: no link of " + describe(judged) +
-                         " has a bandwidth (topology format 2, docs/formats.md)");
-      return {};
-    }
-    std::vector<double> bandwidths = verify::directed_bandwidths(*graph);
-    machine.traffic = header.traffic;
-    const Traffic* traffic = machine.traffic ? &*machine.traffic : nullptr;
-    machine.bound = verify::time_lower_bound(*graph, bandwidths, header.collective, m, traffic);
-    machine.timer.emplace(judged, std::move(bandwidths), options.ts, m, traffic, header.pieces());
-    return [&machine](const Phase& phase) { machine.timer->consume(phase); };
+    PhaseSink sink = machine.start(header, judged, options.ts, m);
+    if (!sink && !options.tw)
+      throw InputError("cost: --tw is required: no link of " + describe(judged) +
+                       " has a bandwidth (topology format 2, docs/formats.md)");
+    return sink;
   };
   const pipeline::Verified verified =
       pipeline::verify_file(options.schedule, options.topology, {}, observe);
@@ -95,9 +78,7 @@ int run(const Options& options, const Streams& streams) {
   std::optional<verify::CostReport> linear;
   if (options.tw) linear = verify::cost(report, verified.claims, model);
   std::optional<verify::MachineCost> on_machine;
-  if (machine.timer)
-    on_machine = verify::machine_cost(report, *machine.timer, report.bytes ? 0 : m, options.ts,
-                                      machine.bound);
+  if (machine.measured()) on_machine = machine.finish(report);
   const reports::CostParts parts{linear ? &*linear : nullptr, on_machine ? &*on_machine : nullptr};
   emit(reports::render_cost(parts, report, verified.source, options.report), options.output,
        streams.out, inputs);

@@ -70,4 +70,22 @@ MachineCost machine_cost(const Report& report, const MachineTimer& timer, double
   return c;
 }
 
+PhaseSink OnMachine::start(const ScheduleHeader& header, const Topology& model, double ts,
+                           double block_bytes) {
+  const Graph* graph = std::get_if<Graph>(&model);
+  if (!graph || !has_bandwidths(*graph)) return {};
+  traffic_ = header.traffic;
+  const Traffic* traffic = traffic_ ? &*traffic_ : nullptr;
+  ts_ = ts;
+  block_bytes_ = traffic ? 0 : block_bytes;
+  std::vector<double> bandwidths = directed_bandwidths(*graph);
+  bound_ = time_lower_bound(*graph, bandwidths, header.collective, block_bytes, traffic);
+  timer_.emplace(model, std::move(bandwidths), ts, block_bytes, traffic, header.pieces());
+  return [this](const Phase& phase) { timer_->consume(phase); };
+}
+
+MachineCost OnMachine::finish(const Report& report) const {
+  return machine_cost(report, *timer_, block_bytes_, ts_, bound_);
+}
+
 }  // namespace phasecheck::verify

@@ -11,6 +11,7 @@
 /// delivers meets it, so a schedule below it fails.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/schedule.hpp"
@@ -74,5 +75,25 @@ struct MachineCost {
 /// the time model, so the bound needs delivery only, not contention-freedom.
 MachineCost machine_cost(const Report& report, const MachineTimer& timer, double block_bytes,
                          double ts, TimeBound bound);
+
+/// `cost` on the machine a schedule is judged on, in the verifier's one pass over the phases:
+/// start() at the header (pipeline::TableObserver), the sink it returns fed every phase of the
+/// table, finish() with the report.
+class OnMachine {
+ public:
+  /// The sink for the table's phases; empty (and nothing is measured) when no link of `model`
+  /// has a bandwidth. `model` must outlive the phases; the header's traffic is kept.
+  PhaseSink start(const ScheduleHeader& header, const Topology& model, double ts,
+                  double block_bytes);
+  bool measured() const { return timer_.has_value(); }
+  /// Precondition: measured().
+  MachineCost finish(const Report& report) const;
+
+ private:
+  SharedTraffic traffic_;
+  std::optional<MachineTimer> timer_;
+  TimeBound bound_;
+  double ts_ = 0, block_bytes_ = 0;
+};
 
 }  // namespace phasecheck::verify

@@ -51,7 +51,7 @@ TEST_CASE("machine time: shift on two nodes, phase by phase the busiest link") {
   CHECK(uncounted == 2);
 }
 
-TEST_CASE("machine time: below the machine's bound fails; not evaluated when it does not deliver") {
+TEST_CASE("machine time: below the machine's bound fails, not evaluated when it does not deliver") {
   const Topology t = Topology(testing::two_nodes(12.5e9));
   const Graph& g = std::get<Graph>(t);
   const double m = 1e6;

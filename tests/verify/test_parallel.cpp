@@ -18,7 +18,7 @@ ScheduleHeader ring_header(Rank p) {
 
 }  // namespace
 
-TEST_CASE("ParallelVerifier: a table observer with one thread sees every phase; more refuse") {
+TEST_CASE("ParallelVerifier: a table observer with one thread sees every phase, more refuse") {
   const ScheduleHeader header = ring_header(3);
   verify::ParallelVerifier one(header, header.topology, {}, 1);
   std::size_t seen = 0, transfers = 0;
