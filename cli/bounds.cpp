@@ -17,6 +17,7 @@ struct Options {
   std::string topology;
   std::string collective = "alltoall";
   double bandwidth = 0;  ///< link bandwidth B in bytes/s for a tree's throughput bound; 0: symbolic
+  std::uint64_t bytes = 0;  ///< m, the block size, for the bound in seconds; 0: per byte
   reports::ReportFormat report = reports::ReportFormat::text;
 };
 
@@ -25,7 +26,11 @@ void add_options(CLI::App& app, Options& options) {
   app.add_option("--collective", options.collective, "alltoall or allgather")
       ->check(one_of({"alltoall", "allgather"}));
   app.add_option("--bandwidth", options.bandwidth,
-                 "Link bandwidth B in bytes/s: a tree's peak aggregate throughput bound");
+                 "Link bandwidth B in bytes/s: a tree's peak aggregate throughput bound, or every "
+                 "link of a graph without bandwidths");
+  bytes_option(app.add_option("--bytes", options.bytes,
+                              "Block size m in bytes for the bound in seconds on a machine with "
+                              "bandwidths: 4096, 4KiB, 1MiB"));
   app.add_option("--report", options.report, "text (default), json or csv");
 }
 
@@ -34,7 +39,8 @@ int run(const Options& options, const Streams& streams) {
     throw InputError("--bandwidth must be a positive number of bytes per second");
   const Topology model = io::read_topology_file(options.topology);
   streams.out << reports::render_bounds(
-      experiments::machine_bounds(model, parse_collective(options.collective), options.bandwidth),
+      experiments::machine_bounds(model, parse_collective(options.collective), options.bandwidth,
+                                  double(options.bytes)),
       options.report);
   return 0;
 }

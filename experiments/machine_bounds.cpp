@@ -3,6 +3,7 @@
 #include <tuple>
 #include <utility>
 
+#include "core/error.hpp"
 #include "schedules/faraj_yuan.hpp"
 #include "verify/bounds.hpp"
 
@@ -31,9 +32,35 @@ TreeFigures tree_figures(const Tree& tree, double bandwidth) {
   return f;
 }
 
+/// A graph's bounds in seconds, when its links have bandwidths or `bandwidth` gives them.
+std::optional<SecondsFigures> seconds_figures(const Topology& model, Collective collective,
+                                              double bandwidth, double block_bytes) {
+  const Graph* graph = std::get_if<Graph>(&model);
+  const bool own = graph && verify::has_bandwidths(*graph);
+  if (own && bandwidth > 0)
+    throw InputError("--bandwidth: the topology gives its links' bandwidths (" + describe(model) +
+                     "); leave it out");
+  if (!own && !(graph && bandwidth > 0)) {
+    if (block_bytes > 0)
+      throw InputError(
+          "--bytes: the bound in seconds needs a graph whose links have bandwidths "
+          "(topology format 2) or --bandwidth; " +
+          describe(model) + " has none");
+    return std::nullopt;
+  }
+  SecondsFigures s;
+  s.bandwidth = own ? 0 : bandwidth;
+  const std::vector<double> bw = verify::directed_bandwidths(*graph, s.bandwidth);
+  s.per_byte = verify::time_lower_bound(*graph, bw, collective, 1);
+  s.block_bytes = block_bytes;
+  if (block_bytes > 0) s.bound = verify::time_lower_bound(*graph, bw, collective, block_bytes);
+  return s;
+}
+
 }  // namespace
 
-MachineBounds machine_bounds(const Topology& model, Collective collective, double bandwidth) {
+MachineBounds machine_bounds(const Topology& model, Collective collective, double bandwidth,
+                             double block_bytes) {
   MachineBounds b;
   b.topology = describe(model);
   b.kind = kind(model);
@@ -43,6 +70,7 @@ MachineBounds machine_bounds(const Topology& model, Collective collective, doubl
   b.direct_phases = verify::best_bounds(b.bounds, true).first;
   std::tie(b.c1, b.c2) = verify::best_bounds(b.bounds, false);
   if (const auto* tree = std::get_if<Tree>(&model)) b.tree = tree_figures(*tree, bandwidth);
+  b.seconds = seconds_figures(model, collective, bandwidth, block_bytes);
   return b;
 }
 

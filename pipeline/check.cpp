@@ -1,6 +1,7 @@
 #include "pipeline/check.hpp"
 
 #include <memory>
+#include <stdexcept>
 
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -30,6 +31,8 @@ class SpreadCheck {
       unmetered_ = 0;
     }
   }
+
+  void observe_tables(PhaseSink observe) { verifier_.observe_tables(std::move(observe)); }
 
   std::optional<verify::Report> finish() {
     meter_.finish();
@@ -69,7 +72,9 @@ std::optional<verify::Report> check_algorithm(const schedules::Algorithm& algori
 }
 
 Verified verify_file(const std::string& path, const std::string& topology_path,
-                     const Spread& spread) {
+                     const Spread& spread, const TableObserver& observe) {
+  if (observe && (spread.threads != 1 || spread.gather))
+    throw std::logic_error("verify_file: a table observer needs one thread and one process");
   std::optional<Topology> what_if;
   if (!topology_path.empty()) what_if = io::read_topology_file(topology_path);
   Verified v;
@@ -79,8 +84,11 @@ Verified verify_file(const std::string& path, const std::string& topology_path,
     v.header = h;
     v.claims = schedules::claims_for(v.header);
     check = with_source(v.source, [&] {
-      return std::make_unique<SpreadCheck>(v.header, what_if ? *what_if : v.header.topology,
-                                           v.claims, spread, 0, verify::Reader::parses);
+      const Topology& model = what_if ? *what_if : v.header.topology;
+      auto made = std::make_unique<SpreadCheck>(v.header, model, v.claims, spread, 0,
+                                                verify::Reader::parses);
+      if (observe) made->observe_tables(observe(v.header, model));
+      return made;
     });
   };
   pipeline::read_schedule_file(

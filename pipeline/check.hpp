@@ -52,10 +52,17 @@ struct Verified {
   std::optional<verify::Report> report;  ///< empty on a process without the stateful share
 };
 
+/// A measure of the phases besides the checks (`cost` on a machine with bandwidths): made once
+/// the header is read, from the header and the model judged on (it may throw InputError to
+/// refuse them before any phase is read); its sink sees every phase of the table after
+/// validation (a format-3 program's: the table its sends form), in order.
+using TableObserver = std::function<PhaseSink(const ScheduleHeader&, const Topology&)>;
+
 /// Streams the schedule `path` (or standard input for "-") through the verifier, on its own
 /// topology or on the what-if model in `topology_path` when that is not empty. InputError
-/// messages start with the source.
+/// messages start with the source. `observe`, when given, needs the default spread (one thread,
+/// one process): std::logic_error otherwise.
 Verified verify_file(const std::string& path, const std::string& topology_path,
-                     const Spread& spread = {});
+                     const Spread& spread = {}, const TableObserver& observe = {});
 
 }  // namespace phasecheck::pipeline

@@ -49,6 +49,43 @@ nlohmann::ordered_json tree_json(const experiments::TreeFigures& t) {
   return j;
 }
 
+/// A graph's lower bound in seconds (verify/time_bounds.hpp) and its throughput bound.
+void seconds_text(const experiments::SecondsFigures& s, std::ostream& out) {
+  const verify::TimeBound& b = s.per_byte;
+  out << "\nbounds in seconds ("
+      << (s.bandwidth > 0 ? "every link " + figure(s.bandwidth) + " bytes/s"
+                          : std::string("the topology's link bandwidths"))
+      << "): ";
+  if (b.seconds <= 0) {
+    out << "none: no cut has bandwidths\n";
+  } else {
+    out << "T >= " << figure(b.seconds) << " s per byte of block";
+    if (s.bound)
+      out << " = " << figure(s.bound->seconds) << " s for blocks of " << figure(s.block_bytes)
+          << " bytes";
+    out << "\n  " << text_escape(b.argument)
+        << "\npeak aggregate throughput <= p (p - 1) m / T = " << figure(b.peak_throughput())
+        << " bytes/s\n";
+  }
+  if (b.unusable > 0)
+    out << b.unusable << " of " << b.cuts
+        << " cuts cross a link of unknown bandwidth: they bound nothing\n";
+}
+
+nlohmann::ordered_json seconds_json(const experiments::SecondsFigures& s) {
+  using J = nlohmann::ordered_json;
+  const auto or_null = [](double v) { return v > 0 ? J(v) : J(); };
+  const verify::TimeBound& b = s.per_byte;
+  return {{"bandwidth", or_null(s.bandwidth)},
+          {"seconds_per_byte", or_null(b.seconds)},
+          {"argument", b.seconds > 0 ? J(b.argument) : J()},
+          {"m", or_null(s.block_bytes)},
+          {"seconds", s.bound ? or_null(s.bound->seconds) : J()},
+          {"peak_throughput", or_null(b.peak_throughput())},
+          {"cuts", b.cuts},
+          {"unusable_cuts", b.unusable}};
+}
+
 }  // namespace
 
 Table bounds_table(const experiments::MachineBounds& b) {
@@ -59,6 +96,14 @@ Table bounds_table(const experiments::MachineBounds& b) {
   for (const verify::Bound& bound : b.bounds)
     table.add({std::string(to_string(bound.metric)), bound.value,
                std::string(bound.direct_only ? "direct" : "any"), bound.argument});
+  // In seconds, on a graph with bandwidths: T/m per byte of block, T for the given m.
+  if (b.seconds && b.seconds->per_byte.seconds > 0) {
+    table.add({std::string("T/m"), b.seconds->per_byte.seconds, std::string("any"),
+               b.seconds->per_byte.argument});
+    if (b.seconds->bound)
+      table.add({std::string("T"), b.seconds->bound->seconds, std::string("any"),
+                 b.seconds->bound->argument});
+  }
   return table;
 }
 
@@ -77,6 +122,7 @@ std::string render_bounds(const experiments::MachineBounds& b, ReportFormat form
       j["direct_phases"] = b.direct_phases;
       j["forwarding"] = {{"C1", b.c1}, {"C2", b.c2}};
       j["tree"] = b.tree ? tree_json(*b.tree) : nlohmann::ordered_json(nullptr);
+      if (b.seconds) j["seconds"] = seconds_json(*b.seconds);
       return json_text(j);
     }
     case ReportFormat::text:
@@ -92,6 +138,7 @@ std::string render_bounds(const experiments::MachineBounds& b, ReportFormat form
       << " phases with communication; with "
       << "forwarding C1 >= " << b.c1 << " and C2 >= " << b.c2 << "\n";
   if (b.tree) tree_text(*b.tree, out);
+  if (b.seconds) seconds_text(*b.seconds, out);
   return out.str();
 }
 

@@ -293,36 +293,9 @@ std::string seconds(double t) {
   return buf;
 }
 
-std::string cost_text(const verify::CostReport& c, const Report& r, std::string_view source) {
-  std::ostringstream os;
-  os << upper(r.verdict()) << "  " << text_escape(r.algorithm) << " (" << r.collective_name()
-     << ") on " << text_escape(r.topology) << ": T = " << seconds(c.seconds) << " s  [" << text_escape(source)
-     << "]\n"
-     << "  linear model: t_s = " << seconds(c.model.ts) << " s, t_w = " << seconds(c.model.tw)
-     << " s per byte, m = " << seconds(c.model.m) << " bytes per message\n\n";
-  std::vector<std::array<std::string, 5>> rows{{"", "time (s)", "T / row", "", "formula"}};
-  for (const verify::CostRow& row : c.rows) {
-    const bool schedule = row.kind == verify::CostRow::Kind::schedule;
-    const bool equation = row.kind == verify::CostRow::Kind::equation;
-    std::string verdict;
-    if (!schedule) switch (row.verdict) {
-        case Verdict::pass:
-          verdict = equation ? "equal" : "kept";
-          break;
-        case Verdict::fail:
-          verdict = equation ? "DIFFERS" : "BEATEN";
-          break;
-        case Verdict::not_evaluated:
-          verdict = "n/a";
-          break;
-        case Verdict::unknown:
-          verdict = "?";
-          break;
-      }
-    rows.push_back({to_string(row.kind), seconds(row.seconds),
-                    schedule || row.seconds == 0 ? "" : seconds(c.seconds / row.seconds), verdict,
-                    text_escape(row.name)});
-  }
+using CostRows = std::vector<std::array<std::string, 5>>;
+
+void print_rows(std::ostream& os, const CostRows& rows) {
   std::array<std::size_t, 5> width{};
   for (const auto& row : rows)
     for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
@@ -333,38 +306,134 @@ std::string cost_text(const verify::CostReport& c, const Report& r, std::string_
          << (i + 1 < row.size() ? std::string(width[i] - row[i].size() + 1, ' ') : "");
     os << "\n";
   }
+}
+
+/// A row's mark: an equation is "equal" or "DIFFERS", a bound "kept" or "BEATEN".
+std::string row_mark(Verdict v, bool equation) {
+  switch (v) {
+    case Verdict::pass:
+      return equation ? "equal" : "kept";
+    case Verdict::fail:
+      return equation ? "DIFFERS" : "BEATEN";
+    case Verdict::not_evaluated:
+      return "n/a";
+    case Verdict::unknown:
+      return "?";
+  }
+  return "?";
+}
+
+void linear_text(const verify::CostReport& c, std::ostream& os) {
+  os << "  linear model: t_s = " << seconds(c.model.ts) << " s, t_w = " << seconds(c.model.tw)
+     << " s per byte, m = " << seconds(c.model.m) << " bytes per message\n\n";
+  CostRows rows{{"", "time (s)", "T / row", "", "formula"}};
+  for (const verify::CostRow& row : c.rows) {
+    const bool schedule = row.kind == verify::CostRow::Kind::schedule;
+    const bool equation = row.kind == verify::CostRow::Kind::equation;
+    rows.push_back({to_string(row.kind), seconds(row.seconds),
+                    schedule || row.seconds == 0 ? "" : seconds(c.seconds / row.seconds),
+                    schedule ? "" : row_mark(row.verdict, equation), text_escape(row.name)});
+  }
+  print_rows(os, rows);
   if (!c.consistent())
     os << "\nThe table does not cost what the algorithm's own formulas say (DIFFERS: the equation "
           "and the table disagree; BEATEN: the table is below a lower bound, so the schedule or "
           "the bound is wrong).\n";
+}
+
+void machine_text(const verify::MachineCost& c, const Report& r, std::ostream& os) {
+  os << "  on the machine: t_s = " << seconds(c.ts) << " s per phase with communication, ";
+  if (c.block_bytes > 0)
+    os << "m = " << seconds(c.block_bytes) << " bytes per message";
+  else
+    os << "the traffic matrix's bytes";
+  os << "; a phase takes t_s + its busiest link's bytes / bandwidth\n\n";
+  const verify::TimeBound& b = c.bound;
+  print_rows(os, {{"", "time (s)", "T / row", "", "formula"},
+                  {"machine", seconds(c.seconds), "", "",
+                   "this schedule: " + std::to_string(c.phases) + " t_s + " +
+                       seconds(c.transfer_seconds) + " s on its busiest links"},
+                  {"machine bound", seconds(b.seconds), b.seconds > 0 ? seconds(c.gap_ratio()) : "",
+                   row_mark(c.verdict, false),
+                   "lower bound on " + text_escape(r.topology) + ": " +
+                       (b.seconds > 0 ? text_escape(b.argument)
+                                      : std::string("none: no cut has bandwidths"))}});
+  if (b.seconds > 0)
+    os << "  peak aggregate throughput <= " << seconds(b.peak_throughput())
+       << " bytes/s (the collective's " << seconds(b.bytes) << " bytes over the bound)\n";
+  if (c.uncounted_links > 0)
+    os << "  " << c.uncounted_links
+       << " directed links of unknown bandwidth carried bytes: their time is not counted\n";
+  if (b.unusable > 0)
+    os << "  " << b.unusable << " of " << b.cuts
+       << " cuts cross a link of unknown bandwidth: they bound nothing\n";
+  if (c.verdict == Verdict::fail)
+    os << "\nThe schedule takes less than the machine's lower bound in seconds (BEATEN), which "
+          "every schedule that delivers meets: the schedule or the bound is wrong.\n";
+}
+
+std::string cost_text(const CostParts& parts, const Report& r, std::string_view source) {
+  std::ostringstream os;
+  const double t = parts.linear ? parts.linear->seconds : parts.machine->seconds;
+  os << upper(r.verdict()) << "  " << text_escape(r.algorithm) << " (" << r.collective_name()
+     << ") on " << text_escape(r.topology) << ": T = " << seconds(t) << " s"
+     << (parts.linear ? "" : " on the machine") << "  [" << text_escape(source) << "]\n";
+  if (parts.linear) linear_text(*parts.linear, os);
+  if (parts.machine) {
+    if (parts.linear) os << "\n";
+    machine_text(*parts.machine, r, os);
+  }
   if (r.verdict() != Verdict::pass)
     os << "\nThe schedule is not valid on this model:\n" << text(r, source);
   return os.str();
 }
 
-std::string cost_json(const verify::CostReport& c, const Report& r, std::string_view source) {
+OJson machine_json(const verify::MachineCost& c) {
+  const verify::TimeBound& b = c.bound;
+  const auto or_null = [](double v) { return v > 0 ? OJson(v) : OJson(); };
+  return {{"ts", c.ts},
+          {"m", or_null(c.block_bytes)},
+          {"seconds", c.seconds},
+          {"transfer_seconds", c.transfer_seconds},
+          {"phases", c.phases},
+          {"uncounted_links", c.uncounted_links},
+          {"bound",
+           {{"seconds", or_null(b.seconds)},
+            {"argument", b.seconds > 0 ? OJson(b.argument) : OJson()},
+            {"cuts", b.cuts},
+            {"unusable_cuts", b.unusable},
+            {"peak_throughput", or_null(b.peak_throughput())}}},
+          {"verdict", std::string(to_string(c.verdict))},
+          {"holds", c.verdict != Verdict::fail},
+          {"gap_ratio", or_null(c.gap_ratio())}};
+}
+
+std::string cost_json(const CostParts& parts, const Report& r, std::string_view source) {
   OJson j;
   j["verdict"] = std::string(to_string(r.verdict()));
-  j["consistent"] = c.consistent();
+  j["consistent"] = parts.consistent();
   j["schedule"] = std::string(source);
   j["algorithm"] = r.algorithm;
   j["collective"] = std::string(r.collective_name());
   j["topology"] = r.topology;
-  j["model"] = {{"ts", c.model.ts}, {"tw", c.model.tw}, {"m", c.model.m}};
+  const verify::CostReport* c = parts.linear;
+  j["model"] = c ? OJson{{"ts", c->model.ts}, {"tw", c->model.tw}, {"m", c->model.m}} : OJson();
   j["C1"] = r.counts.c1;
   j["C2"] = r.counts.c2;
   if (r.bytes) {
     j["cost_bytes"] = r.bytes->cost;
     j["load_bound_bytes"] = r.bytes->load_bound;
   }
-  j["seconds"] = c.seconds;
+  j["seconds"] = c ? OJson(c->seconds) : OJson();
   OJson rows = OJson::array();
-  for (const verify::CostRow& row : c.rows)
-    rows.push_back({{"kind", to_string(row.kind)},
-                    {"formula", row.name},
-                    {"seconds", row.seconds},
-                    {"holds", row.holds()}});
+  if (c)
+    for (const verify::CostRow& row : c->rows)
+      rows.push_back({{"kind", to_string(row.kind)},
+                      {"formula", row.name},
+                      {"seconds", row.seconds},
+                      {"holds", row.holds()}});
   j["rows"] = rows;
+  if (parts.machine) j["machine"] = machine_json(*parts.machine);
   return json_text(j);
 }
 
@@ -372,8 +441,13 @@ std::string cost_json(const verify::CostReport& c, const Report& r, std::string_
 
 std::string render_cost(const verify::CostReport& cost, const Report& report,
                         std::string_view source, ReportFormat format) {
-  return format == ReportFormat::json ? cost_json(cost, report, source)
-                                      : cost_text(cost, report, source);
+  return render_cost(CostParts{&cost, nullptr}, report, source, format);
+}
+
+std::string render_cost(const CostParts& parts, const Report& report, std::string_view source,
+                        ReportFormat format) {
+  return format == ReportFormat::json ? cost_json(parts, report, source)
+                                      : cost_text(parts, report, source);
 }
 
 std::string render(const Report& report, std::string_view source, ReportFormat format) {

@@ -9,6 +9,7 @@
 
 #include "report/format.hpp"
 #include "verify/cost.hpp"
+#include "verify/machine_time.hpp"
 #include "verify/report.hpp"
 
 namespace phasecheck::reports {
@@ -52,6 +53,25 @@ inline constexpr ReportFormat cost_formats[] = {ReportFormat::text, ReportFormat
 
 /// The cost rows of `phasecheck cost` (text or json) for the verified `report`.
 std::string render_cost(const verify::CostReport& cost, const verify::Report& report,
+                        std::string_view source, ReportFormat format);
+
+/// What `cost` found: the linear model's rows (with --tw), the machine's (when its links have
+/// bandwidths), or both; at least one.
+struct CostParts {
+  const verify::CostReport* linear = nullptr;
+  const verify::MachineCost* machine = nullptr;
+  /// No row of either failed.
+  bool consistent() const {
+    return (!linear || linear->consistent()) &&
+           (!machine || machine->verdict != verify::Verdict::fail);
+  }
+};
+
+/// Text: the linear model's table, then the machine's (its time, the lower bound in seconds and
+/// its cut, the gap ratio, the links whose time is not counted). JSON: the linear keys ("model",
+/// "seconds", "rows"; null, null and [] without --tw) and, on a machine with bandwidths,
+/// "machine" (docs/formats.md).
+std::string render_cost(const CostParts& parts, const verify::Report& report,
                         std::string_view source, ReportFormat format);
 
 }  // namespace phasecheck::reports

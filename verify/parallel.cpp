@@ -186,6 +186,12 @@ unsigned ParallelVerifier::threads() const {
              : static_cast<unsigned>(impl_->workers.size()) + (impl_->caller ? 1 : 0);
 }
 
+void ParallelVerifier::observe_tables(PhaseSink observe) {
+  if (!impl_->inline_verifier)
+    throw std::logic_error("ParallelVerifier::observe_tables: needs one checking thread");
+  impl_->inline_verifier->observe_tables(std::move(observe));
+}
+
 void ParallelVerifier::consume(const Phase& phase) {
   Impl& m = *impl_;
   if (m.inline_verifier) {

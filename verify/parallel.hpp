@@ -41,6 +41,9 @@ class ParallelVerifier {
   PhaseSink sink() {
     return [this](const Phase& p) { consume(p); };
   }
+  /// Verifier::observe_tables. Only with one checking thread (threads() == 1): a worker thread
+  /// would call `observe` behind the caller's back; throws std::logic_error otherwise.
+  void observe_tables(PhaseSink observe);
   /// Waits for the workers. The findings of the phase-local checks of this share.
   Verifier::Partial partial();
   /// Waits for the workers; the report (share.stateful only), merging `others` (other

@@ -153,6 +153,7 @@ void Verifier::consume_table(const Phase& phase, std::size_t index) {
     if (claims_.max_requests) count_requests(index, phase);
   }
   if (!share_.stateful) return;
+  if (table_observer_) table_observer_(phase);
   delivery_.consume(index, phase);
 
   std::uint32_t largest = 0;

@@ -57,6 +57,11 @@ class Verifier {
     return [this](const Phase& p) { consume(p); };
   }
 
+  /// Hands every phase of the table to `observe` as it is checked (a format-3 program's: the
+  /// table its sends form), after validation, on the thread that checks it; the stateful share
+  /// only. For measures that route the table again (verify/machine_time.hpp): one call per phase.
+  void observe_tables(PhaseSink observe) { table_observer_ = std::move(observe); }
+
   /// The phase-local checks' findings so far, to merge with other shares'.
   struct Partial {
     ContentionChecker::Tally contention;
@@ -91,6 +96,7 @@ class Verifier {
   DeliveryChecker delivery_;
   ContentionChecker contention_;
   Counts counts_;
+  PhaseSink table_observer_;
   std::uint64_t cost_bytes_ = 0;  // an alltoallv's: the sum of each phase's largest transfer
   std::uint64_t invariant_failures_ = 0;
   std::optional<Counterexample> invariant_first_;

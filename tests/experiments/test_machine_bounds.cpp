@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/error.hpp"
 #include "experiments/machine_bounds.hpp"
 #include "io/json.hpp"
 
@@ -62,4 +63,31 @@ TEST_CASE("machine_bounds: the 32-machine chain's subtrees, and no tree figures 
       experiments::machine_bounds(example("hypercube-3"), Collective::alltoall, 0);
   CHECK_FALSE(cube.tree);
   CHECK(cube.ranks == 8);
+}
+
+TEST_CASE(
+    "machine_bounds: seconds on a graph with bandwidths, or with --bandwidth on one without") {
+  const Topology fixture = io::read_topology_file(
+      (std::filesystem::path(PHASECHECK_SOURCE_DIR) / "tests/cli/seconds/two-node-bw.json")
+          .string());
+  const experiments::MachineBounds b =
+      experiments::machine_bounds(fixture, Collective::alltoall, 0, 12.5e6);
+  REQUIRE(b.seconds);
+  CHECK(b.seconds->bandwidth == 0);  // the topology's own
+  CHECK(b.seconds->per_byte.seconds == doctest::Approx(4 / 12.5e9));
+  REQUIRE(b.seconds->bound);
+  CHECK(b.seconds->bound->seconds == doctest::Approx(4e-3));
+  // The topology gives the bandwidths: --bandwidth is refused, not mixed in.
+  CHECK_THROWS_AS(experiments::machine_bounds(fixture, Collective::alltoall, 1e9), InputError);
+  // A graph without bandwidths: --bandwidth B is every link's; without it, --bytes means nothing.
+  const Topology xgmi = example("xgmi-8");
+  CHECK_FALSE(experiments::machine_bounds(xgmi, Collective::alltoall, 0).seconds);
+  const auto every = experiments::machine_bounds(xgmi, Collective::alltoall, 1e9);
+  REQUIRE(every.seconds);
+  CHECK(every.seconds->bandwidth == 1e9);
+  CHECK(every.seconds->per_byte.seconds == doctest::Approx(7 / 1e9));  // a host link: 7 blocks
+  CHECK_THROWS_AS(experiments::machine_bounds(xgmi, Collective::alltoall, 0, 1024), InputError);
+  // A tree keeps its throughput figures, and nothing in seconds.
+  CHECK_FALSE(experiments::machine_bounds(example("faraj-yuan-fig1"), Collective::alltoall, 12.5e6)
+                  .seconds);
 }

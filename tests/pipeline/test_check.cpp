@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
+#include <tuple>
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
@@ -156,4 +158,32 @@ TEST_CASE(
     }
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("verify_file: a table observer sees every phase of the table, a program's as its table") {
+  const std::filesystem::path source(PHASECHECK_SOURCE_DIR);
+  for (const auto& [file, phases, transfers] :
+       {std::tuple{"examples/ring-6/ring.json", 5, 30},
+        std::tuple{"tests/cli/msccl/alltoall-3.xml", 2, 6}}) {
+    CAPTURE(file);
+    std::size_t seen = 0, sent = 0;
+    const auto observe = [&](const ScheduleHeader& header, const Topology& model) -> PhaseSink {
+      CHECK(ranks(model) == header.ranks());
+      return [&](const Phase& p) {
+        ++seen;
+        for (const Transfer& t : p.transfers()) sent += t.local() ? 0 : 1;
+      };
+    };
+    const pipeline::Verified v = pipeline::verify_file((source / file).string(), "", {}, observe);
+    CHECK(seen == std::size_t(phases));
+    CHECK(sent == std::size_t(transfers));  // an MSCCL program's sends, as its table
+    CHECK(v.report->counts.transfers >= sent);
+  }
+  // One thread only: a worker would call the observer behind the reader's back.
+  pipeline::Spread two;
+  two.threads = 2;
+  CHECK_THROWS_AS(
+      pipeline::verify_file((source / "examples/ring-6/ring.json").string(), "", two,
+                            [](const ScheduleHeader&, const Topology&) { return PhaseSink{}; }),
+      std::logic_error);
 }
