@@ -11,6 +11,12 @@
 
 namespace phasecheck::gpu_bandwidths {
 
+/// NCCL's LOC_BW (2.30.7, src/graph/topo.h: 5000 GB/s): the link between a GPU and itself, and
+/// between a NIC and the CPU it sits on directly; NCCL's way of saying "no limit" there. The
+/// importer gives it to each GPU's host link and to those NIC links, so that the bounds in
+/// seconds and `cost` see every link of an imported machine with a bandwidth.
+inline constexpr double kLocal = 5000e9;
+
 /// One NVLink of a GPU of compute capability `sm` (90 for H100): NCCL 2.30.7,
 /// src/graph/topo.h, ncclTopoNVLinkBw.
 double nvlink(std::int64_t sm);

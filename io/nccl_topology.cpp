@@ -429,9 +429,9 @@ void Importer::read_nic(const pugi::xml_node& n, const Frame& f, double bandwidt
   if (nic.bandwidth > kMaxBandwidth)
     fail(n, "its <net>s' speeds add up to more than " + std::to_string(kMaxMbps) + " Mbps");
   const Ref self{Kind::nic, static_cast<std::uint32_t>(nics_.size())};
-  // A <nic> right inside a <cpu> hangs from it by NCCL's local link, of no bandwidth limit.
+  // A <nic> right inside a <cpu> hangs from it by NCCL's local link (LOC_BW, no real limit).
   if (std::string_view(n.parent().name()) == "cpu")
-    uplinks_.push_back({self, f.parent, 0, "local"});
+    uplinks_.push_back({self, f.parent, gpu_bandwidths::kLocal, "local"});
   else
     uplinks_.push_back({self, f.parent, bandwidth, label});
   nics_.push_back(std::move(nic));
@@ -506,7 +506,7 @@ Graph Importer::import(std::vector<std::string>* skipped) {
     else if (name == "pci")
       read_pci(f);
     else
-      read_nic(f.node, f, 0, "local");
+      read_nic(f.node, f, gpu_bandwidths::kLocal, "local");
   }
   if (gpus_.empty()) fail(system, "no <gpu>: a machine of no ranks");
 
@@ -661,6 +661,8 @@ Graph Importer::import(std::vector<std::string>* skipped) {
       routers.push_back(prefix + names[r]);
       hosts.push_back(r < G ? 1 : 0);
       host_ports.push_back(ports[r]);
+      // A GPU's host link is the GPU to itself: NCCL's LOC_BW (routers without hosts: none).
+      facts.host_bandwidths.push_back(r < G ? gpu_bandwidths::kLocal : 0);
     }
     for (const Edge& e : edges) {
       links.push_back({prefix + names[e.a], prefix + names[e.b]});
@@ -673,6 +675,7 @@ Graph Importer::import(std::vector<std::string>* skipped) {
     routers.emplace_back("network");
     hosts.push_back(0);
     host_ports.push_back(1);
+    facts.host_bandwidths.push_back(0);
     for (std::uint32_t node = 0; node < nodes; ++node)
       for (std::uint32_t i = 0; i < nics_.size(); ++i) {
         links.push_back({"n" + std::to_string(node) + "." + names[first_nic + i], "network"});

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/biconnected_components.hpp>
+#include <boost/graph/biconnected_components.hpp>  // also articulation_points
 #include <boost/graph/connected_components.hpp>
 #include <boost/graph/filtered_graph.hpp>
 
@@ -174,6 +174,106 @@ std::vector<int> components_without(const RouterGraph& rg, const std::vector<cha
   return component;
 }
 
+/// Bridges: removing one splits the routers in two. The 2-edge-connected pieces (the graph
+/// without its bridges) form a tree whose edges are the bridges; without bridge e, that tree
+/// falls in two, and so do the routers.
+void consider_bridges(const Graph& graph, const RouterGraph& rg, const std::vector<char>& bridge,
+                      std::span<const double> bandwidths, const TrafficLoads* loads,
+                      Bounder& bounder) {
+  if (std::find(bridge.begin(), bridge.end(), 1) == bridge.end()) return;
+  const Rank H = graph.ranks();
+  const std::uint32_t R = graph.router_count();
+  const std::size_t links = graph.links().size();
+  const std::vector<int> piece = components_without(rg, bridge);
+  const int pieces = *std::max_element(piece.begin(), piece.end()) + 1;
+  RouterGraph tree(static_cast<std::size_t>(pieces));
+  std::vector<std::size_t> tree_edge_of(links, 0);
+  std::size_t tree_edges = 0;
+  for (std::size_t e = 0; e < links; ++e) {
+    if (!bridge[e]) continue;
+    const auto [a, b] = graph.link_ends(2 * H + 2 * static_cast<LinkId>(e));
+    tree_edge_of[e] = tree_edges;
+    boost::add_edge(piece[a - H], piece[b - H], tree_edges++, tree);
+  }
+  for (std::size_t e = 0; e < links; ++e) {
+    if (!bridge[e]) continue;
+    std::vector<char> drop(tree_edges, 0);
+    drop[tree_edge_of[e]] = 1;
+    const std::vector<int> half = components_without(tree, drop);
+    const LinkId a_to_b = 2 * H + 2 * static_cast<LinkId>(e);  // its first end's side is A
+    const auto [a, b] = graph.link_ends(a_to_b);
+    // The bridge is the only link between its sides.
+    Cut cut{"link " + graph.node_name(a) + " - " + graph.node_name(b),
+            "the side of " + graph.node_name(a), 0, bandwidths[a_to_b], bandwidths[a_to_b + 1]};
+    for (std::uint32_t r = 0; r < R; ++r)
+      if (half[piece[r]] == half[piece[a - H]]) cut.hosts_a += graph.hosts()[r];
+    if (loads) {
+      cut.bytes_a_to_b = loads->link[a_to_b];
+      cut.bytes_b_to_a = loads->link[a_to_b + 1];
+    }
+    bounder.consider(cut);
+  }
+}
+
+/// Articulation routers: removing router r splits the others into pieces, and a piece's only
+/// links out are its links to r (a multi-node machine's nodes around its network switch, which
+/// no single link separates when a node has several NICs). Each piece with hosts is a cut.
+/// A route from a piece to the rest leaves it once (through r, never to return: that would
+/// visit r twice), so for an alltoallv its links' routed bytes are what must cross.
+void consider_articulations(const Graph& graph, const RouterGraph& rg,
+                            std::span<const double> bandwidths, const TrafficLoads* loads,
+                            Bounder& bounder) {
+  const Rank H = graph.ranks();
+  const std::uint32_t R = graph.router_count();
+  std::vector<std::size_t> cut_routers;
+  boost::articulation_points(rg, std::back_inserter(cut_routers));
+  std::sort(cut_routers.begin(), cut_routers.end());  // the same argument whatever Boost's order
+  for (const std::size_t r : cut_routers) {
+    std::vector<char> drop(graph.links().size(), 0);
+    for (std::size_t e = 0; e < drop.size(); ++e) {
+      const auto [a, b] = graph.link_ends(2 * H + 2 * static_cast<LinkId>(e));
+      drop[e] = a - H == r || b - H == r;
+    }
+    const std::vector<int> piece = components_without(rg, drop);
+    const int pieces = *std::max_element(piece.begin(), piece.end()) + 1;
+    struct Side {
+      Rank hosts = 0;
+      double out = 0, in = 0, bytes_out = 0, bytes_in = 0;
+      bool unknown_out = false, unknown_in = false;
+      std::uint32_t first = 0;  // its first router, which names it
+      bool named = false;
+    };
+    std::vector<Side> sides(static_cast<std::size_t>(pieces));
+    for (std::uint32_t x = 0; x < R; ++x) {
+      if (x == r) continue;
+      Side& side = sides[static_cast<std::size_t>(piece[x])];
+      side.hosts += graph.hosts()[x];
+      if (!side.named) side.first = x, side.named = true;
+    }
+    for (std::size_t e = 0; e < drop.size(); ++e) {
+      if (!drop[e]) continue;
+      const LinkId forward = 2 * H + 2 * static_cast<LinkId>(e);
+      for (const LinkId l : {forward, forward + 1}) {
+        const auto [from, to] = graph.link_ends(l);
+        const bool outward = to - H == r;  // from the piece into r
+        Side& side = sides[static_cast<std::size_t>(piece[(outward ? from : to) - H])];
+        (outward ? side.out : side.in) += bandwidths[l];
+        if (bandwidths[l] <= 0) (outward ? side.unknown_out : side.unknown_in) = true;
+        if (loads) (outward ? side.bytes_out : side.bytes_in) += loads->link[l];
+      }
+    }
+    for (const Side& side : sides) {
+      if (side.hosts == 0) continue;
+      const std::string& name = graph.routers()[side.first];
+      Cut cut{"the links from " + name + "'s side to " + graph.routers()[r], name + "'s side",
+              side.hosts, side.unknown_out ? 0 : side.out, side.unknown_in ? 0 : side.in};
+      cut.bytes_a_to_b = side.bytes_out;
+      cut.bytes_b_to_a = side.bytes_in;
+      bounder.consider(cut);
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<double> directed_bandwidths(const Graph& graph, double every_link) {
@@ -229,36 +329,8 @@ TimeBound time_lower_bound(const Graph& graph, std::span<const double> bandwidth
     boost::add_edge(a - H, b - H, e, rg);
   }
   const std::vector<char> bridge = bridges(rg, links);
-  if (std::find(bridge.begin(), bridge.end(), 1) == bridge.end()) return bounder.finish();
-  const std::vector<int> piece = components_without(rg, bridge);
-  const int pieces = *std::max_element(piece.begin(), piece.end()) + 1;
-  RouterGraph tree(static_cast<std::size_t>(pieces));
-  std::vector<std::size_t> tree_edge_of(links, 0);
-  std::size_t tree_edges = 0;
-  for (std::size_t e = 0; e < links; ++e) {
-    if (!bridge[e]) continue;
-    const auto [a, b] = graph.link_ends(2 * H + 2 * static_cast<LinkId>(e));
-    tree_edge_of[e] = tree_edges;
-    boost::add_edge(piece[a - H], piece[b - H], tree_edges++, tree);
-  }
-  for (std::size_t e = 0; e < links; ++e) {
-    if (!bridge[e]) continue;
-    std::vector<char> drop(tree_edges, 0);
-    drop[tree_edge_of[e]] = 1;
-    const std::vector<int> half = components_without(tree, drop);
-    const LinkId a_to_b = 2 * H + 2 * static_cast<LinkId>(e);  // its first end's side is A
-    const auto [a, b] = graph.link_ends(a_to_b);
-    // The bridge is the only link between its sides.
-    Cut cut{"link " + graph.node_name(a) + " - " + graph.node_name(b),
-            "the side of " + graph.node_name(a), 0, bandwidths[a_to_b], bandwidths[a_to_b + 1]};
-    for (std::uint32_t r = 0; r < R; ++r)
-      if (half[piece[r]] == half[piece[a - H]]) cut.hosts_a += graph.hosts()[r];
-    if (traffic) {
-      cut.bytes_a_to_b = loads.link[a_to_b];
-      cut.bytes_b_to_a = loads.link[a_to_b + 1];
-    }
-    bounder.consider(cut);
-  }
+  consider_bridges(graph, rg, bridge, bandwidths, traffic ? &loads : nullptr, bounder);
+  consider_articulations(graph, rg, bandwidths, traffic ? &loads : nullptr, bounder);
   return bounder.finish();
 }
 

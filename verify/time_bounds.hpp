@@ -8,7 +8,9 @@
 /// - each host's link into its router (its injection and ejection);
 /// - each bridge of the router graph (a link whose removal separates the hosts; Boost.Graph's
 ///   biconnected components find them);
-/// - all router links of one router with hosts: its hosts against the rest.
+/// - all router links of one router with hosts: its hosts against the rest;
+/// - the links between an articulation router and each piece the graph falls into without it (a
+///   node of a multi-node machine around its network switch; GPUs behind one PCIe switch).
 /// A cut with a link of unknown bandwidth (0) in the direction it bounds is unusable: it bounds
 /// nothing (infinite capacity is the only safe assumption).
 

@@ -37,7 +37,7 @@ TEST_CASE("machine_bounds: Figure 1's tree, its bottleneck s1 - s0 and 9 phases"
   CHECK(b.tree->machines_a == 3);
   CHECK(b.tree->machines_b == 3);
   CHECK(b.tree->load == 9);
-  CHECK(b.tree->peak_throughput_factor == doctest::Approx(30.0 / 9));
+  CHECK(b.tree->peak_throughput_factor == doctest::Approx(30.0 / 9).scale(0));
   CHECK_FALSE(b.tree->peak_throughput);
   CHECK(b.tree->faraj_yuan == experiments::FarajYuanFigures{std::string("s1"), {3, 2, 1}, 9});
 }
@@ -48,7 +48,7 @@ TEST_CASE("machine_bounds: a bandwidth gives the tree's peak throughput in bytes
   REQUIRE(b.tree);
   CHECK(b.tree->bandwidth == 12.5e6);
   REQUIRE(b.tree->peak_throughput);
-  CHECK(*b.tree->peak_throughput == doctest::Approx(30.0 / 9 * 12.5e6));
+  CHECK(*b.tree->peak_throughput == doctest::Approx(30.0 / 9 * 12.5e6).scale(0));
 }
 
 TEST_CASE("machine_bounds: the 32-machine chain's subtrees, and no tree figures off a tree") {
@@ -74,9 +74,9 @@ TEST_CASE(
       experiments::machine_bounds(fixture, Collective::alltoall, 0, 12.5e6);
   REQUIRE(b.seconds);
   CHECK(b.seconds->bandwidth == 0);  // the topology's own
-  CHECK(b.seconds->per_byte.seconds == doctest::Approx(4 / 12.5e9));
+  CHECK(b.seconds->per_byte.seconds == doctest::Approx(4 / 12.5e9).scale(0));
   REQUIRE(b.seconds->bound);
-  CHECK(b.seconds->bound->seconds == doctest::Approx(4e-3));
+  CHECK(b.seconds->bound->seconds == doctest::Approx(4e-3).scale(0));
   // The topology gives the bandwidths: --bandwidth is refused, not mixed in.
   CHECK_THROWS_AS(experiments::machine_bounds(fixture, Collective::alltoall, 1e9), InputError);
   // A graph without bandwidths: --bandwidth B is every link's; without it, --bytes means nothing.
@@ -85,7 +85,7 @@ TEST_CASE(
   const auto every = experiments::machine_bounds(xgmi, Collective::alltoall, 1e9);
   REQUIRE(every.seconds);
   CHECK(every.seconds->bandwidth == 1e9);
-  CHECK(every.seconds->per_byte.seconds == doctest::Approx(7 / 1e9));  // a host link: 7 blocks
+  CHECK(every.seconds->per_byte.seconds == doctest::Approx(7 / 1e9).scale(0));  // a host link: 7 blocks
   CHECK_THROWS_AS(experiments::machine_bounds(xgmi, Collective::alltoall, 0, 1024), InputError);
   // A tree keeps its throughput figures, and nothing in seconds.
   CHECK_FALSE(experiments::machine_bounds(example("faraj-yuan-fig1"), Collective::alltoall, 12.5e6)

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/topology.hpp"
 #include "io/json.hpp"
+#include "core/gpu_bandwidths.hpp"
 #include "io/nccl_topology.hpp"
 
 using namespace phasecheck;
@@ -65,7 +66,12 @@ TEST_CASE("nccl topology: the xGMI machine, one link per pair of its 8 gpus, 48 
     CHECK(g.routers()[r] == "gpu" + std::to_string(r));
     CHECK(g.hosts()[r] == 1);
     CHECK(g.host_ports()[r] == 8);  // 7 xGMI links and PCIe
+    // The GPU's host link (the GPU to itself) has NCCL's LOC_BW, both ways; switches no hosts.
+    CHECK(g.bandwidth(2 * r) == gpu_bandwidths::kLocal);
+    CHECK(g.bandwidth(2 * r + 1) == gpu_bandwidths::kLocal);
   }
+  CHECK(g.facts().host_bandwidths.size() == g.router_count());
+  CHECK(g.facts().host_bandwidths[8] == 0);
   std::size_t checked = 0;
   for (Rank a = 0; a < 8; ++a)
     for (Rank b = a + 1; b < 8; ++b) {
@@ -97,7 +103,7 @@ TEST_CASE("nccl topology: the NVSwitch machine routes gpu pairs over the NVSwitc
   for (Rank r = 0; r < 8; ++r) {
     const std::size_t e = link(g, "gpu" + std::to_string(r), "nvswitch");
     CHECK(g.capacities()[e] == 18);  // 5 + 4 + 4 + 5 to the four NVSwitches, merged
-    CHECK(g.facts().bandwidths[e] == doctest::Approx(18 * 20.6e9));
+    CHECK(g.facts().bandwidths[e] == doctest::Approx(18 * 20.6e9).scale(0));
     CHECK(g.host_ports()[r] == 19);
   }
   // gpu0 and gpu1 share a PCIe switch: the NVSwitch, listed first, takes the tie.
@@ -279,7 +285,7 @@ TEST_CASE("nccl topology: what NCCL's other shapes become") {
     CHECK(g.facts().labels[e] == "NVLink, PCIe 3.0 x16");
     CHECK(g.host_ports()[0] == 4);
   }
-  SUBCASE("a NIC right in a CPU hangs from it by a link of no bandwidth limit") {
+  SUBCASE("a NIC right in a CPU hangs from it by NCCL's local link (LOC_BW)") {
     std::vector<std::string> skipped;
     const Graph g = io::import_nccl_topology(
         system("<cpu numaid=\"0\" arch=\"x86_64\" vendor=\"AuthenticAMD\">" + gpu_pci +
@@ -287,7 +293,7 @@ TEST_CASE("nccl topology: what NCCL's other shapes become") {
                "<net name=\"eth1\"/></nic></cpu>\n"),
         "n.xml", {.nodes = 2}, &skipped);
     const std::size_t local = link(g, "n0.nic eth0", "n0.cpu0");
-    CHECK(g.facts().bandwidths[local] == 0);
+    CHECK(g.facts().bandwidths[local] == gpu_bandwidths::kLocal);
     CHECK(g.facts().labels[local] == "local");
     // eth1 has no dev: not a network device; eth0 has no speed: NCCL's 10000 Mbps.
     CHECK(g.capacities()[link(g, "n0.nic eth0", "network")] == 1);

@@ -40,14 +40,14 @@ TEST_CASE("machine time: shift on two nodes, phase by phase the busiest link") {
   // 0 -> 2 and 1 -> 3 both cross nic0 -> nic1: 2 m / 12.5e9. Step 3: one each way again. The
   // GPU and host links are faster (m / 25e9 at most). So 4 m / 12.5e9 + 3 t_s: the bound.
   CHECK(time_of(Topology(testing::two_nodes(12.5e9)), ts, m) ==
-        doctest::Approx(4 * m / 12.5e9 + 3 * ts));
+        doctest::Approx(4 * m / 12.5e9 + 3 * ts).scale(0));
   // Unknown network bandwidth: that link does not count (both directions carried bytes); the
   // busiest known links are then the PCIe links into and out of the NICs: step 1 m / 25e9, step
   // 2 (0 -> 2 on gpu0 -> nic0, 1 -> 3 on gpu1 -> nic0; nic1 -> gpu2 and nic1 -> gpu3) m / 25e9,
   // step 3 m / 25e9.
   std::uint64_t uncounted = 0;
   CHECK(time_of(Topology(testing::two_nodes(0)), 0, m, &uncounted) ==
-        doctest::Approx(3 * m / 25e9));
+        doctest::Approx(3 * m / 25e9).scale(0));
   CHECK(uncounted == 2);
 }
 
@@ -63,7 +63,7 @@ TEST_CASE("machine time: below the machine's bound fails, not evaluated when it 
   REQUIRE(short_one.seconds() < bound.seconds);
   const MachineCost claimed = machine_cost(delivered(Verdict::pass), short_one, m, 0, bound);
   CHECK(claimed.verdict == Verdict::fail);
-  CHECK(claimed.gap_ratio() == doctest::Approx(0.5));
+  CHECK(claimed.gap_ratio() == doctest::Approx(0.5).scale(0));
   // The same time for a schedule that does not deliver says nothing: not evaluated, not a pass.
   CHECK(machine_cost(delivered(Verdict::fail), short_one, m, 0, bound).verdict ==
         Verdict::not_evaluated);
@@ -72,7 +72,7 @@ TEST_CASE("machine time: below the machine's bound fails, not evaluated when it 
   for (Rank k = 0; k < 4; ++k) whole.consume(shift_step(k));
   const MachineCost kept = machine_cost(delivered(Verdict::pass), whole, m, 0, bound);
   CHECK(kept.verdict == Verdict::pass);
-  CHECK(kept.gap_ratio() == doctest::Approx(1));
+  CHECK(kept.gap_ratio() == doctest::Approx(1).scale(0));
   // No usable cut: not evaluated.
   CHECK(machine_cost(delivered(Verdict::pass), whole, m, 0, TimeBound{}).verdict ==
         Verdict::not_evaluated);
