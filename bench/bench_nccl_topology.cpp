@@ -1,7 +1,8 @@
 // NCCL/RCCL topology import (issue 38): the largest fixture, tests/topologies/nccl/xgmi-8.xml (8
 // MI300X-like gpus, 56 xGMI elements), read and built into a graph as every --topology FILE.xml
-// does; and the same machine as 128 nodes behind a network (`--nodes 128`, 1,153 routers), where
-// the graph's routing tables dominate. The budget: any of RCCL's shipped files in under 50 ms.
+// does, against the baseline of reading the graph it builds back from its JSON; and the same
+// machine as 128 nodes behind a network (`--nodes 128`, 1,153 routers), where the graph's routing
+// tables dominate. The budget: any of RCCL's shipped files in under 50 ms.
 // With PHASECHECK_NCCL_TOPOLOGIES=DIR, one more benchmark per DIR/*.xml (scripts/rccl-topologies
 // runs it on RCCL's own files, locally). Figures: docs/performance.md.
 //
@@ -15,6 +16,7 @@
 #include <sstream>
 #include <string>
 
+#include "io/json.hpp"
 #include "io/nccl_topology.hpp"
 
 using namespace phasecheck;
@@ -42,6 +44,19 @@ void nccl_import_xgmi8(benchmark::State& state) {
   import(state, text, static_cast<std::uint32_t>(state.range(0)));
 }
 BENCHMARK(nccl_import_xgmi8)->Arg(1)->Unit(benchmark::kMillisecond);
+
+/// The baseline of the same run: the machine nccl_import_xgmi8 builds, read back from the
+/// topology file `topology import nccl` writes (JSON, format 2): what importing adds to reading.
+void nccl_baseline_json_xgmi8(benchmark::State& state) {
+  static const std::string json = io::topology_to_json(io::import_nccl_topology(
+      read(std::string(PHASECHECK_SOURCE_DIR) + "/tests/topologies/nccl/xgmi-8.xml"), "bench.xml",
+      {}));
+  for (auto _ : state) {
+    const Topology t = io::parse_topology(json, "bench.json");
+    benchmark::DoNotOptimize(ranks(t));
+  }
+}
+BENCHMARK(nccl_baseline_json_xgmi8)->Unit(benchmark::kMillisecond);
 
 void nccl_import_two_nic_nodes(benchmark::State& state) {
   static const std::string text =

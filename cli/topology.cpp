@@ -7,6 +7,7 @@
 #include "cli/output.hpp"
 #include "cli/run_options.hpp"
 #include "core/error.hpp"
+#include "core/escape.hpp"
 #include "core/files.hpp"
 #include "core/network_options.hpp"
 #include "core/networks.hpp"
@@ -108,7 +109,7 @@ Topology import(const Options& options, const Streams& streams) {
   std::vector<std::string> skipped;
   Topology t = io::import_nccl_topology(read_input(path), input_name(path), import, &skipped);
   if (options.verbose)
-    for (const std::string& line : skipped) streams.err << line << "\n";
+    for (const std::string& line : skipped) streams.err << text_escape(line) << "\n";  // names from the file
   return t;
 }
 

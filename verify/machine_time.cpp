@@ -80,7 +80,11 @@ PhaseSink OnMachine::start(const ScheduleHeader& header, const Topology& model, 
   block_bytes_ = traffic ? 0 : block_bytes;
   std::vector<double> bandwidths = directed_bandwidths(*graph);
   bound_ = time_lower_bound(*graph, bandwidths, header.collective, block_bytes, traffic);
-  timer_.emplace(model, std::move(bandwidths), ts, block_bytes, traffic, header.pieces());
+  // A message of m bytes cut into `parts` segments moves m / parts bytes per block (a segmented
+  // table, an MSCCL program of several chunks per message); an alltoallv's pieces have their own
+  // sizes (traffic).
+  const double segment = traffic ? block_bytes : block_bytes / double(std::max(header.parts, 1u));
+  timer_.emplace(model, std::move(bandwidths), ts, segment, traffic, header.pieces());
   return [this](const Phase& phase) { timer_->consume(phase); };
 }
 

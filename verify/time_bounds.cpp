@@ -215,16 +215,45 @@ void consider_bridges(const Graph& graph, const RouterGraph& rg, const std::vect
   }
 }
 
+/// The bytes of `t` from the hosts `inside` marks to the others, and back. From each side's row
+/// and column sums less the bytes within the smaller side: O(smaller side^2), not O(p^2).
+std::pair<double, double> crossing_bytes(const Traffic& t, const std::vector<char>& inside,
+                                         const std::vector<double>& sent,
+                                         const std::vector<double>& received) {
+  std::vector<Rank> in, out;
+  for (Rank h = 0; h < inside.size(); ++h) (inside[h] ? in : out).push_back(h);
+  const std::vector<Rank>& small = in.size() <= out.size() ? in : out;
+  double within = 0;  // the messages between two hosts of the smaller side
+  for (const Rank s : small)
+    for (const Rank d : small)
+      if (s != d) within += double(t.bytes(s, d));
+  double sent_small = 0, received_small = 0;
+  for (const Rank h : small) {
+    sent_small += sent[h];
+    received_small += received[h];
+  }
+  // From the smaller side: its row sums less what stays inside; into it: its column sums less.
+  const double leaving = sent_small - within, arriving = received_small - within;
+  return &small == &in ? std::pair{leaving, arriving} : std::pair{arriving, leaving};
+}
+
 /// Articulation routers: removing router r splits the others into pieces, and a piece's only
 /// links out are its links to r (a multi-node machine's nodes around its network switch, which
-/// no single link separates when a node has several NICs). Each piece with hosts is a cut.
-/// A route from a piece to the rest leaves it once (through r, never to return: that would
-/// visit r twice), so for an alltoallv its links' routed bytes are what must cross.
+/// no single link separates when a node has several NICs). Each piece with hosts is a cut. For an
+/// alltoallv the bytes that must cross come from the matrix, not from the routes: a route between
+/// two hosts of one piece may leave it through r and come back (when that is shorter), and bytes
+/// routed so need not cross a cut at all.
 void consider_articulations(const Graph& graph, const RouterGraph& rg,
-                            std::span<const double> bandwidths, const TrafficLoads* loads,
+                            std::span<const double> bandwidths, const Traffic* traffic,
                             Bounder& bounder) {
   const Rank H = graph.ranks();
   const std::uint32_t R = graph.router_count();
+  std::vector<double> sent, received;  // per host, an alltoallv's
+  if (traffic)
+    for (Rank h = 0; h < H; ++h) {
+      sent.push_back(double(sent_bytes(*traffic, h)));
+      received.push_back(double(received_bytes(*traffic, h)));
+    }
   std::vector<std::size_t> cut_routers;
   boost::articulation_points(rg, std::back_inserter(cut_routers));
   std::sort(cut_routers.begin(), cut_routers.end());  // the same argument whatever Boost's order
@@ -238,7 +267,7 @@ void consider_articulations(const Graph& graph, const RouterGraph& rg,
     const int pieces = *std::max_element(piece.begin(), piece.end()) + 1;
     struct Side {
       Rank hosts = 0;
-      double out = 0, in = 0, bytes_out = 0, bytes_in = 0;
+      double out = 0, in = 0;
       bool unknown_out = false, unknown_in = false;
       std::uint32_t first = 0;  // its first router, which names it
       bool named = false;
@@ -259,16 +288,22 @@ void consider_articulations(const Graph& graph, const RouterGraph& rg,
         Side& side = sides[static_cast<std::size_t>(piece[(outward ? from : to) - H])];
         (outward ? side.out : side.in) += bandwidths[l];
         if (bandwidths[l] <= 0) (outward ? side.unknown_out : side.unknown_in) = true;
-        if (loads) (outward ? side.bytes_out : side.bytes_in) += loads->link[l];
       }
     }
-    for (const Side& side : sides) {
+    for (std::size_t i = 0; i < sides.size(); ++i) {
+      const Side& side = sides[i];
       if (side.hosts == 0) continue;
       const std::string& name = graph.routers()[side.first];
       Cut cut{"the links from " + name + "'s side to " + graph.routers()[r], name + "'s side",
               side.hosts, side.unknown_out ? 0 : side.out, side.unknown_in ? 0 : side.in};
-      cut.bytes_a_to_b = side.bytes_out;
-      cut.bytes_b_to_a = side.bytes_in;
+      if (traffic) {
+        std::vector<char> inside(H, 0);
+        for (Rank h = 0; h < H; ++h)
+          inside[h] = graph.router_of(h) != r && piece[graph.router_of(h)] == int(i);
+        const auto crossing = crossing_bytes(*traffic, inside, sent, received);
+        cut.bytes_a_to_b = crossing.first;
+        cut.bytes_b_to_a = crossing.second;
+      }
       bounder.consider(cut);
     }
   }
@@ -278,7 +313,9 @@ void consider_articulations(const Graph& graph, const RouterGraph& rg,
 
 std::vector<double> directed_bandwidths(const Graph& graph, double every_link) {
   std::vector<double> bw(graph.link_id_count());
-  for (LinkId l = 0; l < bw.size(); ++l) bw[l] = every_link > 0 ? every_link : graph.bandwidth(l);
+  // "Every link B" is every physical link: a bundle of c links, or a host's c ports, carries c B.
+  for (LinkId l = 0; l < bw.size(); ++l)
+    bw[l] = every_link > 0 ? every_link * graph.capacity(l) : graph.bandwidth(l);
   return bw;
 }
 
@@ -330,7 +367,7 @@ TimeBound time_lower_bound(const Graph& graph, std::span<const double> bandwidth
   }
   const std::vector<char> bridge = bridges(rg, links);
   consider_bridges(graph, rg, bridge, bandwidths, traffic ? &loads : nullptr, bounder);
-  consider_articulations(graph, rg, bandwidths, traffic ? &loads : nullptr, bounder);
+  consider_articulations(graph, rg, bandwidths, traffic, bounder);
   return bounder.finish();
 }
 

@@ -26,8 +26,9 @@
 namespace phasecheck::verify {
 
 /// Per directed link of `graph` (ids 0 .. link_id_count() - 1): its bytes per second, 0 where not
-/// known. `every_link` > 0 gives every link, host links too, that bandwidth instead (`bounds
-/// --bandwidth B` on a graph without bandwidths).
+/// known. `every_link` > 0 gives every physical link that bandwidth instead (`bounds --bandwidth
+/// B` on a graph without bandwidths): a link of capacity c (c parallel links, a host's c ports)
+/// carries c x every_link.
 std::vector<double> directed_bandwidths(const Graph& graph, double every_link = 0);
 
 /// Whether some link of `graph` has a known bandwidth.

@@ -85,7 +85,8 @@ TEST_CASE(
   const auto every = experiments::machine_bounds(xgmi, Collective::alltoall, 1e9);
   REQUIRE(every.seconds);
   CHECK(every.seconds->bandwidth == 1e9);
-  CHECK(every.seconds->per_byte.seconds == doctest::Approx(7 / 1e9).scale(0));  // a host link: 7 blocks
+  // Every physical link B: a host's 7 ports carry 7 B, so its 7 blocks take 1 / B per byte.
+  CHECK(every.seconds->per_byte.seconds == doctest::Approx(1 / 1e9).scale(0));
   CHECK_THROWS_AS(experiments::machine_bounds(xgmi, Collective::alltoall, 0, 1024), InputError);
   // A tree keeps its throughput figures, and nothing in seconds.
   CHECK_FALSE(experiments::machine_bounds(example("faraj-yuan-fig1"), Collective::alltoall, 12.5e6)
