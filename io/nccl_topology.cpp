@@ -45,6 +45,15 @@ struct GpuLink {
   Target target = Target::gpu;
   std::string busid;  // a GPU's, normalised
   std::uint32_t count = 0;
+  /// A `<c2c>` (Grace's chip-to-chip link to its CPU): bytes/s per link from its `bw`; 0 else.
+  double c2c_bandwidth = 0;
+};
+
+/// A `<pcilink>`: a link between the PCI switch it sits in and the one whose bus id it names.
+struct PciLink {
+  pugi::xml_node node;
+  std::uint32_t from = 0;  // the switch's index in pcis_
+  std::string target;      // normalised bus id
 };
 
 struct Gpu {
@@ -168,6 +177,8 @@ class Importer {
   std::vector<std::string> pcis_;  // the bus ids as written
   std::vector<Nic> nics_;
   std::vector<Uplink> uplinks_;
+  std::vector<PciLink> pci_links_;
+  std::map<std::string, std::uint32_t> pci_of_busid_;  // a switch router's, normalised
   std::optional<std::pair<std::string, pugi::xml_node>> host_hash_;
 };
 
@@ -197,8 +208,8 @@ std::vector<pugi::xml_node> Importer::children(const pugi::xml_node& n,
     } else if (std::find(dropped.begin(), dropped.end(), name) != dropped.end()) {
       note(c,
            "<" + std::string(name) + "> skipped (" +
-               (name == "c2c" ? std::string("C2C links between a GPU and its CPU are not modelled")
-                              : std::string("links between PCI switches are not modelled")) +
+               (name == "pcilink" ? std::string("a PCI link of a <pci> that is no switch")
+                                  : std::string("not modelled")) +
                ")");
     } else {
       std::string expected;
@@ -318,7 +329,14 @@ void Importer::read_pci(const Frame& f) {
   const std::string label =
       "PCIe " + std::string(gpu_bandwidths::pcie_generation(lane)) + " x" + std::to_string(width);
 
-  const std::vector<pugi::xml_node> below = children(n, {"gpu", "nic", "pci"}, {"pcilink"});
+  std::vector<pugi::xml_node> below = children(n, {"gpu", "nic", "pci", "pcilink"}, {});
+  // NCCL's <pcilink>s join switches (ncclTopoAddPciLinks): kept for a switch below, apart.
+  std::vector<pugi::xml_node> pci_links;
+  std::erase_if(below, [&](const pugi::xml_node& c) {
+    if (std::string_view(c.name()) != "pcilink") return false;
+    pci_links.push_back(c);
+    return true;
+  });
   const auto count = [&](std::string_view name) {
     return std::count_if(below.begin(), below.end(),
                          [&](const pugi::xml_node& c) { return c.name() == name; });
@@ -327,6 +345,9 @@ void Importer::read_pci(const Frame& f) {
     return *std::find_if(below.begin(), below.end(),
                          [&](const pugi::xml_node& c) { return c.name() != name; });
   };
+  if (!pci_links.empty() && below.size() > 0 && count("pci") == 0)
+    for (const pugi::xml_node& l : pci_links)
+      note(l, "<pcilink> skipped (a PCI link of a <pci> that is no switch)");
   if (count("gpu") > 0) {
     if (count("gpu") > 1)
       fail(below[1], "a second <gpu> in one <pci> (GPU partitions, MLOPart, are not modelled)");
@@ -342,8 +363,13 @@ void Importer::read_pci(const Frame& f) {
     if (count("nic") != static_cast<std::ptrdiff_t>(below.size()))
       fail(first_not("nic"), "a <pci> that holds a <nic> holds nothing else");
     for (const pugi::xml_node& nic : below) read_nic(nic, f, bandwidth, label);
-  } else if (!below.empty()) {
+  } else if (!below.empty() || !pci_links.empty()) {
     const Ref self{Kind::pci, static_cast<std::uint32_t>(pcis_.size())};
+    pci_of_busid_.emplace(lower(busid), self.index);
+    for (const pugi::xml_node& l : pci_links) {
+      attributes(l, {"target"});
+      pci_links_.push_back({l, self.index, lower(*text(l, "target", true))});
+    }
     pcis_.push_back(std::string(busid) +
                     (repeat > 1 ? " (" + std::to_string(repeat) + ")" : std::string()));
     if (repeat > 1) note(n, "<pci> busid repeated: a router of its own, named with (2), (3), ...");
@@ -366,15 +392,24 @@ void Importer::read_gpu(const pugi::xml_node& n, const Frame& f, const Uplink& u
   gpu.dev = integer(n, "dev", 0, kMaxRanks - 1, false);
   gpu.sm = integer(n, "sm", 0, 1'000'000, false);
   if (const auto gcn = text(n, "gcn", false)) gpu.gcn = std::string(*gcn);
-  for (const pugi::xml_node& l : children(n, {"nvlink", "xgmi"}, {"c2c"})) read_gpu_link(l, gpu);
+  for (const pugi::xml_node& l : children(n, {"nvlink", "xgmi", "c2c"}, {})) read_gpu_link(l, gpu);
   uplinks_.push_back(up);
   gpus_.push_back(std::move(gpu));
 }
 
 void Importer::read_gpu_link(const pugi::xml_node& n, Gpu& gpu) {
-  attributes(n, {"target", "count", "tclass"});
   GpuLink link;
   link.node = n;
+  if (std::string_view(n.name()) == "c2c") {
+    // NCCL's ncclTopoAddC2c: `count` links of `bw` MB/s each between the GPU and its CPU.
+    attributes(n, {"count", "bw"});
+    link.target = Target::cpu;
+    link.count = static_cast<std::uint32_t>(*integer(n, "count", 1, kMaxLinkCapacity, true));
+    link.c2c_bandwidth = double(*integer(n, "bw", 1, 1'000'000'000, true)) * 1e6;
+    gpu.links.push_back(std::move(link));
+    return;
+  }
+  attributes(n, {"target", "count", "tclass"});
   link.nvlink = std::string_view(n.name()) == "nvlink";
   link.count = static_cast<std::uint32_t>(*integer(n, "count", 1, kMaxLinkCapacity, true));
   const std::string_view tclass = *text(n, "tclass", true);
@@ -577,8 +612,9 @@ Graph Importer::import(std::vector<std::string>* skipped) {
   std::map<std::pair<std::uint32_t, std::uint32_t>, Listed> listed;  // (gpu, peer), file order
   for (std::uint32_t i = 0; i < G; ++i) {
     for (const GpuLink& l : gpus_[i].links) {
-      const double per_link = link_bandwidth(gpus_[i], l.nvlink);
-      const std::string label = l.nvlink ? "NVLink" : "xGMI";
+      const double per_link =
+          l.c2c_bandwidth > 0 ? l.c2c_bandwidth : link_bandwidth(gpus_[i], l.nvlink);
+      const std::string label = l.c2c_bandwidth > 0 ? "C2C" : l.nvlink ? "NVLink" : "xGMI";
       if (l.target == Target::nvswitch) {
         add(rank[i], G, l.count, l.count * per_link, label, l.node);
         continue;
@@ -626,6 +662,22 @@ Graph Importer::import(std::vector<std::string>* skipped) {
   for (const Uplink& u : uplinks_)
     add(index(u.child), index(u.parent), 1, u.bandwidth, u.label,
         u.child.kind == Kind::gpu ? gpus_[u.child.index].node : system);
+  for (const PciLink& l : pci_links_) {
+    const auto to = pci_of_busid_.find(l.target);
+    if (to == pci_of_busid_.end()) {  // NCCL ignores it too (ncclTopoAddPciLinks: if (remote))
+      note(l.node, "<pcilink> to a bus id of no PCI switch skipped (as NCCL does)");
+      continue;
+    }
+    if (to->second == l.from) fail(l.node, "a <pcilink> from a switch to itself");
+    // Listed on both switches, or once: one link (NCCL's LOC_BW, a link it does not limit).
+    if (to->second < l.from &&
+        std::any_of(pci_links_.begin(), pci_links_.end(), [&](const PciLink& back) {
+          const auto b = pci_of_busid_.find(back.target);
+          return back.from == to->second && b != pci_of_busid_.end() && b->second == l.from;
+        }))
+      continue;
+    add(first_pci + l.from, first_pci + to->second, 1, gpu_bandwidths::kLocal, "PCI link", l.node);
+  }
   for (std::uint32_t a = 0; a < cpus_.size(); ++a)
     for (std::uint32_t b = a + 1; b < cpus_.size(); ++b)
       add(first_cpu + a, first_cpu + b, 1, std::min(cpu_bandwidths_[a], cpu_bandwidths_[b]), "SMP",

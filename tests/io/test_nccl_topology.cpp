@@ -370,3 +370,31 @@ TEST_CASE("nccl topology: a link_speed NCCL does not know is PCIe 3.0, as in NCC
   CHECK_THROWS_WITH_AS(io::import_nccl_topology(xml, "x.xml", {}),
                        "x.xml:3:6: <pci>: missing attribute link_speed", InputError);
 }
+
+TEST_CASE("nccl topology: Grace's C2C links and the PCI links between switches are links") {
+  std::vector<std::string> skipped;
+  const Graph g = import("grace-c2c-pcilink.xml", {}, &skipped);
+  REQUIRE(g.ranks() == 2);
+  const auto link = [&](std::string_view a, std::string_view b) {
+    for (std::size_t e = 0; e < g.links().size(); ++e)
+      if (g.links()[e] == Graph::NamedLink{std::string(a), std::string(b)}) return e;
+    FAIL("no link ", a, " - ", b);
+    return std::size_t{0};
+  };
+  const std::size_t c2c = link("gpu0", "cpu0");
+  CHECK(g.capacities()[c2c] == 10);
+  CHECK(g.facts().bandwidths[c2c] == 10 * 45000e6);
+  CHECK(g.facts().labels[c2c] == "C2C");
+  // Listed on both switches: one link, NCCL's LOC_BW.
+  const std::size_t side = link("pci 0000:01:00.0", "pci 0000:05:00.0");
+  CHECK(g.facts().bandwidths[side] == gpu_bandwidths::kLocal);
+  CHECK(g.facts().labels[side] == "PCI link");
+  CHECK(std::count_if(g.links().begin(), g.links().end(), [](const Graph::NamedLink& l) {
+          return l[0].starts_with("pci") && l[1].starts_with("pci");
+        }) == 1);
+  // A GPU's ports: 10 C2C links and its PCIe link.
+  CHECK(g.host_ports()[0] == 11);
+  CHECK(std::any_of(skipped.begin(), skipped.end(), [](const std::string& s) {
+    return s.find("grace-c2c-pcilink.xml:14:8: <pcilink> to a bus id of no PCI switch") == 0;
+  }));
+}
