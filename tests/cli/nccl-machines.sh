@@ -9,7 +9,8 @@
 #  - pcie-8.xml (no GPU links): GPUs share their PCIe switch's uplink, so only the ring (each GPU
 #    sends to its switch neighbour or across one uplink per direction) is contention-free, and the
 #    counterexample names the PCIe link;
-#  - two-nic-4.xml on 2 nodes: what crosses the nodes goes through the NICs.
+#  - two-nic-4.xml on 2 nodes: what crosses the nodes goes through the NICs;
+#  - every schedule's time on every machine (`cost`) is at least the machine's bound in seconds.
 # Prints one line per comparison and the count; fails on the first disagreement.
 set -euo pipefail
 pc=$1 dir=$2
@@ -73,4 +74,16 @@ grep -q 'shared: link .*(' "$dir/two.txt" ||
 checks=contention
 same "ring on two nodes" "contention=pass" \
      "$(verdicts "$root/examples/xgmi-8/ring.json" --topology "$dir/two-nodes.json" | tr ' ' '\n' | grep '^contention=')"
-echo "compared $compared verdicts"
+# No schedule beats the machine's lower bound in seconds: every shipped schedule, timed on every
+# imported machine (a contended one too: the time model shares a link's bandwidth), keeps it.
+timed=0
+for schedule in "$root"/examples/xgmi-8/*.json; do
+  [ "$(basename "$schedule")" = topology.json ] && continue
+  for machine in "$nccl/xgmi-8.xml" "$nccl/nvswitch-8.xml" "$nccl/pcie-8.xml" "$dir/two-nodes.json"; do
+    "$pc" cost "$schedule" --topology "$machine" --ts 0 --bytes 1MiB >"$dir/cost.txt" || true
+    grep -Eq '^  machine bound .* kept ' "$dir/cost.txt" ||
+      { echo "$schedule on $machine: the bound in seconds is not kept:" >&2; cat "$dir/cost.txt" >&2; exit 1; }
+    timed=$((timed + 1))
+  done
+done
+echo "compared $compared verdicts; $timed schedule times on the machines keep the bound in seconds"
