@@ -160,7 +160,7 @@ class Importer {
   void read_gpu_link(const pugi::xml_node& n, Gpu& gpu);
   void read_nic(const pugi::xml_node& n, const Frame& f, double bandwidth,
                 const std::string& label);
-  std::vector<std::uint32_t> number_gpus() const;
+  std::vector<std::uint32_t> number_gpus();
   double link_bandwidth(const Gpu& gpu, bool nvlink) const;
 
   XmlDocument xml_;
@@ -472,21 +472,28 @@ void Importer::read_nic(const pugi::xml_node& n, const Frame& f, double bandwidt
   nics_.push_back(std::move(nic));
 }
 
-std::vector<std::uint32_t> Importer::number_gpus() const {
+std::vector<std::uint32_t> Importer::number_gpus() {
   const auto G = static_cast<std::uint32_t>(gpus_.size());
   std::vector<std::uint32_t> rank(G);
   const auto with_rank =
       std::count_if(gpus_.begin(), gpus_.end(), [](const Gpu& g) { return g.rank.has_value(); });
   if (with_rank == G) {
+    // A dump of node n > 0 of a job carries the job's ranks (8..15 on the second node of 8
+    // GPUs): a range that starts above 0 is numbered from 0, and said so.
+    std::int64_t base = *gpus_[0].rank;
+    for (const Gpu& g : gpus_) base = std::min(base, *g.rank);
+    if (base > 0)
+      note(gpus_[0].node, "ranks " + std::to_string(base) + " to " + std::to_string(base + G - 1) +
+                              " numbered from 0 (a node's part of a larger job)");
     std::vector<const Gpu*> holder(G, nullptr);
     for (std::uint32_t i = 0; i < G; ++i) {
-      const std::int64_t r = *gpus_[i].rank;
+      const std::int64_t r = *gpus_[i].rank - base;
       if (r >= G)
-        fail(gpus_[i].node, "rank=\"" + std::to_string(r) + "\" but the file has " +
-                                std::to_string(G) + " gpus (ranks 0 to " + std::to_string(G - 1) +
-                                ")");
+        fail(gpus_[i].node, "rank=\"" + std::to_string(*gpus_[i].rank) + "\" but the file has " +
+                                std::to_string(G) + " gpus (ranks " + std::to_string(base) +
+                                " to " + std::to_string(base + G - 1) + ")");
       if (holder[r])
-        fail(gpus_[i].node, "rank " + std::to_string(r) + " appears twice (first at line " +
+        fail(gpus_[i].node, "rank " + std::to_string(*gpus_[i].rank) + " appears twice (first at line " +
                                 std::to_string(xml_.line(holder[r]->node)) + ")");
       holder[r] = &gpus_[i];
       rank[i] = static_cast<std::uint32_t>(r);

@@ -398,3 +398,22 @@ TEST_CASE("nccl topology: Grace's C2C links and the PCI links between switches a
     return s.find("grace-c2c-pcilink.xml:14:8: <pcilink> to a bus id of no PCI switch") == 0;
   }));
 }
+
+TEST_CASE("nccl topology: a node's dump with the job's ranks (4..7) is numbered from 0") {
+  std::string text = fixture("two-nic-4.xml");
+  for (int r = 3; r >= 0; --r) {
+    const std::string from = "rank=\"" + std::to_string(r) + "\"";
+    text.replace(text.find(from), from.size(), "rank=\"" + std::to_string(r + 4) + "\"");
+  }
+  std::vector<std::string> skipped;
+  const Graph shifted = io::import_nccl_topology(text, "node1.xml", {}, &skipped);
+  CHECK(shifted == import("two-nic-4.xml"));
+  CHECK(std::any_of(skipped.begin(), skipped.end(), [](const std::string& s) {
+    return s.find("ranks 4 to 7 numbered from 0") != std::string::npos;
+  }));
+  // A gap is not a node's range: refused.
+  text.replace(text.find("rank=\"7\""), 8, "rank=\"9\"");
+  CHECK_THROWS_WITH_AS(io::import_nccl_topology(text, "node1.xml", {}),
+                       doctest::Contains("rank=\"9\" but the file has 4 gpus (ranks 4 to 7)"),
+                       InputError);
+}
