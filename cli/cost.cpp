@@ -20,12 +20,12 @@ namespace phasecheck::cli {
 namespace {
 
 struct Options {
-  std::string schedule;     ///< schedule file, or "-" for standard input
-  std::string topology;     ///< optional what-if model
-  double ts = 0;            ///< seconds per message
+  std::string schedule;      ///< schedule file, or "-" for standard input
+  std::string topology;      ///< optional what-if model
+  double ts = 0;             ///< seconds per message
   std::optional<double> tw;  ///< seconds per byte; optional on a machine with bandwidths
-  std::uint64_t bytes = 0;  ///< the message (block) size in bytes: m of the model
-  double m_alias = 0;       ///< the old --m (one release, with a note); 0: not given
+  std::uint64_t bytes = 0;   ///< the message (block) size in bytes: m of the model
+  double m_alias = 0;        ///< the old --m (one release, with a note); 0: not given
   reports::ReportFormat report = reports::ReportFormat::text;
   std::string output;
 };
@@ -71,8 +71,9 @@ int run(const Options& options, const Streams& streams) {
   const verify::Report& report = *verified.report;  // one process, so the report is here
   // An alltoallv's messages have the matrix's sizes; every other schedule's have --bytes.
   if (report.bytes && sized)
-    throw InputError("cost: --bytes has no meaning for an alltoallv (its messages have the traffic "
-                     "matrix's sizes)");
+    throw InputError(
+        "cost: --bytes has no meaning for an alltoallv (its messages have the traffic "
+        "matrix's sizes)");
   if (!report.bytes && !sized)
     throw InputError("cost: --bytes is required (the message size in bytes: 4096, 4KiB, 1MiB)");
   std::optional<verify::CostReport> linear;

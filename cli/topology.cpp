@@ -109,7 +109,8 @@ Topology import(const Options& options, const Streams& streams) {
   std::vector<std::string> skipped;
   Topology t = io::import_nccl_topology(read_input(path), input_name(path), import, &skipped);
   if (options.verbose)
-    for (const std::string& line : skipped) streams.err << text_escape(line) << "\n";  // names from the file
+    for (const std::string& line : skipped)
+      streams.err << text_escape(line) << "\n";  // names from the file
   return t;
 }
 

@@ -356,8 +356,7 @@ class Graph {
   }
   friend bool operator==(const Graph& x, const Graph& y) {
     return x.routers_ == y.routers_ && x.links_ == y.links_ && x.hosts_ == y.hosts_ &&
-           x.capacities_ == y.capacities_ && x.host_ports_ == y.host_ports_ &&
-           x.facts_ == y.facts_;
+           x.capacities_ == y.capacities_ && x.host_ports_ == y.host_ports_ && x.facts_ == y.facts_;
   }
 
  private:

@@ -52,10 +52,10 @@ struct MachineBounds {
   std::string kind;
   Rank ranks = 0;
   Collective collective = Collective::alltoall;
-  std::vector<verify::Bound> bounds;  ///< verify::lower_bounds, in its order
-  std::uint64_t direct_phases = 0;    ///< direct schedules: phases with communication
-  std::uint64_t c1 = 0, c2 = 0;       ///< forwarding schedules
-  std::optional<TreeFigures> tree;    ///< on a tree
+  std::vector<verify::Bound> bounds;      ///< verify::lower_bounds, in its order
+  std::uint64_t direct_phases = 0;        ///< direct schedules: phases with communication
+  std::uint64_t c1 = 0, c2 = 0;           ///< forwarding schedules
+  std::optional<TreeFigures> tree;        ///< on a tree
   std::optional<SecondsFigures> seconds;  ///< on a graph with bandwidths (or `bandwidth`)
 };
 

@@ -206,11 +206,10 @@ std::vector<pugi::xml_node> Importer::children(const pugi::xml_node& n,
     if (std::find(read.begin(), read.end(), name) != read.end()) {
       out.push_back(c);
     } else if (std::find(dropped.begin(), dropped.end(), name) != dropped.end()) {
-      note(c,
-           "<" + std::string(name) + "> skipped (" +
-               (name == "pcilink" ? std::string("a PCI link of a <pci> that is no switch")
-                                  : std::string("not modelled")) +
-               ")");
+      note(c, "<" + std::string(name) + "> skipped (" +
+                  (name == "pcilink" ? std::string("a PCI link of a <pci> that is no switch")
+                                     : std::string("not modelled")) +
+                  ")");
     } else {
       std::string expected;
       for (const std::string_view r : read)
@@ -493,7 +492,8 @@ std::vector<std::uint32_t> Importer::number_gpus() {
                                 std::to_string(G) + " gpus (ranks " + std::to_string(base) +
                                 " to " + std::to_string(base + G - 1) + ")");
       if (holder[r])
-        fail(gpus_[i].node, "rank " + std::to_string(*gpus_[i].rank) + " appears twice (first at line " +
+        fail(gpus_[i].node, "rank " + std::to_string(*gpus_[i].rank) +
+                                " appears twice (first at line " +
                                 std::to_string(xml_.line(holder[r]->node)) + ")");
       holder[r] = &gpus_[i];
       rank[i] = static_cast<std::uint32_t>(r);

@@ -45,8 +45,8 @@ std::vector<std::array<std::string, 2>> name_pairs(const Field& f, const char* s
 /// A bandwidth in bytes per second, or null for "not known" (0).
 double bandwidth(const Field& f) {
   if (f.value.is_null()) return 0;
-  if (!f.value.is_number()) f.fail("expected a bandwidth in bytes per second or null, got " +
-                                   type_name(f.value));
+  if (!f.value.is_number())
+    f.fail("expected a bandwidth in bytes per second or null, got " + type_name(f.value));
   const double b = f.value.get<double>();
   if (!(b > 0 && b <= kMaxBandwidth))
     f.fail("a bandwidth is more than 0 and at most 1e15 bytes per second");
@@ -226,7 +226,9 @@ nlohmann::ordered_json topology_to_json_value(const Topology& t) {
             return OJson{
                 {"kind", "mesh"}, {"rows", x.rows}, {"cols", x.cols}, {"wraparound", x.wraparound}};
           },
-          [](const Ring& x) { return OJson{{"kind", "ring"}, {"ranks", x.ranks}}; },
+          [](const Ring& x) {
+            return OJson{{"kind", "ring"}, {"ranks", x.ranks}};
+          },
           [](const Graph& x) {
             // Capacities of 1 are left out, so that files without them read back unchanged.
             OJson links = OJson::array();

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/gpu_bandwidths.hpp"
 #include "core/topology.hpp"
 #include "io/json.hpp"
-#include "core/gpu_bandwidths.hpp"
 #include "io/nccl_topology.hpp"
 
 using namespace phasecheck;

@@ -92,18 +92,22 @@ TEST_CASE("topology JSON: missing files are reported, not crashed on") {
 TEST_CASE("topology JSON: graph link multiplicities and host ports") {
   const Topology g = Graph({"a", "b", "c"}, {{"a", "b"}, {"b", "c"}}, {1, 2, 1}, {1, 3}, {4, 1, 2});
   const std::string json = io::topology_to_json(g);
-  CHECK(json ==
-        R"({"kind":"graph","routers":["a","b","c"],"links":[["a","b"],["b","c",3]],"hosts":[1,2,1],"host_ports":[4,1,2]})");
+  CHECK(
+      json ==
+      R"({"kind":"graph","routers":["a","b","c"],"links":[["a","b"],["b","c",3]],"hosts":[1,2,1],"host_ports":[4,1,2]})");
   CHECK(io::parse_topology(json, "x") == g);
   CHECK(io::parse_topology(io::topology_to_pretty_json(g), "x") == g);
   // One count for every router, and a file without the new fields writes back as it was.
-  CHECK(io::parse_topology(
-            R"({"kind":"graph","routers":["a","b"],"links":[["a","b",2]],"concentration":1,"host_ports":3})",
-            "x") == Topology(Graph({"a", "b"}, {{"a", "b"}}, {1, 1}, {2}, {3, 3})));
-  const std::string plain = R"({"kind":"graph","routers":["a","b"],"links":[["a","b"]],"concentration":2})";
+  CHECK(
+      io::parse_topology(
+          R"({"kind":"graph","routers":["a","b"],"links":[["a","b",2]],"concentration":1,"host_ports":3})",
+          "x") == Topology(Graph({"a", "b"}, {{"a", "b"}}, {1, 1}, {2}, {3, 3})));
+  const std::string plain =
+      R"({"kind":"graph","routers":["a","b"],"links":[["a","b"]],"concentration":2})";
   CHECK(io::topology_to_json(io::parse_topology(plain, "x")) == plain);
-  CHECK(io::topology_to_json(Graph({"a", "b"}, {{"a", "b"}}, {1, 1}, {}, {3, 3})) ==
-        R"({"kind":"graph","routers":["a","b"],"links":[["a","b"]],"concentration":1,"host_ports":3})");
+  CHECK(
+      io::topology_to_json(Graph({"a", "b"}, {{"a", "b"}}, {1, 1}, {}, {3, 3})) ==
+      R"({"kind":"graph","routers":["a","b"],"links":[["a","b"]],"concentration":1,"host_ports":3})");
 
   const std::string head = R"({"kind":"graph","routers":["a","b"],"concentration":1,)";
   CHECK(error_of(head + R"("links":[["a","b",0]]})") ==
@@ -130,11 +134,11 @@ TEST_CASE("topology JSON: format 2 carries a graph's bandwidths and labels") {
   facts.bandwidths = {48e9, 0};
   facts.labels = {"xGMI", ""};
   facts.host_bandwidths = {0, 0, 1e12};
-  const Topology g =
-      Graph({"a", "b", "c"}, {{"a", "b"}, {"b", "c"}}, {1, 2, 1}, {2, 1}, {}, facts);
+  const Topology g = Graph({"a", "b", "c"}, {{"a", "b"}, {"b", "c"}}, {1, 2, 1}, {2, 1}, {}, facts);
   const std::string json = io::topology_to_json(g);
-  CHECK(json ==
-        R"({"format":"phasecheck.topology/2","kind":"graph","routers":["a","b","c"],"links":[["a","b",2],["b","c"]],"hosts":[1,2,1],"bandwidths":[48000000000.0,null],"labels":["xGMI",""],"host_bandwidths":[null,null,1000000000000.0]})");
+  CHECK(
+      json ==
+      R"({"format":"phasecheck.topology/2","kind":"graph","routers":["a","b","c"],"links":[["a","b",2],["b","c"]],"hosts":[1,2,1],"bandwidths":[48000000000.0,null],"labels":["xGMI",""],"host_bandwidths":[null,null,1000000000000.0]})");
   CHECK(io::parse_topology(json, "x") == g);
   CHECK(io::parse_topology(io::topology_to_pretty_json(g), "x") == g);
   const Graph& graph = std::get<Graph>(g);
@@ -148,15 +152,16 @@ TEST_CASE("topology JSON: format 2 carries a graph's bandwidths and labels") {
   CHECK(link_name(g, 10) == "b -> c");
 
   // Version 1 says so or says nothing, and writes back as it was.
-  const std::string v1 =
-      R"({"format":"phasecheck.topology/1","kind":"ring","ranks":4})";
+  const std::string v1 = R"({"format":"phasecheck.topology/1","kind":"ring","ranks":4})";
   CHECK(io::parse_topology(v1, "x") == Topology(Ring(4)));
   CHECK(io::topology_to_json(io::parse_topology(v1, "x")) == R"({"kind":"ring","ranks":4})");
 
   const std::string head =
       R"({"format":"phasecheck.topology/2","kind":"graph","routers":["a","b"],"concentration":1,"links":[["a","b"]],)";
-  CHECK(error_of(R"({"kind":"graph","routers":["a","b"],"concentration":1,"links":[["a","b"]],"bandwidths":[1e9]})") ==
-        "t.json: bandwidths: \"bandwidths\" needs \"format\": \"phasecheck.topology/2\"");
+  CHECK(
+      error_of(
+          R"({"kind":"graph","routers":["a","b"],"concentration":1,"links":[["a","b"]],"bandwidths":[1e9]})") ==
+      "t.json: bandwidths: \"bandwidths\" needs \"format\": \"phasecheck.topology/2\"");
   CHECK(error_of(R"({"format":"phasecheck.topology/3","kind":"ring","ranks":4})") ==
         "t.json: format: unknown format \"phasecheck.topology/3\" (expected "
         "\"phasecheck.topology/1\" or \"phasecheck.topology/2\")");
@@ -172,7 +177,8 @@ TEST_CASE("topology JSON: format 2 carries a graph's bandwidths and labels") {
         "t.json: bandwidths[0]: expected a bandwidth in bytes per second or null, got a string");
   CHECK(error_of(head + R"("host_bandwidths":[1]})") ==
         "t.json: host_bandwidths: expected one value per router (2), got 1");
-  CHECK(error_of(head + R"("labels":[7]})") == "t.json: labels[0]: expected a string, got a number");
+  CHECK(error_of(head + R"("labels":[7]})") ==
+        "t.json: labels[0]: expected a string, got a number");
   CHECK(error_of(head + R"("labels":[")" + std::string(300, 'x') + R"("]})") ==
         "t.json: labels[0]: a label is at most 256 bytes");
   // The model checks what a caller gives it, too.

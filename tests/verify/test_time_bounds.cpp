@@ -124,7 +124,9 @@ TEST_CASE("time bound: bridges by side, a router without hosts splits nothing, a
         0);
 }
 
-TEST_CASE("time bound: an alltoallv's cut around an articulation router counts the matrix, not the routes") {
+TEST_CASE(
+    "time bound: an alltoallv's cut around an articulation router counts the matrix, not the "
+    "routes") {
   // Routers x - z - w - y in a line, x and y also joined through r, and q behind r. Hosts: x 0,
   // z 1, y 2, q 3. The links through r are slow (1e6), the others fast (1e9). The only message,
   // 0 -> 2 of 4000 bytes, is routed x > r > y (2 hops, not 3), yet it need not leave the piece
@@ -132,8 +134,7 @@ TEST_CASE("time bound: an alltoallv's cut around an articulation router counts t
   // around r bounds nothing here, and the bound is x's router links: 4000 bytes over 1e9 + 1e6.
   const Graph g({"x", "z", "w", "y", "r", "q"},
                 {{"x", "z"}, {"z", "w"}, {"w", "y"}, {"x", "r"}, {"y", "r"}, {"r", "q"}},
-                {1, 1, 0, 1, 0, 1}, {}, {},
-                LinkFacts{{1e9, 1e9, 1e9, 1e6, 1e6, 1e9}, {}, {}});
+                {1, 1, 0, 1, 0, 1}, {}, {}, LinkFacts{{1e9, 1e9, 1e9, 1e6, 1e6, 1e9}, {}, {}});
   Traffic t = zero_traffic(4, 1);
   t.counts[0 * 4 + 2] = 4000;
   const TimeBound b = bound(g, Collective::alltoall, 0, &t);
