@@ -375,18 +375,12 @@ TEST_CASE("nccl topology: Grace's C2C links and the PCI links between switches a
   std::vector<std::string> skipped;
   const Graph g = import("grace-c2c-pcilink.xml", {}, &skipped);
   REQUIRE(g.ranks() == 2);
-  const auto link = [&](std::string_view a, std::string_view b) {
-    for (std::size_t e = 0; e < g.links().size(); ++e)
-      if (g.links()[e] == Graph::NamedLink{std::string(a), std::string(b)}) return e;
-    FAIL("no link ", a, " - ", b);
-    return std::size_t{0};
-  };
-  const std::size_t c2c = link("gpu0", "cpu0");
+  const std::size_t c2c = link(g, "gpu0", "cpu0");
   CHECK(g.capacities()[c2c] == 10);
   CHECK(g.facts().bandwidths[c2c] == 10 * 45000e6);
   CHECK(g.facts().labels[c2c] == "C2C");
   // Listed on both switches: one link, NCCL's LOC_BW.
-  const std::size_t side = link("pci 0000:01:00.0", "pci 0000:05:00.0");
+  const std::size_t side = link(g, "pci 0000:01:00.0", "pci 0000:05:00.0");
   CHECK(g.facts().bandwidths[side] == gpu_bandwidths::kLocal);
   CHECK(g.facts().labels[side] == "PCI link");
   CHECK(std::count_if(g.links().begin(), g.links().end(), [](const Graph::NamedLink& l) {
