@@ -749,9 +749,13 @@ struct Execution::Builder {
           }
         }
       }
+    for (std::uint32_t g = 0; g < gpus; ++g) boundary(g, x.calls_);
   }
 
-  /// Call `call` starts on gpu g once call - 1 ended there: every lane of its threadblocks.
+  /// Call `call` starts on gpu g once call - 1 ended there (every lane of its threadblocks, not
+  /// the proxies: a port channel's put may still be in flight). In between, the caller reads the
+  /// output and writes the next input (the same cells in place); after the last call
+  /// (`call` == calls) it reads the output.
   void boundary(std::uint32_t g, std::uint32_t call) {
     const std::uint32_t b = event(EventKind::boundary, boundary_lane[g], g, kNone, 0, call);
     for (std::uint32_t t = 0; t < tb_state[g].size(); ++t) {
@@ -765,6 +769,17 @@ struct Execution::Builder {
       s.last_block = kNone;
       ++s.epoch;
     }
+    const Gpu& gpu = plan.gpus[g];
+    caller(b, {{g, Buffer::output, false}, 0, std::uint64_t{gpu.output_chunks} * x.q_}, false);
+    if (call < x.calls_ && gpu.input_chunks > 0)
+      caller(b, {{g, Buffer::input, false}, 0, std::uint64_t{gpu.input_chunks} * x.q_}, true);
+  }
+  void caller(std::uint32_t e, Cells cells, bool write) {
+    Access a;
+    if (resolve(cells, x.events_[e].call, false, a)) return;  // (declared: never outside)
+    a.write = write;
+    x.accesses_.push_back(a);
+    ++x.events_[e].access_count;
   }
 
   void pair_signals() {
@@ -986,7 +1001,12 @@ std::string Execution::describe(std::uint32_t e) const {
   const Event& ev = events_[e];
   const std::string call = ev.call == 0 ? "" : ", call " + std::to_string(ev.call + 1);
   if (ev.kind == EventKind::boundary)
-    return "the start of call " + std::to_string(ev.call + 1) + " on gpu " + std::to_string(ev.gpu);
+    return ev.call == calls_
+               ? "the caller after the last call on gpu " + std::to_string(ev.gpu) +
+                     " (it reads the output)"
+               : "the caller between calls " + std::to_string(ev.call) + " and " +
+                     std::to_string(ev.call + 1) + " on gpu " + std::to_string(ev.gpu) +
+                     " (it reads the output and writes the next input)";
   if (ev.kind == EventKind::meet) return "a barrier meeting on gpu " + std::to_string(ev.gpu) + call;
   const Op& op = *flat_[ev.gpu][ev.tb][ev.step].op;
   std::string what(to_string(op.kind));

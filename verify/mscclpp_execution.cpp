@@ -193,13 +193,13 @@ class Checks {
       };
       const bool relaxed_only = (earlier_writes || later_writes) && ordered(any, earlier, later);
       fault(ExecutionFaultKind::race,
-            "gpu " + std::to_string(g) + ": " + act(earlier, earlier_writes) + " and " +
-                act(later, later_writes) + " touch " + to_string(s) +
+            "gpu " + std::to_string(g) + " " + to_string(s) + ": " + act(earlier, earlier_writes) +
+                ", " + act(later, later_writes) +
                 (relaxed_only
-                     ? ", and they are ordered only through a relaxed signal, or a channel or "
-                       "semaphore several threadblocks share, which orders no data"
+                     ? ", and only a relaxed signal, or a channel or semaphore several "
+                       "threadblocks share, orders them, which orders no data"
                      : ", and nothing orders them") +
-                ": which lands first depends on timing",
+                ": which comes first depends on timing",
             {earlier, later});
     };
     for (std::uint32_t e : x_.order()) {
