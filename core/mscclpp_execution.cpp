@@ -17,6 +17,8 @@ namespace {
 /// Bytes charged per event before the events are built (the event, its accesses and edges, the
 /// layering and the checkers' per-event state).
 constexpr std::uint64_t kBytesPerEvent = 320;
+/// Bytes per cell written as packets (the index of the writers their readers wait for).
+constexpr std::uint64_t kBytesPerPacketCell = 48;
 /// The finest cell grid the model builds: a chunk of more cells is refused.
 constexpr std::uint32_t kMaxCellsPerChunk = 64;
 
@@ -103,6 +105,7 @@ struct Execution::Builder {
   // Packets: (call, gpu, buffer, cell) -> the events that write it as packets.
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> packet_writers;
   std::vector<std::uint32_t> packet_readers;
+  std::uint64_t packet_cells = 0;
 
   explicit Builder(Execution& e) : x(e), plan(e.plan_) {}
 
@@ -310,6 +313,14 @@ struct Execution::Builder {
     x.accesses_.push_back(r);
     x.accesses_.push_back(w);
     x.events_[e].access_count += 2;
+    if (write_packet) {
+      // Indexed cell by cell for their readers: charged before the index grows.
+      packet_cells += w.count;
+      const std::uint64_t total = x.charged_ + packet_cells * kBytesPerPacketCell;
+      if (total > limits().max_memory_bytes)
+        check_memory(total, x.source_ + ": the packets written up to " + x.describe(e) + " (" +
+                                std::to_string(kBytesPerPacketCell) + " bytes per cell)");
+    }
     if (write_packet)
       for (std::uint32_t k = 0; k < w.count; ++k)
         packet_writers[packet_key(x.events_[e].call, w.gpu, w.slot.buffer, w.slot.index + k)]
@@ -706,6 +717,17 @@ struct Execution::Builder {
                        std::to_string(kMaxCellsPerChunk));
     x.q_ = static_cast<std::uint32_t>(q);
     x.calls_ = plan.use_double_scratch_buffer ? 3 : 2;
+    for (std::uint32_t g = 0; g < gpus; ++g) {
+      const Gpu& gpu = plan.gpus[g];
+      const std::uint64_t halves = plan.use_double_scratch_buffer ? 2 : 1;
+      for (const std::uint64_t chunks :
+           {std::uint64_t{gpu.input_chunks}, std::uint64_t{gpu.output_chunks},
+            halves * gpu.scratch_chunks})
+        if (chunks * q > kMaxSlots)
+          throw InputError(x.source_ + ": gpus[" + std::to_string(g) + "]: " +
+                           std::to_string(chunks) + " chunks of " + std::to_string(q) +
+                           " cells pass the " + std::to_string(kMaxSlots) + " cells a buffer may have");
+    }
     const auto bytes = checked_mul(checked_mul(per_call + 4 * gpus, x.calls_), kBytesPerEvent);
     check_memory(bytes, x.source_ + ": the execution model (" + std::to_string(x.calls_) +
                             " calls; " + std::to_string(kBytesPerEvent) + " bytes per op, channel and buffer)");
