@@ -1,6 +1,7 @@
 // `phasecheck import FORMAT FILE`: a SimGrid Paje trace of a collective turned into a phase table
-// (io/simgrid_trace.hpp), or an MSCCL XML program lowered to a format-3 buffer program
-// (verify/msccl_execution.hpp); what was imported rendered by report/transfer_report.hpp.
+// (io/simgrid_trace.hpp), or an MSCCL XML program or MSCCL++ plan lowered to a format-3 buffer
+// program (verify/msccl_execution.hpp, verify/mscclpp_execution.hpp); what was imported
+// rendered by report/transfer_report.hpp.
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
@@ -8,8 +9,10 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "verify/msccl_execution.hpp"
+#include "verify/mscclpp_execution.hpp"
 #include "io/json.hpp"
 #include "io/msccl_xml.hpp"
+#include "io/mscclpp_plan.hpp"
 #include "io/simgrid_trace.hpp"
 #include "report/transfer_report.hpp"
 
@@ -17,7 +20,7 @@ namespace phasecheck::cli {
 namespace {
 
 struct Options {
-  std::string format;  ///< simgrid-trace or msccl
+  std::string format;  ///< simgrid-trace, msccl or mscclpp
   std::string file;
   std::string topology;  ///< the machine the table is judged on; empty: fully-connected, 1 port
   std::string state = "PMPI_Alltoall";
@@ -28,12 +31,12 @@ struct Options {
 };
 
 void add_options(CLI::App& app, Options& options) {
-  app.add_option("format", options.format, "simgrid-trace or msccl")
+  app.add_option("format", options.format, "simgrid-trace, msccl or mscclpp")
       ->required()
-      ->check(one_of({"simgrid-trace", "msccl"}));
+      ->check(one_of({"simgrid-trace", "msccl", "mscclpp"}));
   app.add_option("file", options.file,
-                 "Paje trace (smpirun --cfg=tracing:yes ...), or MSCCL XML (- for standard "
-                 "input)")
+                 "Paje trace (smpirun --cfg=tracing:yes ...), MSCCL XML or an MSCCL++ execution "
+                 "plan (- for standard input)")
       ->required();
   app.add_option("--topology", options.topology,
                  "The machine to judge the table on (default: fully-connected, 1 port)");
@@ -45,12 +48,15 @@ void add_options(CLI::App& app, Options& options) {
   app.add_option("--report", options.report, "What was imported, with -o: text or json");
 }
 
-/// MSCCL XML in: the program lowered to format 3. Exit 1, and nothing written, when its
-/// execution faults (deadlock, race, ...): the JSON would not carry them.
-int import_msccl(const Options& options, std::ostream& out) {
+/// MSCCL XML or an MSCCL++ plan in: the program lowered to format 3. Exit 1, and nothing
+/// written, when its execution faults (deadlock, race, ...): the JSON would not carry them.
+int import_program(const Options& options, std::ostream& out) {
   if (!data_to_stdout(options.output)) check_output(options.output, {options.file});
   const std::string source = input_name(options.file);
-  const Schedule program = msccl::lower(io::read_msccl_file(options.file), source);
+  const Schedule program =
+      options.format == "mscclpp"
+          ? mscclpp::lower(io::read_mscclpp_plan_file(options.file), source)
+          : msccl::lower(io::read_msccl_file(options.file), source);
   const Imported& imported = *program.header.imported;
   const reports::MscclImportRun run{source, options.output, imported, program.phases.size()};
   // A program whose execution faults is not written: the JSON would not carry the faults.
@@ -100,8 +106,9 @@ int import_trace(const Options& options, std::ostream& out) {
 
 int run(const Options& options, const Streams& streams) {
   check_data_report(options.report, options.output, "import");
-  if (options.format == "msccl") return import_msccl(options, streams.out);
-  return import_trace(options, streams.out);  // one_of admits msccl or simgrid-trace
+  if (options.format == "msccl" || options.format == "mscclpp")
+    return import_program(options, streams.out);
+  return import_trace(options, streams.out);  // one_of admits msccl, mscclpp or simgrid-trace
 }
 
 ErrorReport error_report(const Options& options) { return {options.report, "", options.file}; }
@@ -110,8 +117,8 @@ constexpr CommandDefinition<Options> definition{
     .name = "import",
     .summary =
         "Turn a SimGrid Paje trace of a collective into a phase table (pattern level: who "
-        "sends to whom, in which step of each rank), or an MSCCL XML program into a "
-        "format-3 buffer program",
+        "sends to whom, in which step of each rank), or an MSCCL XML program or MSCCL++ "
+        "execution plan into a format-3 buffer program",
     .formats = reports::transfer_formats,
     .add_options = add_options,
     .run = run,

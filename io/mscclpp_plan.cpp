@@ -574,7 +574,6 @@ bool looks_like_mscclpp_plan(std::string_view text) {
   if (i == std::string_view::npos || text[i] != '{') return false;
   // The keys of the top-level object: strings at depth 1 followed by ':'. Strings are skipped
   // whole (escapes included), so that brackets inside them do not count.
-  bool gpus = false;
   std::size_t depth = 0;
   for (; i < text.size(); ++i) {
     const char c = text[i];
@@ -587,12 +586,13 @@ bool looks_like_mscclpp_plan(std::string_view text) {
       const std::size_t next = text.find_first_not_of(" \t\r\n", i + 1);
       if (next == std::string_view::npos || text[next] != ':') continue;
       if (key == "format") return false;
-      gpus = gpus || key == "gpus";
+      // A prefix of a file is enough: the DSL writes "gpus" after the plan's scalars.
+      if (key == "gpus") return true;
     } else if (c == '{' || c == '[') {
       ++depth;
     } else if (c == '}' || c == ']') {
       if (depth == 0) return false;
-      if (--depth == 0) return gpus;
+      if (--depth == 0) return false;
     }
   }
   return false;

@@ -20,8 +20,9 @@
 
 namespace phasecheck::io {
 
-/// Whether `text` (JSON) is an MSCCL++ plan rather than a phasecheck schedule: a top-level object
-/// with a "gpus" key and no "format" key. Looks at the keys only (no full parse).
+/// Whether `text` (JSON, or the first bytes of it) is an MSCCL++ plan rather than a phasecheck
+/// schedule: a top-level object with a "gpus" key and no "format" key before it. Looks at the
+/// keys only (no full parse).
 bool looks_like_mscclpp_plan(std::string_view text);
 
 mscclpp::Plan parse_mscclpp_plan(std::string_view text, std::string_view source);

@@ -1,9 +1,10 @@
-// Reading a schedule of any format (io/format_sniff.hpp tells which), MSCCL XML lowered to its
-// format-3 program and judged as it is (verify/msccl_execution.hpp), and the conveniences on top
-// (a file, a whole table, a text).
+// Reading a schedule of any format (io/format_sniff.hpp tells which), MSCCL XML and MSCCL++
+// plans lowered to their format-3 programs and judged as they are (verify/msccl_execution.hpp,
+// verify/mscclpp_execution.hpp), and the conveniences on top (a file, a whole table, a text).
 
 #include "pipeline/read_schedule.hpp"
 
+#include <array>
 #include <istream>
 #include <iterator>
 #include <optional>
@@ -14,18 +15,18 @@
 #include "core/files.hpp"
 #include "io/format_sniff.hpp"
 #include "io/msccl_xml.hpp"
+#include "io/mscclpp_plan.hpp"
 #include "io/schedule_binary.hpp"
 #include "io/schedule_json_stream.hpp"
 #include "verify/msccl_execution.hpp"
+#include "verify/mscclpp_execution.hpp"
 
 namespace phasecheck::pipeline {
 namespace {
 
-/// An MSCCL XML file (io/msccl_xml.hpp) lowered to its format-3 program (core/msccl.hpp).
-void read_msccl_schedule(std::string_view text, std::string_view source,
-                         const std::function<void(const ScheduleHeader&)>& on_header,
-                         const PhaseSink& on_phase, io::Tables tables) {
-  Schedule s = msccl::lower(io::parse_msccl(text, source), source);
+/// A lowered program (MSCCL XML, an MSCCL++ plan) handed over as a schedule is read.
+void deliver(Schedule s, const std::function<void(const ScheduleHeader&)>& on_header,
+             const PhaseSink& on_phase, io::Tables tables) {
   on_header(s.header);
   std::optional<BufferState> state;
   if (tables == io::Tables::derive)
@@ -36,6 +37,33 @@ void read_msccl_schedule(std::string_view text, std::string_view source,
     on_phase(phase);
   }
 }
+
+/// The bytes of `prefix`, then the rest of `rest`: a JSON stream whose first bytes were read to
+/// tell a plan from a schedule, handed to the schedule reader whole.
+class Prefixed : public std::streambuf {
+ public:
+  Prefixed(std::string prefix, std::streambuf* rest) : prefix_(std::move(prefix)), rest_(rest) {
+    setg(prefix_.data(), prefix_.data(), prefix_.data() + prefix_.size());
+  }
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    const std::streamsize n = rest_->sgetn(buffer_.data(), buffer_.size());
+    if (n <= 0) return traits_type::eof();
+    setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  std::string prefix_;
+  std::streambuf* rest_;
+  std::array<char, 1 << 16> buffer_{};
+};
+
+/// The bytes read to tell an MSCCL++ plan from a schedule: a plan names "gpus" after a few
+/// scalar keys (the DSL writes about 300 bytes before it).
+constexpr std::size_t kSniffBytes = std::size_t{1} << 16;
 
 }  // namespace
 
@@ -50,11 +78,28 @@ void read_schedule(std::istream& in, std::string_view source,
     case io::ScheduleFormat::msccl_xml:
       text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
       if (in.bad()) throw InputError(std::string(source) + ": read error");
-      read_msccl_schedule(text, source, on_header, on_phase, tables);
+      deliver(msccl::lower(io::parse_msccl(text, source), source), on_header, on_phase, tables);
       return;
-    case io::ScheduleFormat::json:
-      io::detail::read_json_schedule(in, source, on_header, on_phase, tables, {});
+    case io::ScheduleFormat::json: {
+      std::string prefix(kSniffBytes, '\0');
+      in.read(prefix.data(), static_cast<std::streamsize>(prefix.size()));
+      prefix.resize(static_cast<std::size_t>(in.gcount()));
+      if (in.bad()) throw InputError(std::string(source) + ": read error");
+      if (io::looks_like_mscclpp_plan(prefix)) {
+        text += prefix;
+        text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        if (in.bad()) throw InputError(std::string(source) + ": read error");
+        deliver(mscclpp::lower(io::parse_mscclpp_plan(text, source), source), on_header,
+                on_phase, tables);
+        return;
+      }
+      in.clear(in.rdstate() & std::ios::badbit);  // a short file hit its end: not an error here
+      Prefixed rest(std::move(prefix), in.rdbuf());
+      std::istream whole(&rest);
+      io::detail::read_json_schedule(whole, source, on_header, on_phase, tables, {});
+      if (whole.bad()) throw InputError(std::string(source) + ": read error");
       return;
+    }
   }
 }
 

@@ -67,7 +67,7 @@ std::string render_msccl_import(const MscclImportRun& r, ReportFormat format) {
     }
     OJson j;
     j["command"] = "import";
-    j["format"] = "msccl";
+    j["format"] = r.imported.format;
     j["verdict"] = to_string(faults.empty() ? Verdict::pass : Verdict::fail);
     j["source"] = r.source;
     j["output"] = faults.empty() ? OJson(r.output) : OJson(nullptr);
@@ -80,7 +80,8 @@ std::string render_msccl_import(const MscclImportRun& r, ReportFormat format) {
   if (faults.empty()) {
     out << "imported " << text_escape(r.source) << ": " << text_escape(r.imported.summary) << ", "
         << r.phases << " phases -> " << text_escape(r.output)
-        << " (format 3; phasecheck verify it, or the XML itself)\n";
+        << " (format 3; phasecheck verify it, or the "
+        << (r.imported.format == "mscclpp" ? "plan" : "XML") << " itself)\n";
     return out.str();
   }
   out << "FAIL  " << text_escape(r.source) << ": " << text_escape(r.imported.summary) << ": "

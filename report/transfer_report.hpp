@@ -32,15 +32,16 @@ struct TraceImportRun {
 /// "topology", "next"}.
 std::string render_trace_import(const TraceImportRun& run, ReportFormat format);
 
+/// An imported program: MSCCL XML or an MSCCL++ plan (imported.format says which).
 struct MscclImportRun {
-  std::string source;  ///< the XML file
+  std::string source;  ///< the XML or plan file
   std::string output;  ///< the program's file ("" when refused)
   const Imported& imported;
   std::size_t phases = 0;
 };
 /// pass when its execution has no faults (the program is written), fail otherwise (nothing
 /// written; each fault with the steps it involves). JSON: {"command": "import", "format":
-/// "msccl", "verdict", "source", "output", "summary", "phases", "faults": [{"kind",
+/// "msccl" | "mscclpp", "verdict", "source", "output", "summary", "phases", "faults": [{"kind",
 /// "explanation", "steps", "phase"}]}.
 std::string render_msccl_import(const MscclImportRun& run, ReportFormat format);
 
