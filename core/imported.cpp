@@ -32,6 +32,8 @@ std::string_view to_string(ExecutionFaultKind k) {
       return "race";
     case ExecutionFaultKind::outside_buffer:
       return "outside buffer";
+    case ExecutionFaultKind::stale_read:
+      return "stale read";
   }
   return "?";  // not an enumerator: a corrupted value
 }

@@ -40,9 +40,11 @@ enum class ExecutionFaultKind {
   never_released,     ///< a step waits for a step that never signals
   deadlock,           ///< steps wait for each other in a cycle
   race,               ///< two unordered steps touch one slot, one of them writing
-  outside_buffer      ///< a step names a slot beyond its gpu's declared buffers
+  outside_buffer,     ///< a step names a slot beyond its gpu's declared buffers
+  stale_read          ///< a later call reads a cell it never wrote (a previous call's data)
 };
-/// The name reports print: "shared connection", "count mismatch", ..., "outside buffer".
+/// The name reports print: "shared connection", "count mismatch", ..., "outside buffer",
+/// "stale read".
 std::string_view to_string(ExecutionFaultKind k);
 std::ostream& operator<<(std::ostream& os, ExecutionFaultKind k);
 

@@ -64,17 +64,23 @@ struct Execution::Builder {
     x.block_lane_.push_back(block);
     return x.lanes_++;
   }
-  std::vector<std::vector<std::uint32_t>> leader_lane, block_lane;  // [gpu][tb]
-  std::vector<std::map<std::uint32_t, std::uint32_t>> proxy_lane;    // [gpu] port channel -> lane
+  std::vector<std::vector<std::uint32_t>> block_lane;  // [gpu][tb]
+  // (gpu, port channel, the threadblock that pushes) -> its proxy lane: the FIFO orders what
+  // one threadblock pushes; what several push lands in whatever order they push it.
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t> proxy_lane;
   std::vector<std::uint32_t> boundary_lane;                          // [gpu]
   std::vector<std::map<std::uint32_t, std::uint32_t>> barrier_lane;  // [gpu] barrier id -> lane
 
   // Per threadblock while its ops are walked.
+  // Thread i of the first threads handles an op's i-th channel or semaphore: a lane each, made
+  // when first used. A nop, a barrier or a call's boundary is a sync every lane's next event
+  // follows.
   struct TbState {
+    std::vector<std::uint32_t> leaders;  // thread -> lane
+    std::vector<std::uint32_t> seen;     // thread -> the last sync its lane follows
+    std::uint32_t block_seen = kNone;
+    std::uint32_t sync = kNone;
     std::uint32_t last_block = kNone;  // the block lane's last event
-    std::uint32_t needs = kNone;       // the join the next block event follows
-    std::uint32_t boundary = kNone;    // the boundary the next events of both lanes follow
-    bool leader_after_boundary = false, block_after_boundary = false;
     std::uint32_t epoch = 0;
   };
   std::vector<std::vector<TbState>> tb_state;
@@ -101,7 +107,8 @@ struct Execution::Builder {
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>,
            std::map<std::uint32_t, std::vector<Arrival>>>
       barriers;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> proxy_last;  // (gpu, ch)
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t>
+      proxy_last;  // (gpu, channel, tb)
   // Packets: (call, gpu, buffer, cell) -> the events that write it as packets.
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> packet_writers;
   std::vector<std::uint32_t> packet_readers;
@@ -135,44 +142,52 @@ struct Execution::Builder {
     x.events_.push_back(e);
     return id;
   }
-  void edge(std::uint32_t from, std::uint32_t to, EdgeKind kind, bool orders_data) {
-    x.edges_.push_back({from, to, kind, orders_data});
+  void edge(std::uint32_t from, std::uint32_t to, EdgeKind kind, bool orders_data,
+            bool orders_execution = true) {
+    x.edges_.push_back({from, to, kind, orders_data, orders_data || orders_execution});
   }
 
-  /// An event on the leader lane of (g, t), after the boundary when it is the first of a call.
-  std::uint32_t leader(EventKind kind, std::uint32_t g, std::uint32_t t, std::uint32_t step,
-                       std::uint32_t call) {
+  std::uint32_t leader_lane(std::uint32_t g, std::uint32_t t, std::uint32_t thread) {
     TbState& s = tb_state[g][t];
-    const std::uint32_t e = event(kind, leader_lane[g][t], g, t, step, call);
-    if (s.leader_after_boundary) {
-      edge(s.boundary, e, EdgeKind::boundary, true);
-      s.leader_after_boundary = false;
+    while (s.leaders.size() <= thread) {
+      s.leaders.push_back(new_lane());
+      s.seen.push_back(kNone);
     }
+    return s.leaders[thread];
+  }
+  /// Event e, on a lane of its threadblock, after the threadblock's last sync.
+  void follow(TbState& s, std::uint32_t& seen, std::uint32_t e) {
+    if (s.sync == kNone || seen == s.sync) return;
+    if (x.events_[s.sync].lane != x.events_[e].lane) edge(s.sync, e, EdgeKind::join, true);
+    seen = s.sync;
+  }
+  /// An event of thread `thread` of the first threads of (g, t).
+  std::uint32_t leader(EventKind kind, std::uint32_t g, std::uint32_t t, std::uint32_t step,
+                       std::uint32_t call, std::uint32_t thread = 0) {
+    const std::uint32_t lane = leader_lane(g, t, thread);
+    TbState& s = tb_state[g][t];
+    const std::uint32_t e = event(kind, lane, g, t, step, call);
+    follow(s, s.seen[thread], e);
     return e;
   }
   std::uint32_t block(std::uint32_t g, std::uint32_t t, std::uint32_t step, std::uint32_t call) {
     TbState& s = tb_state[g][t];
     const std::uint32_t e = event(EventKind::data, block_lane[g][t], g, t, step, call);
     x.events_[e].epoch = s.epoch;
-    if (s.block_after_boundary) {
-      edge(s.boundary, e, EdgeKind::boundary, true);
-      s.block_after_boundary = false;
-    }
-    if (s.needs != kNone) {
-      edge(s.needs, e, EdgeKind::join, true);
-      s.needs = kNone;
-    }
+    follow(s, s.block_seen, e);
     s.last_block = e;
     return e;
   }
-  /// A nop, or a barrier's arrival: the block lane's work so far before it, the block lane's
-  /// next work after it.
+  /// A nop, or a barrier's arrival: every lane's work so far before it, every lane's next work
+  /// after it.
   std::uint32_t join(std::uint32_t g, std::uint32_t t, std::uint32_t step, std::uint32_t call) {
-    TbState& s = tb_state[g][t];
     const std::uint32_t e = leader(EventKind::join, g, t, step, call);
-    if (s.last_block != kNone && !s.block_after_boundary)
-      edge(s.last_block, e, EdgeKind::join, true);
-    s.needs = e;
+    TbState& s = tb_state[g][t];
+    if (s.last_block != kNone) edge(s.last_block, e, EdgeKind::join, true);
+    for (std::size_t i = 1; i < s.leaders.size(); ++i)
+      if (lane_last[s.leaders[i]] != kNone) edge(lane_last[s.leaders[i]], e, EdgeKind::join, true);
+    s.sync = e;
+    s.seen[0] = e;
     ++s.epoch;
     return e;
   }
@@ -270,25 +285,28 @@ struct Execution::Builder {
     return std::nullopt;
   }
 
-  /// The cells an op's reference covers in one iteration: its threadblock group's slice, and
-  /// in a pipeline iteration `it` the half chunk at offset it/2 chunks; empty when the
-  /// iteration starts exactly at the end; `overrun` when it starts past it (the executor's
-  /// size then wraps around).
+  /// The cells an op's reference covers in one iteration: its threadblock group's slice of its
+  /// own range, and in a pipeline iteration `it` the half chunk at offset it/2 chunks; empty
+  /// when the iteration starts exactly at the end; `overrun` when it starts past it (the
+  /// executor's size then wraps around). With reuse_resources the executor wraps a scratch
+  /// offset within one scratch chunk: every iteration of a scratch range lands on its first
+  /// unit (the model's reading of getOffset<ReuseScratch> at sizes beyond the 64 MiB scratch).
   struct Slice {
     std::uint64_t first = 0, count = 0;
     bool overrun = false;
   };
-  Slice slice(const Op& op, const BufferRef& ref, std::uint32_t size, std::uint32_t it) const {
+  Slice slice(const Op& op, const BufferRef& ref, std::uint32_t it, Buffer buffer) const {
     std::uint64_t first = std::uint64_t{ref.index} * x.q_;
-    std::uint64_t count = std::uint64_t{size} * x.q_;
-    if (op.group) {
+    std::uint64_t count = std::uint64_t{ref.size} * x.q_;
+    if (op.group && op.group->tbg_size > 0) {
       const std::uint64_t part = count / op.group->tbg_size;
       first += part * op.group->tb_id;
       count = part;
     }
     if (it == kNone) return {first, count, false};
     const std::uint64_t unit = x.q_ / 2;
-    const std::uint64_t offset = std::uint64_t{it} * unit;
+    const bool wraps = plan.reuse_resources && buffer == Buffer::scratch;
+    const std::uint64_t offset = wraps ? 0 : std::uint64_t{it} * unit;
     if (offset > count) return {first, 0, true};
     return {first + offset, std::min(unit, count - offset), false};
   }
@@ -341,19 +359,27 @@ struct Execution::Builder {
 
   // --- ops ------------------------------------------------------------------------------------
 
+  /// A data op of the block lane (docs/mscclpp.md, the table of ops): each (read, write) pair as
+  /// the executor's handler computes it. `count` is the size the handler moves: a put's
+  /// destination's, a get's, a copy's and a packet op's source's.
   void data_op(std::uint32_t g, std::uint32_t t, std::uint32_t step, const Op& op,
                std::uint32_t it, std::uint32_t e) {
-    const auto cells = [&](Place at, const BufferRef& ref, std::uint32_t size, bool& bad) {
-      const Slice s = slice(op, ref, size, it);
-      bad = bad || s.overrun;
-      return Cells{at, s.first, s.count};
-    };
-    // Packet handlers ignore the pipeline's offset: every iteration moves the whole range.
-    const auto whole = [&](Place at, const BufferRef& ref, std::uint32_t size) {
-      const Slice s = slice(op, ref, size, kNone);
-      return Cells{at, s.first, s.count};
-    };
     bool bad = false;
+    // Packet handlers ignore the pipeline's offset: every iteration moves the whole range.
+    const bool packets = op.kind == OpKind::put_packets || op.kind == OpKind::read_put_packets ||
+                         op.kind == OpKind::copy_packets || op.kind == OpKind::unpack_packets;
+    const auto cut = [&](Place at, const BufferRef& ref) {
+      const Slice sl = slice(op, ref, packets ? kNone : it, at.buffer);
+      bad = bad || sl.overrun;
+      return sl;
+    };
+    const auto move = [&](Place from, const BufferRef& src, bool src_offset, bool src_packet,
+                          Place to, const BufferRef& dst, bool dst_offset, bool dst_packet,
+                          bool by_destination) {
+      const Slice a = cut(from, src), b = cut(to, dst);
+      const std::uint64_t n = by_destination ? b.count : a.count;
+      pair(e, {from, a.first, n}, src_offset, src_packet, {to, b.first, n}, dst_offset, dst_packet);
+    };
     const auto need = [&](bool ok, const char* what) {
       if (!ok) refuse(g, t, step, what);
     };
@@ -361,21 +387,21 @@ struct Execution::Builder {
     switch (op.kind) {
       case OpKind::put:
       case OpKind::put_with_signal:
-      case OpKind::put_with_signal_and_flush:
+      case OpKind::put_with_signal_and_flush: {
         // Memory channel: the executor reads from src_buff[0]'s buffer at src_buff[i]'s index
         // and writes dst_buff[i] (pws and pwsf copy and do not signal).
         need(!op.src.empty() && op.src.size() >= op.dst.size(),
              "a put needs a src_buff for each dst_buff");
+        const Place source = place(g, t, step, op, op.src[0]);
+        need(!source.remote, "a put reads a local buffer (type)");
         for (std::size_t i = 0; i < op.dst.size(); ++i) {
-          const Place from{g, place(g, t, step, op, op.src[0]).buffer, false};
           const Place to = place(g, t, step, op, op.dst[i]);
           need(to.remote, "a put writes a remote buffer (buffer_id)");
-          need(!place(g, t, step, op, op.src[0]).remote, "a put reads a local buffer (type)");
-          pair(e, cells(from, op.src[i], op.dst[i].size, bad), true, false,
-               cells(to, op.dst[i], op.dst[i].size, bad), false, false);
+          move(source, op.src[i], true, false, to, op.dst[i], false, false, true);
           x.events_[e].to = to.gpu;
         }
         break;
+      }
       case OpKind::get:
         // The executor swaps the offsets: it reads the peer at dst_buff[i]'s index and writes
         // the local buffer at src_buff[i]'s (the same when the indices agree).
@@ -384,8 +410,10 @@ struct Execution::Builder {
           const Place remote = place(g, t, step, op, op.src[i]);
           const Place local = place(g, t, step, op, op.dst[i]);
           need(remote.remote && !local.remote, "a get reads a remote buffer into a local one");
-          pair(e, cells(remote, op.dst[i], op.src[i].size, bad), false, false,
-               cells(local, op.src[i], op.src[i].size, bad), true, false);
+          const Slice at_remote = cut(remote, op.dst[i]), at_local = cut(local, op.src[i]);
+          const Slice size = cut(remote, op.src[i]);
+          pair(e, {remote, at_remote.first, size.count}, false, false,
+               {local, at_local.first, size.count}, true, false);
           x.events_[e].to = remote.gpu;
         }
         break;
@@ -394,29 +422,30 @@ struct Execution::Builder {
         const Place from = place(g, t, step, op, op.src[0]);
         const Place to = place(g, t, step, op, op.dst[0]);
         need(!from.remote && !to.remote, "a copy moves between local buffers");
-        pair(e, cells(from, op.src[0], op.src[0].size, bad), true, false,
-             cells(to, op.dst[0], op.src[0].size, bad), true, false);
+        move(from, op.src[0], true, false, to, op.dst[0], true, false, false);
         break;
       }
-      case OpKind::put_packets:
+      case OpKind::put_packets: {
         need(!op.src.empty() && op.src.size() >= op.dst.size(),
              "ppkt needs a src_buff for each dst_buff");
+        const Place source = place(g, t, step, op, op.src[0]);
+        need(!source.remote, "ppkt reads a local buffer (type)");
         for (std::size_t i = 0; i < op.dst.size(); ++i) {
-          const Place from{g, place(g, t, step, op, op.src[0]).buffer, false};
           const Place to = place(g, t, step, op, op.dst[i]);
-          need(to.remote, "ppkt writes a remote buffer (buffer_id)");
-          pair(e, whole(from, op.src[i], op.src[i].size), true, false,
-               whole(to, op.dst[i], op.src[i].size), true, true);
+          need(to.remote && to.buffer == Buffer::scratch,
+               "ppkt writes packets into a peer's scratch buffer (buffer_id of a scratch)");
+          move(source, op.src[i], true, false, to, op.dst[i], true, true, false);
           x.events_[e].to = to.gpu;
         }
         break;
+      }
       case OpKind::read_put_packets:
         need(!op.src.empty(), "rppkt needs a src_buff");
         for (std::size_t i = 0; i < op.dst.size(); ++i) {
           const Place to = place(g, t, step, op, op.dst[i]);
-          need(to.remote, "rppkt writes a remote buffer (buffer_id)");
-          pair(e, whole(scratch, op.src[0], op.src[0].size), true, true,
-               whole(to, op.dst[i], op.src[0].size), true, true);
+          need(to.remote && to.buffer == Buffer::scratch,
+               "rppkt writes packets into a peer's scratch buffer (buffer_id of a scratch)");
+          move(scratch, op.src[0], true, true, to, op.dst[i], true, true, false);
           x.events_[e].to = to.gpu;
         }
         break;
@@ -424,17 +453,16 @@ struct Execution::Builder {
         need(!op.src.empty() && !op.dst.empty(), "cpkt needs a src_buff and a dst_buff");
         const Place from = place(g, t, step, op, op.src[0]);
         const Place to = place(g, t, step, op, op.dst[0]);
-        need(!from.remote && !to.remote, "cpkt moves between local buffers");
-        pair(e, whole(from, op.src[0], op.src[0].size), true, false,
-             whole(to, op.dst[0], op.src[0].size), true, true);
+        need(!from.remote && !to.remote && to.buffer == Buffer::scratch,
+             "cpkt copies a local buffer into local scratch packets");
+        move(from, op.src[0], true, false, to, op.dst[0], true, true, false);
         break;
       }
       case OpKind::unpack_packets: {
         need(!op.src.empty() && !op.dst.empty(), "upkt needs a src_buff and a dst_buff");
         const Place to = place(g, t, step, op, op.dst[0]);
         need(!to.remote, "upkt writes a local buffer");
-        pair(e, whole(scratch, op.src[0], op.src[0].size), true, true,
-             whole(to, op.dst[0], op.src[0].size), true, false);
+        move(scratch, op.src[0], true, true, to, op.dst[0], true, false, false);
         break;
       }
       case OpKind::nop:
@@ -462,13 +490,14 @@ struct Execution::Builder {
     }
     if (bad) overrun(e, it);
     bool reads_packets = false;
-    for (std::uint32_t a = x.events_[e].accesses; a < x.events_[e].accesses + x.events_[e].access_count; ++a)
+    for (std::uint32_t a = x.events_[e].accesses;
+         a < x.events_[e].accesses + x.events_[e].access_count; ++a)
       reads_packets = reads_packets || (!x.accesses_[a].write && x.accesses_[a].packet);
     if (reads_packets) packet_readers.push_back(e);
   }
 
-  std::uint32_t proxy(std::uint32_t g, std::uint32_t channel) {
-    const auto [it, fresh] = proxy_lane[g].try_emplace(channel, 0);
+  std::uint32_t proxy(std::uint32_t g, std::uint32_t channel, std::uint32_t t) {
+    const auto [it, fresh] = proxy_lane.try_emplace({g, channel, t}, 0);
     if (fresh) it->second = new_lane();
     return it->second;
   }
@@ -495,29 +524,30 @@ struct Execution::Builder {
     if (op.src.size() < op.dst.size() || op.channel_ids.size() < op.dst.size())
       refuse(g, t, step, "a port-channel put needs a src_buff and a channel for each dst_buff");
     for (std::size_t i = 0; i < op.dst.size(); ++i) {
+      const auto thread = static_cast<std::uint32_t>(i);
       const std::uint32_t ch = channel_of(g, t, step, op, i);
-      const std::uint32_t push = leader(EventKind::push, g, t, step, call);
-      const std::uint32_t lane = proxy(g, ch);
+      const std::uint32_t push = leader(EventKind::push, g, t, step, call, thread);
+      const std::uint32_t lane = proxy(g, ch, t);
       const std::uint32_t e = event(EventKind::data, lane, g, t, step, call);
       edge(push, e, EdgeKind::proxy, true);
       const Place from = place(g, t, step, op, op.src[i]);
       const Place to = place(g, t, step, op, op.dst[i]);
       if (from.remote || !to.remote)
         refuse(g, t, step, "a port-channel put reads a local buffer and writes a remote one");
-      bool bad = false;
-      const Slice s = slice(op, op.src[i], op.dst[i].size, it);
-      const Slice d = slice(op, op.dst[i], op.dst[i].size, it);
-      bad = s.overrun || d.overrun;
+      // The executor moves dst_buff[i]'s size, from the registered buffers' bases: a local
+      // scratch source is not offset by the double scratch buffer's half.
+      const Slice s = slice(op, op.src[i], it, from.buffer);
+      const Slice d = slice(op, op.dst[i], it, to.buffer);
       x.events_[e].to = to.gpu;
-      pair(e, {from, s.first, s.count}, true, false, {to, d.first, d.count}, false, false);
-      if (bad) overrun(e, it);
-      proxy_last[{g, ch}] = e;
+      pair(e, {from, s.first, d.count}, false, false, {to, d.first, d.count}, false, false);
+      if (s.overrun || d.overrun) overrun(e, it);
+      proxy_last[{g, ch, t}] = e;
       if (op.kind == OpKind::put) continue;
       const std::uint32_t sig = event(EventKind::signal, lane, g, t, step, call);
       signal_on(g, t, sig, ChannelType::port, ch);
-      proxy_last[{g, ch}] = sig;
+      proxy_last[{g, ch, t}] = sig;
       if (op.kind == OpKind::put_with_signal_and_flush) {
-        const std::uint32_t f = leader(EventKind::flush, g, t, step, call);
+        const std::uint32_t f = leader(EventKind::flush, g, t, step, call, thread);
         edge(sig, f, EdgeKind::proxy, true);
       }
     }
@@ -525,7 +555,34 @@ struct Execution::Builder {
 
   void op(std::uint32_t g, std::uint32_t t, std::uint32_t step, std::uint32_t call, const Op& op,
           std::uint32_t it) {
-    const ChannelType type = op.channel_type.value_or(ChannelType::memory);
+    const ChannelType type = op.channel_type.value_or(ChannelType::none);
+    const bool channelled = op.kind == OpKind::signal || op.kind == OpKind::wait ||
+                            op.kind == OpKind::relaxed_signal || op.kind == OpKind::relaxed_wait ||
+                            op.kind == OpKind::flush || op.kind == OpKind::put ||
+                            op.kind == OpKind::put_with_signal ||
+                            op.kind == OpKind::put_with_signal_and_flush || op.kind == OpKind::get ||
+                            op.kind == OpKind::put_packets || op.kind == OpKind::read_put_packets;
+    // The executor zero-fills an op: without channel_type it is NONE, and a signal, wait, put or
+    // flush then does nothing at all.
+    if (channelled && type != ChannelType::memory && type != ChannelType::port)
+      refuse(g, t, step, "\"" + std::string(to_string(op.kind)) + "\" needs channel_type \"memory\" or " +
+                             "\"port\" (the executor does nothing for " +
+                             (op.channel_type ? "\"" + std::string(to_string(type)) + "\"" : std::string("none")) + ")");
+    const bool packets = op.kind == OpKind::put_packets || op.kind == OpKind::read_put_packets ||
+                         op.kind == OpKind::copy_packets || op.kind == OpKind::unpack_packets;
+    // Packets are 16-byte slots of data and flag at twice a chunk's offset: the executor sizes
+    // the scratch buffer for them only in an LL plan, where every scratch access is a packet's.
+    if (packets && plan.protocol != "LL")
+      refuse(g, t, step, "\"" + std::string(to_string(op.kind)) + "\" in a plan whose protocol is \"" +
+                             plan.protocol + "\": packets need protocol \"LL\"");
+    if (!packets && plan.protocol == "LL" && (op.kind == OpKind::put || op.kind == OpKind::get ||
+                                              op.kind == OpKind::copy || op.kind == OpKind::put_with_signal ||
+                                              op.kind == OpKind::put_with_signal_and_flush))
+      for (const auto* refs : {&op.src, &op.dst})
+        for (const BufferRef& r : *refs)
+          if (place(g, t, step, op, r).buffer == Buffer::scratch)
+            refuse(g, t, step, "a plain \"" + std::string(to_string(op.kind)) +
+                                   "\" on the scratch buffer of an LL plan, whose scratch holds packets: not modelled");
     switch (op.kind) {
       case OpKind::nop:
         join(g, t, step, call);
@@ -536,22 +593,24 @@ struct Execution::Builder {
         const std::uint32_t arrive = join(g, t, step, call);
         const std::uint32_t depart = leader(EventKind::depart, g, t, step, call);
         barriers[{call, g, *op.barrier_id}][t].push_back({arrive, depart, *op.num_threadblocks});
-        tb_state[g][t].needs = depart;
+        tb_state[g][t].sync = depart;
+        tb_state[g][t].seen[0] = depart;
         return;
       }
       case OpKind::signal:
       case OpKind::relaxed_signal:
         for (std::size_t i = 0; i < op.channel_ids.size(); ++i) {
+          const auto thread = static_cast<std::uint32_t>(i);
           const std::uint32_t ch = channel_of(g, t, step, op, i);
           std::uint32_t e = 0;
           if (type == ChannelType::port) {
-            // The proxy signals after the puts pushed before it on that channel.
-            const std::uint32_t push = leader(EventKind::push, g, t, step, call);
-            e = event(EventKind::signal, proxy(g, ch), g, t, step, call);
+            // The proxy signals after the puts this threadblock pushed before it on that channel.
+            const std::uint32_t push = leader(EventKind::push, g, t, step, call, thread);
+            e = event(EventKind::signal, proxy(g, ch, t), g, t, step, call);
             edge(push, e, EdgeKind::proxy, true);
-            proxy_last[{g, ch}] = e;
+            proxy_last[{g, ch, t}] = e;
           } else {
-            e = leader(EventKind::signal, g, t, step, call);
+            e = leader(EventKind::signal, g, t, step, call, thread);
           }
           x.events_[e].relaxed = op.kind == OpKind::relaxed_signal;
           signal_on(g, t, e, type, ch);
@@ -561,7 +620,8 @@ struct Execution::Builder {
       case OpKind::relaxed_wait:
         for (std::size_t i = 0; i < op.channel_ids.size(); ++i) {
           const std::uint32_t ch = channel_of(g, t, step, op, i);
-          const std::uint32_t e = leader(EventKind::wait, g, t, step, call);
+          const std::uint32_t e =
+              leader(EventKind::wait, g, t, step, call, static_cast<std::uint32_t>(i));
           x.events_[e].relaxed = op.kind == OpKind::relaxed_wait;
           wait_on(g, t, e, type, ch);
         }
@@ -569,23 +629,26 @@ struct Execution::Builder {
       case OpKind::flush: {
         // The executor flushes the first nOutputs channels (the op's dst_buff count), not
         // channel_ids' count: a flush without dst_buff completes nothing.
-        const std::uint32_t f = leader(EventKind::flush, g, t, step, call);
         const std::size_t n = std::min(op.dst.size(), op.channel_ids.size());
+        if (n == 0) leader(EventKind::flush, g, t, step, call);
         for (std::size_t i = 0; i < n; ++i) {
           const std::uint32_t ch = channel_of(g, t, step, op, i);
-          if (const auto last = proxy_last.find({g, ch}); last != proxy_last.end())
+          const std::uint32_t f =
+              leader(EventKind::flush, g, t, step, call, static_cast<std::uint32_t>(i));
+          if (const auto last = proxy_last.find({g, ch, t}); last != proxy_last.end())
             edge(last->second, f, EdgeKind::proxy, true);
         }
         return;
       }
       case OpKind::sem_release:
       case OpKind::sem_acquire:
-        for (std::uint32_t id : op.semaphore_ids) {
+        for (std::size_t i = 0; i < op.semaphore_ids.size(); ++i) {
+          const std::uint32_t id = op.semaphore_ids[i];
           if (id >= plan.gpus[g].semaphores.size())
             refuse(g, t, step, "semaphore " + std::to_string(id) + " is not declared");
           const bool release = op.kind == OpKind::sem_release;
-          const std::uint32_t e =
-              leader(release ? EventKind::release : EventKind::acquire, g, t, step, call);
+          const std::uint32_t e = leader(release ? EventKind::release : EventKind::acquire, g, t,
+                                         step, call, static_cast<std::uint32_t>(i));
           Sem& s = sems[{g, id}];
           (release ? s.releases : s.acquires).push_back(e);
           (release ? s.releasers : s.acquirers).insert(t);
@@ -676,6 +739,14 @@ struct Execution::Builder {
     }
   }
 
+  std::uint64_t group_size(std::uint32_t g, std::uint32_t t, std::uint32_t step,
+                           const GroupInfo& group) const {
+    if (group.tbg_size == 0 || group.tb_id >= group.tbg_size)
+      refuse(g, t, step, "tbg_info: tb_id " + std::to_string(group.tb_id) + " of a group of " +
+                             std::to_string(group.tbg_size));
+    return group.tbg_size;
+  }
+
   /// The flattened ops (as the executor numbers them), the cell grid and the memory charge.
   void flatten() {
     x.flat_.resize(gpus);
@@ -692,7 +763,7 @@ struct Execution::Builder {
           flat.push_back({&ops[i], i, kNone, nullptr});
           if (ops[i].kind != OpKind::pipeline) {
             per_call += 1 + ops[i].channel_ids.size() + ops[i].dst.size() + ops[i].semaphore_ids.size();
-            if (ops[i].group) q = std::lcm(q, std::uint64_t{std::max(1u, ops[i].group->tbg_size)});
+            if (ops[i].group) q = std::lcm(q, group_size(g, t, i, *ops[i].group));
             if (q > kMaxCellsPerChunk) break;
             continue;
           }
@@ -703,8 +774,8 @@ struct Execution::Builder {
             flat.push_back({&inner, i, j, &ops[i]});
             per_call += iterations * (1 + inner.channel_ids.size() + inner.dst.size() +
                                       inner.semaphore_ids.size());
-            if (inner.group)
-              q = std::lcm(q, 2 * std::uint64_t{std::max(1u, inner.group->tbg_size)});
+            if (inner.group) q = std::lcm(q, 2 * group_size(g, t, i + 1 + j, *inner.group));
+            if (q > kMaxCellsPerChunk) break;
           }
         }
         if (q > kMaxCellsPerChunk) break;
@@ -735,16 +806,14 @@ struct Execution::Builder {
   }
 
   void lanes() {
-    leader_lane.resize(gpus);
     block_lane.resize(gpus);
     tb_state.resize(gpus);
-    proxy_lane.resize(gpus);
     barrier_lane.resize(gpus);
     for (std::uint32_t g = 0; g < gpus; ++g) {
       const auto tbs = plan.gpus[g].threadblocks.size();
       tb_state[g].resize(tbs);
       for (std::size_t t = 0; t < tbs; ++t) {
-        leader_lane[g].push_back(new_lane());
+        leader_lane(g, static_cast<std::uint32_t>(t), 0);
         block_lane[g].push_back(new_lane(true));
       }
       boundary_lane.push_back(new_lane());
@@ -782,12 +851,10 @@ struct Execution::Builder {
     const std::uint32_t b = event(EventKind::boundary, boundary_lane[g], g, kNone, 0, call);
     for (std::uint32_t t = 0; t < tb_state[g].size(); ++t) {
       TbState& s = tb_state[g][t];
-      if (lane_last[leader_lane[g][t]] != kNone)
-        edge(lane_last[leader_lane[g][t]], b, EdgeKind::boundary, true);
+      for (std::uint32_t lane : s.leaders)
+        if (lane_last[lane] != kNone) edge(lane_last[lane], b, EdgeKind::boundary, true);
       if (s.last_block != kNone) edge(s.last_block, b, EdgeKind::boundary, true);
-      s.boundary = b;
-      s.leader_after_boundary = s.block_after_boundary = true;
-      s.needs = kNone;
+      s.sync = b;
       s.last_block = kNone;
       ++s.epoch;
     }
@@ -806,9 +873,25 @@ struct Execution::Builder {
 
   void pair_signals() {
     for (const auto& [key, p] : pairs) {
-      // Data ordering needs a release and an acquire on one channel used by one threadblock on
-      // each side: otherwise which signal a wait observes depends on timing.
+      // Which signal a wait observes is fixed only when one threadblock signals and one waits on
+      // the channel: otherwise it depends on timing, the pairing orders nothing (it is kept for
+      // the layering alone) and the channel is a fault of its own.
       const bool exclusive = p.signallers.size() <= 1 && p.waiters.size() <= 1;
+      if (!exclusive) {
+        const bool waiters = p.waiters.size() > 1;
+        const auto& tbs = waiters ? p.waiters : p.signallers;
+        std::string list;
+        for (const auto& [gpu, tb] : tbs)
+          list += (list.empty() ? "" : ", ") + std::to_string(tb);
+        const std::string type = key.type == 1 ? "port" : "memory";
+        x.shared_.push_back(
+            {p.signals.empty() ? kNone : p.signals.front(), p.waits.empty() ? kNone : p.waits.front(),
+             "gpu " + std::to_string(waiters ? key.to : key.from) + (waiters ? " waits on" : " signals") +
+                 " its " + ordinal(key.ordinal + 1) + " " + type + " channel " +
+                 (waiters ? "from gpu " + std::to_string(key.from) : "to gpu " + std::to_string(key.to)) +
+                 " in threadblocks " + list +
+                 ": which signal releases which wait depends on timing, so it orders nothing"});
+      }
       for (std::size_t k = 0; k < p.waits.size(); ++k) {
         const std::uint32_t w = p.waits[k];
         if (k >= p.signals.size()) {
@@ -820,7 +903,7 @@ struct Execution::Builder {
         }
         const std::uint32_t s = p.signals[k];
         edge(s, w, EdgeKind::signal,
-             exclusive && !x.events_[s].relaxed && !x.events_[w].relaxed);
+             exclusive && !x.events_[s].relaxed && !x.events_[w].relaxed, exclusive);
       }
       // Per call (the calls are alike): signals and waits that differ in number.
       std::uint64_t signals = 0, waits = 0;
@@ -859,7 +942,7 @@ struct Execution::Builder {
           continue;
         }
         edge(s.releases[static_cast<std::size_t>(k)], s.acquires[j], EdgeKind::semaphore,
-             exclusive);
+             exclusive, exclusive);
       }
     }
   }
@@ -898,12 +981,16 @@ struct Execution::Builder {
     }
   }
 
+  /// A packet read waits for its call's packet of each cell it reads. With one writer per cell
+  /// that write comes first and orders data; with several, the first one to land releases the
+  /// reader: it waits for the first written in the plan's order, which orders nothing (and the
+  /// writes themselves race, or are ordered, in the race check).
   void connect_packets() {
     for (std::uint32_t e : packet_readers) {
       const Event& ev = x.events_[e];
-      std::set<std::uint32_t> writers;
+      std::vector<std::pair<std::uint32_t, bool>> writers;  // (event, the only writer of a cell)
       bool missing = false;
-      for (std::uint32_t a = ev.accesses; a < ev.accesses + ev.access_count; ++a) {
+      for (std::uint32_t a = ev.accesses; a < ev.accesses + ev.access_count && !missing; ++a) {
         const Access& r = x.accesses_[a];
         if (r.write || !r.packet) continue;
         for (std::uint32_t k = 0; k < r.count && !missing; ++k) {
@@ -914,13 +1001,14 @@ struct Execution::Builder {
                 {e, x.describe(e) + " reads the packets of " + to_string(Slot{r.slot.buffer, r.slot.index + k}) +
                         " of gpu " + std::to_string(r.gpu) +
                         ", which no op of its call writes: it spins on their flag forever"});
-          } else {
-            writers.insert(it->second.begin(), it->second.end());
+          } else if (it->second.front() != e) {
+            writers.emplace_back(it->second.front(), it->second.size() == 1);
           }
         }
       }
-      for (std::uint32_t w : writers)
-        if (w != e) edge(w, e, EdgeKind::packet, true);
+      std::sort(writers.begin(), writers.end());
+      writers.erase(std::unique(writers.begin(), writers.end()), writers.end());
+      for (const auto& [w, only] : writers) edge(w, e, EdgeKind::packet, only, only);
     }
   }
 
@@ -988,6 +1076,14 @@ Execution::Execution(const Plan& plan, std::string_view source)
   if (chunks_ == 0)
     throw InputError(source_ + ": gpus[0]: output_chunks " + std::to_string(g0.output_chunks) +
                      " hold less than a chunk per gpu");
+  // In place, an allgather's input is the gpu's part of its output: it must lie inside it.
+  if (plan.inplace && collective_ == Collective::allgather)
+    for (std::uint32_t g = 0; g < p; ++g)
+      if (std::uint64_t{plan.gpus[g].input_chunks} * p > plan.gpus[g].output_chunks)
+        throw InputError(source_ + ": gpus[" + std::to_string(g) + "]: an allgather in place needs " +
+                         std::to_string(p) + " x input_chunks (" +
+                         std::to_string(plan.gpus[g].input_chunks) + ") within output_chunks (" +
+                         std::to_string(plan.gpus[g].output_chunks) + ")");
   Builder b(*this);
   b.names_and_checks();
   b.flatten();

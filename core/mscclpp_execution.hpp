@@ -82,10 +82,15 @@ class Execution {
     packet,    ///< the packet write a packet read waits for
     boundary   ///< the kernel boundary between calls
   };
+  /// `orders_data`: a release and its acquire (what came before the source is visible after
+  /// the target); `orders_execution`: the source is done before the target starts (so a read
+  /// before it comes before a write after it). An edge neither is kept for the layering and
+  /// the deadlock search only: which event releases the target depends on timing.
   struct Edge {
     std::uint32_t from = 0, to = 0;
     EdgeKind kind = EdgeKind::lane;
     bool orders_data = true;
+    bool orders_execution = true;
   };
 
   /// A wait, acquire, barrier or packet read that nothing ever releases.
@@ -116,6 +121,8 @@ class Execution {
   const std::vector<Edge>& edges() const { return edges_; }
   const std::vector<Unreleased>& unreleased() const { return unreleased_; }
   const std::vector<Imbalance>& imbalances() const { return imbalances_; }
+  /// Channel pairs signalled or waited on by several threadblocks of a gpu.
+  const std::vector<Imbalance>& shared() const { return shared_; }
   /// Events that name cells beyond their buffers, with the first such range.
   struct Outside {
     std::uint32_t event = 0;
@@ -155,6 +162,7 @@ class Execution {
   std::vector<Edge> edges_;
   std::vector<Unreleased> unreleased_;
   std::vector<Imbalance> imbalances_;
+  std::vector<Imbalance> shared_;
   std::vector<Outside> outside_;
   std::vector<std::uint32_t> level_, order_;
   std::vector<std::size_t> phase_of_level_;

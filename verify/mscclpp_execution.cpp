@@ -25,6 +25,7 @@ class Checks {
   explicit Checks(const Execution& x) : x_(x) {}
 
   std::vector<ExecutionFault> run() {
+    shared();
     never_released();
     imbalances();
     deadlock();
@@ -50,6 +51,15 @@ class Checks {
       if (std::find(seen.begin(), seen.end(), r) != seen.end()) continue;
       seen.push_back(r);
       fault(ExecutionFaultKind::never_released, u.why, {u.event});
+    }
+  }
+
+  void shared() {
+    for (const Execution::Imbalance& i : x_.shared()) {
+      std::vector<std::uint32_t> events;
+      if (i.signal_event != Execution::kNone) events.push_back(i.signal_event);
+      if (i.wait_event != Execution::kNone) events.push_back(i.wait_event);
+      fault(ExecutionFaultKind::shared_connection, i.why, std::move(events));
     }
   }
 
@@ -146,7 +156,7 @@ class Checks {
     std::vector<HappensBefore::Arc> all, data;
     for (const Execution::Edge& x : x_.edges()) {
       if (thread[x.from] == thread[x.to]) continue;
-      all.push_back({x.from, x.to});
+      if (x.orders_execution) all.push_back({x.from, x.to});
       if (x.orders_data) data.push_back({x.from, x.to});
     }
     // Two engines: writes need a chain that orders data (a release and its acquire); a read
@@ -183,7 +193,7 @@ class Checks {
       return state[it->second];
     };
 
-    std::uint64_t races = 0;
+    std::uint64_t races = 0, stale_reads = 0;
     const std::size_t first = faults_.size();
     const auto race = [&](std::uint32_t g, Slot s, std::uint32_t earlier, bool earlier_writes,
                           std::uint32_t later, bool later_writes) {
@@ -212,6 +222,21 @@ class Checks {
           const Slot s{acc.slot.buffer, acc.slot.index + k};
           Cell& c = cell(acc.gpu, s.buffer, s.index);
           if (!acc.write) {
+            // After the first call, a read of a cell its own call never wrote reads what a
+            // previous call left (the caller's writes between calls count as its call's).
+            const bool stale = ev.call > 0 && ev.kind != EventKind::boundary &&
+                               (c.write == kNone || events[c.write].call != ev.call);
+            if (stale && stale_reads++ == 0) {
+              const std::string what =
+                  c.write == kNone ? "nothing wrote it in any call"
+                                   : "it was last written by " + x_.describe(c.write);
+              fault(ExecutionFaultKind::stale_read,
+                    "gpu " + std::to_string(acc.gpu) + " " + to_string(s) + ": " + x_.describe(e) +
+                        " reads it, but " + what + ": call " + std::to_string(ev.call + 1) +
+                        " reads a previous call's data",
+                    c.write == kNone ? std::vector<std::uint32_t>{e}
+                                     : std::vector<std::uint32_t>{c.write, e});
+            }
             // A packet read spins until the packets of its own call land: it is ordered after
             // such a write whatever the lanes.
             const bool flagged = acc.packet && c.packet && c.write != kNone &&
