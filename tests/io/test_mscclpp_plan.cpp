@@ -319,6 +319,29 @@ TEST_CASE("mscclpp plan: refusals name the op's path, inside a pipeline too") {
   CHECK(inline_refusal(R"({"name": "nop"})").empty());
 }
 
+TEST_CASE("mscclpp plan: JSON errors say where, as nlohmann's parser finds them") {
+  // simdjson refuses these; the message comes from a second reading that knows positions.
+  CHECK(refusal(two_gpus(R"({"name": "copy", "src_buff": [{"type": "i", "index":
+          18446744073709551616, "size": 1}]})")) ==
+        "x.json:4:11: invalid JSON: number out of range: 18446744073709551616");
+  CHECK(refusal(R"({"gpus": [-9223372036854775809]})") ==
+        "x.json:1:11: invalid JSON: number out of range: -9223372036854775809");
+  CHECK(refusal(R"({"gpus": [1e400]})") == "x.json:1:11: invalid JSON: number out of range: 1e400");
+  CHECK(refusal("{\"gpus\": [\n  }") ==
+        "x.json:2:3: invalid JSON: syntax error while parsing value - unexpected '}'; expected "
+        "'[', '{', or a literal");
+  CHECK(refusal("").starts_with("x.json:1:1: invalid JSON"));
+  CHECK(refusal(R"({"gpus": [], "x": {"a": 1, "a": 2}})") ==
+        "x.json: the key \"a\" appears twice in one object");
+  // 64 levels are read (the unknown key is ignored); 65 are not.
+  const auto nested = [](int levels) {
+    return two_gpus(R"({"name": "nop", "deep": )" + std::string(levels - 7, '[') +
+                    std::string(levels - 7, ']') + "}");
+  };
+  CHECK(refusal(nested(64)).empty());
+  CHECK(refusal(nested(65)) == "x.json: nested deeper than 64 levels");
+}
+
 TEST_CASE("mscclpp plan: memory is charged before the document and the plan are built") {
   const std::string text = read_input(kFixtures + "alltoall-3.json");
   const Limits saved = limits();
@@ -330,4 +353,11 @@ TEST_CASE("mscclpp plan: memory is charged before the document and the plan are 
   CHECK(message.find("x.json: the JSON document of a plan of") != std::string::npos);
   CHECK(message.find("more than the memory limit") != std::string::npos);
   CHECK(refusal(text).empty());
+  // A key twice, with no memory for the second reading: the message says what, not where.
+  const std::string twice = R"({"gpus": [], "a": 1, "a": 2})";
+  tight.max_memory_bytes = twice.size() * 16;
+  set_limits(tight);
+  const std::string without_position = refusal(twice);
+  set_limits(saved);
+  CHECK(without_position == "x.json: a key appears twice in one object");
 }
