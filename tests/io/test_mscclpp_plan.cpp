@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
+#include "core/topology.hpp"
 #include "io/mscclpp_plan.hpp"
 
 using namespace phasecheck;
@@ -143,7 +144,7 @@ TEST_CASE("mscclpp plan: pipelines, packets, port channels and threadblock group
 }
 
 TEST_CASE(
-    "mscclpp plan: fields the executor defaults take its defaults; unknown keys are ignored") {
+    "mscclpp plan: fields the executor defaults take its defaults, and unknown keys are ignored") {
   const std::string minimal =
       R"({"name": "m", "collective": "allgather", "protocol": "LL", "inplace": true,
           "dsl_version": "9.9", "gpus": [{"id": 0, "input_chunks": 1, "output_chunks": 1,
@@ -360,4 +361,24 @@ TEST_CASE("mscclpp plan: memory is charged before the document and the plan are 
   const std::string without_position = refusal(twice);
   set_limits(saved);
   CHECK(without_position == "x.json: a key appears twice in one object");
+
+  // Room for the document but not for the plan built from it.
+  tight.max_memory_bytes = text.size() * 11;
+  set_limits(tight);
+  const std::string plan_message = refusal(text);
+  set_limits(saved);
+  CHECK_MESSAGE(plan_message.starts_with("x.json: a plan of 42 ops needs "), plan_message);
+}
+
+TEST_CASE("mscclpp plan: gpus and ops are counted before any is read") {
+  std::string gpus = R"({"name": "t", "collective": "alltoall", "protocol": "Simple",
+                         "inplace": false, "gpus": [0)";
+  for (std::uint32_t i = 0; i < kMaxRanks; ++i) gpus += ",0";
+  CHECK(refusal(gpus + "]}") == "x.json: gpus: more than 1048576 gpus");
+  // Ops are counted in the document, whatever they hold: the limit holds before any is read.
+  std::string ops = "0";
+  for (int i = 0; i < 4'000'000; ++i) ops += ",0";
+  CHECK(refusal(two_gpus(ops)) == "x.json: gpus: 4000001 ops, more than 4000000 in one file");
+  CHECK(refusal(two_gpus(ops.substr(2))) ==
+        "x.json: gpus[0].threadblocks[0].ops[0]: expected an object, got a number");
 }
