@@ -1,5 +1,7 @@
 #include "io/mscclpp_plan.hpp"
 
+#include <simdjson.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -21,16 +23,20 @@ namespace phasecheck::io {
 
 namespace {
 
-using detail::Json;
+using Element = simdjson::dom::element;
 using mscclpp::ChannelType;
 using mscclpp::OpKind;
+using simdjson::dom::element_type;
 
 /// Ops in one file, at most (a pipeline's ops counted): far more than a 64-gpu plan holds, since
 /// the executor runs at most 64 ops a threadblock.
 constexpr std::uint64_t kMaxOpsPerFile = 4'000'000;
-/// What nlohmann's document takes per byte of text, at most: a value is 16 bytes, an object's
-/// member about 100, and `[{},{}]` packs an object (a map of its own) into 3 bytes.
-constexpr std::uint64_t kDocumentBytesPerTextByte = 32;
+/// What simdjson's document takes per byte of text, at most: its tape (8 bytes a byte), its
+/// strings (5/3 of a byte) and a padded copy of the text.
+constexpr std::uint64_t kDocumentBytesPerTextByte = 11;
+/// The same for nlohmann's document, which only a malformed plan's message needs: a value is 16
+/// bytes, an object's member about 100, and `[{},{}]` packs an object into 3 bytes.
+constexpr std::uint64_t kMessageDocumentBytesPerTextByte = 32;
 constexpr std::uint64_t kMaxUint32 = std::numeric_limits<std::uint32_t>::max();
 constexpr std::uint64_t kMaxInt32 = std::numeric_limits<std::int32_t>::max();
 
@@ -38,52 +44,84 @@ std::string counted(std::uint64_t n, std::string_view what) {
   return std::to_string(n) + " " + std::string(what) + (n == 1 ? "" : "s");
 }
 
+/// As detail::type_name says it of nlohmann's values.
+std::string type_name(Element e) {
+  switch (e.type()) {
+    case element_type::ARRAY:
+      return "an array";
+    case element_type::OBJECT:
+      return "an object";
+    case element_type::INT64:
+      return e.get_int64().value_unsafe() < 0 ? "a negative number" : "a number";
+    case element_type::UINT64:
+      return "a number";
+    case element_type::DOUBLE:
+      return "a non-integer or out-of-range number";
+    case element_type::STRING:
+      return "a string";
+    case element_type::BOOL:
+      return "a boolean";
+    case element_type::NULL_VALUE:
+      return "a null";
+  }
+  return "a value";
+}
+
+class Items;
+
 /// A value of the plan's document and where it is: a child keeps its parent and its key or
 /// index, and the JSON path is spelled only when something is wrong, so that reading a large
 /// plan builds no strings. A child must not outlive its parent (they live on the reader's stack).
 class Node {
  public:
-  Node(const Json& value, std::string_view source) : value_(&value), source_(source) {}
+  Node(Element value, std::string_view source) : value_(value), source_(source) {}
 
-  const Json& json() const { return *value_; }
+  Element json() const { return value_; }
+  /// Its position in its array.
+  std::size_t index() const { return index_; }
   /// A member the executor requires.
   Node key(std::string_view name) const {
     if (const auto n = find(name)) return *n;
     fail("missing \"" + std::string(name) + "\"");
   }
-  /// A member the executor reads only when present.
+  /// A member the executor reads only when present (objects are small: a linear search).
   std::optional<Node> find(std::string_view name) const {
-    object();
-    const auto it = value_->find(name);
-    if (it == value_->end()) return std::nullopt;
-    return Node(*it, this, name, 0);
+    for (const auto field : object())
+      if (field.key == name) return Node(field.value, this, name, 0);
+    return std::nullopt;
   }
-  /// The elements of an array (item(i) names element i).
   std::size_t size() const { return array().size(); }
-  Node item(std::size_t i) const { return Node(array()[i], this, {}, i); }
+  /// The elements of an array, in order.
+  Items items() const;
 
-  void object() const {
-    if (!value_->is_object()) fail("expected an object, got " + detail::type_name(*value_));
+  simdjson::dom::object object() const {
+    if (value_.type() != element_type::OBJECT) fail("expected an object, got " + type_name(value_));
+    return value_.get_object().value_unsafe();
   }
-  const Json::array_t& array() const {
-    if (!value_->is_array()) fail("expected an array, got " + detail::type_name(*value_));
-    return value_->get_ref<const Json::array_t&>();
+  simdjson::dom::array array() const {
+    if (value_.type() != element_type::ARRAY) fail("expected an array, got " + type_name(value_));
+    return value_.get_array().value_unsafe();
   }
   std::string string() const {
-    if (!value_->is_string()) fail("expected a string, got " + detail::type_name(*value_));
-    const auto& s = value_->get_ref<const std::string&>();
-    if (s.find('\0') != std::string::npos) fail("a string with a NUL character (\\u0000)");
-    return s;
+    if (value_.type() != element_type::STRING) fail("expected a string, got " + type_name(value_));
+    const std::string_view s = value_.get_string().value_unsafe();
+    if (s.find('\0') != std::string_view::npos) fail("a string with a NUL character (\\u0000)");
+    return std::string(s);
   }
   bool boolean() const {
-    if (!value_->is_boolean()) fail("expected true or false, got " + detail::type_name(*value_));
-    return value_->get<bool>();
+    if (value_.type() != element_type::BOOL)
+      fail("expected true or false, got " + type_name(value_));
+    return value_.get_bool().value_unsafe();
   }
   /// A non-negative integer in [min, max].
   std::uint64_t uint(std::uint64_t max, std::uint64_t min = 0) const {
-    if (!value_->is_number_unsigned())
-      fail("expected a non-negative integer, got " + detail::type_name(*value_));
-    const auto v = value_->get<std::uint64_t>();
+    std::uint64_t v = 0;
+    if (value_.type() == element_type::UINT64)
+      v = value_.get_uint64().value_unsafe();
+    else if (value_.type() == element_type::INT64 && value_.get_int64().value_unsafe() >= 0)
+      v = static_cast<std::uint64_t>(value_.get_int64().value_unsafe());
+    else
+      fail("expected a non-negative integer, got " + type_name(value_));
     if (v > max) fail(std::to_string(v) + " is too large (at most " + std::to_string(max) + ")");
     if (v < min) fail(std::to_string(v) + " is too small (at least " + std::to_string(min) + ")");
     return v;
@@ -112,15 +150,46 @@ class Node {
   }
 
  private:
-  Node(const Json& value, const Node* parent, std::string_view key, std::size_t index)
-      : value_(&value), parent_(parent), key_(key), index_(index), source_(parent->source_) {}
+  friend class Items;
+  Node(Element value, const Node* parent, std::string_view key, std::size_t index)
+      : value_(value), parent_(parent), key_(key), index_(index), source_(parent->source_) {}
 
-  const Json* value_;
+  Element value_;
   const Node* parent_ = nullptr;
   std::string_view key_;  ///< null for an array's element
   std::size_t index_ = 0;
   std::string_view source_;
 };
+
+/// An array's elements as Nodes (simdjson's arrays are walked, not indexed).
+class Items {
+ public:
+  class iterator {
+   public:
+    iterator(simdjson::dom::array::iterator at, const Node* parent) : at_(at), parent_(parent) {}
+    Node operator*() const { return Node(*at_, parent_, {}, index_); }
+    iterator& operator++() {
+      ++at_;
+      ++index_;
+      return *this;
+    }
+    bool operator!=(const iterator& other) const { return at_ != other.at_; }
+
+   private:
+    simdjson::dom::array::iterator at_;
+    const Node* parent_;
+    std::size_t index_ = 0;
+  };
+  Items(simdjson::dom::array array, const Node* parent) : array_(array), parent_(parent) {}
+  iterator begin() const { return {array_.begin(), parent_}; }
+  iterator end() const { return {array_.end(), parent_}; }
+
+ private:
+  simdjson::dom::array array_;
+  const Node* parent_;
+};
+
+Items Node::items() const { return {array(), this}; }
 
 /// Counts per channel type, indexed by the enumerator.
 using PerType = std::array<std::uint32_t, 4>;
@@ -176,35 +245,30 @@ struct Sizes {
   std::uint64_t ops = 0, buffers = 0, threadblocks = 0;
 };
 
-const Json* member(const Json& j, std::string_view key) {
-  if (!j.is_object()) return nullptr;
-  const auto it = j.find(key);
-  return it == j.end() ? nullptr : &*it;
+std::optional<simdjson::dom::array> array_member(Element e, std::string_view key) {
+  simdjson::dom::array a;
+  if (e.type() != element_type::OBJECT || e[key].get_array().get(a)) return std::nullopt;
+  return a;
 }
 
-const Json::array_t* array_member(const Json& j, std::string_view key) {
-  const Json* m = member(j, key);
-  return m && m->is_array() ? &m->get_ref<const Json::array_t&>() : nullptr;
-}
-
-void count_op(const Json& op, Sizes& s) {
+void count_op(Element op, Sizes& s) {
   ++s.ops;
   for (const std::string_view key : {"src_buff", "dst_buff"})
-    if (const auto* b = array_member(op, key)) s.buffers += b->size();
+    if (const auto b = array_member(op, key)) s.buffers += b->size();
 }
 
-Sizes count(const Json& plan) {
+Sizes count(Element plan) {
   Sizes s;
-  if (const auto* gpus = array_member(plan, "gpus"))
-    for (const Json& gpu : *gpus)
-      if (const auto* tbs = array_member(gpu, "threadblocks"))
-        for (const Json& tb : *tbs) {
+  if (const auto gpus = array_member(plan, "gpus"))
+    for (const Element gpu : *gpus)
+      if (const auto tbs = array_member(gpu, "threadblocks"))
+        for (const Element tb : *tbs) {
           ++s.threadblocks;
-          if (const auto* ops = array_member(tb, "ops"))
-            for (const Json& op : *ops) {
+          if (const auto ops = array_member(tb, "ops"))
+            for (const Element op : *ops) {
               count_op(op, s);
-              if (const auto* inner = array_member(op, "ops"))
-                for (const Json& i : *inner) count_op(i, s);
+              if (const auto inner = array_member(op, "ops"))
+                for (const Element i : *inner) count_op(i, s);
             }
         }
   return s;
@@ -221,14 +285,14 @@ struct Scope {
 class Reader {
  public:
   explicit Reader(std::uint32_t gpus) : gpus_(gpus) {}
-  mscclpp::Gpu gpu(const Node& n, std::uint32_t index) const;
+  mscclpp::Gpu gpu(const Node& n) const;
 
  private:
   std::uint32_t peer(const Node& n) const;
   void channels(const Node& n, mscclpp::Gpu& g, PerType& flattened) const;
   void remote_buffers(const Node& n, mscclpp::Gpu& g) const;
-  mscclpp::Threadblock threadblock(const Node& n, std::uint32_t index, std::size_t count,
-                                   const mscclpp::Gpu& g, const PerType& gpu_channels) const;
+  mscclpp::Threadblock threadblock(const Node& n, std::size_t count, const mscclpp::Gpu& g,
+                                   const PerType& gpu_channels) const;
   mscclpp::Op op(const Node& n, const Scope& s, bool in_pipeline) const;
   mscclpp::BufferRef buffer_ref(const Node& n, const mscclpp::Op& op, const Scope& s) const;
   void channel_ids(const Node& n, mscclpp::Op& op, const Scope& s) const;
@@ -243,7 +307,8 @@ std::uint32_t Reader::peer(const Node& n) const {
   return r;
 }
 
-mscclpp::Gpu Reader::gpu(const Node& n, std::uint32_t index) const {
+mscclpp::Gpu Reader::gpu(const Node& n) const {
+  const std::size_t index = n.index();
   mscclpp::Gpu g;
   const Node id = n.key("id");
   g.id = id.uint32();
@@ -261,22 +326,19 @@ mscclpp::Gpu Reader::gpu(const Node& n, std::uint32_t index) const {
   remote_buffers(n.key("remote_buffers"), g);
   if (const auto sems = n.find("semaphores")) {
     g.semaphores.reserve(sems->size());
-    for (std::size_t i = 0; i < sems->size(); ++i)
-      g.semaphores.push_back(
-          {static_cast<std::int64_t>(sems->item(i).key("init_value").uint(kMaxInt32))});
+    for (const Node sem : sems->items())
+      g.semaphores.push_back({static_cast<std::int64_t>(sem.key("init_value").uint(kMaxInt32))});
   }
   const Node tbs = n.key("threadblocks");
   g.threadblocks.reserve(tbs.size());
-  for (std::size_t i = 0; i < tbs.size(); ++i)
-    g.threadblocks.push_back(
-        threadblock(tbs.item(i), static_cast<std::uint32_t>(i), tbs.size(), g, flattened));
+  for (const Node tb : tbs.items())
+    g.threadblocks.push_back(threadblock(tb, tbs.size(), g, flattened));
   return g;
 }
 
 void Reader::channels(const Node& n, mscclpp::Gpu& g, PerType& flattened) const {
   g.channels.reserve(n.size());
-  for (std::size_t i = 0; i < n.size(); ++i) {
-    const Node c = n.item(i);
+  for (const Node c : n.items()) {
     mscclpp::Channel channel;
     channel.type = connecting_type(c.key("channel_type"));
     // A switch channel (NVLS) has buffer_type and rank_groups instead of peers: kept by its
@@ -284,8 +346,7 @@ void Reader::channels(const Node& n, mscclpp::Gpu& g, PerType& flattened) const 
     if (channel.type != ChannelType::switch_channel) {
       const Node peers = c.key("connected_to");
       channel.connected_to.reserve(peers.size());
-      for (std::size_t p = 0; p < peers.size(); ++p) {
-        const Node to = peers.item(p);
+      for (const Node to : peers.items()) {
         const std::uint32_t r = peer(to);
         if (r == g.id) to.fail("gpu " + std::to_string(r) + " has a channel to itself");
         channel.connected_to.push_back(r);
@@ -298,20 +359,19 @@ void Reader::channels(const Node& n, mscclpp::Gpu& g, PerType& flattened) const 
 
 void Reader::remote_buffers(const Node& n, mscclpp::Gpu& g) const {
   g.remote_buffers.reserve(n.size());
-  for (std::size_t i = 0; i < n.size(); ++i) {
-    const Node b = n.item(i);
+  for (const Node b : n.items()) {
     mscclpp::RemoteBuffer buffer;
     buffer.rank = peer(b.key("rank"));
     buffer.type = buffer_type(b.key("type"));
     const Node access = b.key("access_channel_types");
-    for (std::size_t a = 0; a < access.size(); ++a)
-      buffer.access_channel_types.push_back(access_type(access.item(a)));
+    for (const Node a : access.items()) buffer.access_channel_types.push_back(access_type(a));
     g.remote_buffers.push_back(std::move(buffer));
   }
 }
 
-mscclpp::Threadblock Reader::threadblock(const Node& n, std::uint32_t index, std::size_t count,
-                                         const mscclpp::Gpu& g, const PerType& gpu_channels) const {
+mscclpp::Threadblock Reader::threadblock(const Node& n, std::size_t count, const mscclpp::Gpu& g,
+                                         const PerType& gpu_channels) const {
+  const std::size_t index = n.index();
   mscclpp::Threadblock tb;
   const Node id = n.key("id");
   tb.id = id.uint32();
@@ -332,16 +392,14 @@ mscclpp::Threadblock Reader::threadblock(const Node& n, std::uint32_t index, std
               .threadblock = tb.id,
               .semaphores = static_cast<std::uint32_t>(g.semaphores.size())};
   const Node channels = n.key("channels");
-  for (std::size_t i = 0; i < channels.size(); ++i) {
-    const Node c = channels.item(i);
+  for (const Node c : channels.items()) {
     mscclpp::ThreadblockChannels entry;
     entry.type = connecting_type(c.key("channel_type"));
     if (const auto buff = c.find("buff")) entry.buffer = buffer_type(*buff);
     const Node ids = c.key("channel_ids");
     const std::uint32_t available = gpu_channels[slot(entry.type)];
     entry.channel_ids.reserve(ids.size());
-    for (std::size_t k = 0; k < ids.size(); ++k) {
-      const Node cid = ids.item(k);
+    for (const Node cid : ids.items()) {
       const std::uint32_t v = cid.uint32();
       // Switch channels are counted by rank groups, which are not kept: the model refuses them.
       if (entry.type != ChannelType::switch_channel && v >= available)
@@ -359,15 +417,13 @@ mscclpp::Threadblock Reader::threadblock(const Node& n, std::uint32_t index, std
   }
 
   if (const auto refs = n.find("remote_buffer_refs")) {
-    for (std::size_t i = 0; i < refs->size(); ++i) {
-      const Node r = refs->item(i);
+    for (const Node r : refs->items()) {
       mscclpp::RemoteBufferRefs entry;
       entry.access = access_type(r.key("access_channel_type"));
       const std::string type(mscclpp::to_string(entry.access));
       const Node ids = r.key("remote_buffer_ids");
       entry.remote_buffer_ids.reserve(ids.size());
-      for (std::size_t k = 0; k < ids.size(); ++k) {
-        const Node bid = ids.item(k);
+      for (const Node bid : ids.items()) {
         const std::uint32_t v = bid.uint32();
         if (v >= g.remote_buffers.size())
           bid.fail("remote buffer " + std::to_string(v) + " is beyond gpu " + std::to_string(g.id) +
@@ -394,8 +450,7 @@ mscclpp::Threadblock Reader::threadblock(const Node& n, std::uint32_t index, std
   const Node ops = n.key("ops");
   tb.ops.reserve(ops.size());
   std::uint64_t flattened = 0;
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    const Node o = ops.item(i);
+  for (const Node o : ops.items()) {
     tb.ops.push_back(op(o, scope, false));
     flattened += 1 + tb.ops.back().ops.size();
     if (flattened > mscclpp::kMaxOpsPerThreadblock)
@@ -413,8 +468,7 @@ void Reader::channel_ids(const Node& n, mscclpp::Op& op, const Scope& s) const {
            std::to_string(mscclpp::kMaxChannelsPerOp));
   const std::uint32_t available = s.channels[slot(*op.channel_type)];
   op.channel_ids.reserve(n.size());
-  for (std::size_t i = 0; i < n.size(); ++i) {
-    const Node cid = n.item(i);
+  for (const Node cid : n.items()) {
     const std::uint32_t v = cid.uint32();
     if (*op.channel_type != ChannelType::switch_channel && v >= available)
       cid.fail("channel " + std::to_string(v) + " is beyond threadblock " +
@@ -484,7 +538,7 @@ mscclpp::Op Reader::op(const Node& n, const Scope& s, bool in_pipeline) const {
       b->fail(counted(b->size(), "buffer") + " in one op; the executor takes at most " +
               std::to_string(mscclpp::kMaxBuffersPerOp));
     list->reserve(b->size());
-    for (std::size_t i = 0; i < b->size(); ++i) list->push_back(buffer_ref(b->item(i), op, s));
+    for (const Node ref : b->items()) list->push_back(buffer_ref(ref, op, s));
   }
   const bool barrier = op.kind == OpKind::barrier;
   if (const auto b = barrier ? std::optional(n.key("barrier_id")) : n.find("barrier_id"))
@@ -496,8 +550,7 @@ mscclpp::Op Reader::op(const Node& n, const Scope& s, bool in_pipeline) const {
     if (ids->size() > mscclpp::kMaxSemaphoresPerOp)
       ids->fail(counted(ids->size(), "semaphore") + " in one op; the executor takes at most " +
                 std::to_string(mscclpp::kMaxSemaphoresPerOp));
-    for (std::size_t i = 0; i < ids->size(); ++i) {
-      const Node sid = ids->item(i);
+    for (const Node sid : ids->items()) {
       const std::uint32_t v = sid.uint32();
       if (v >= s.semaphores)
         sid.fail("semaphore " + std::to_string(v) + " is not declared (gpu " +
@@ -518,10 +571,72 @@ mscclpp::Op Reader::op(const Node& n, const Scope& s, bool in_pipeline) const {
     op.iter = mscclpp::IterContext{iter->key("unit_size").uint(kMaxUint32, 1),
                                    iter->key("num_chunks").uint32()};
     op.ops.reserve(inner->size());
-    for (std::size_t i = 0; i < inner->size(); ++i)
-      op.ops.push_back(this->op(inner->item(i), s, true));
+    for (const Node o : inner->items()) op.ops.push_back(this->op(o, s, true));
   }
   return op;
+}
+
+/// Whether an object of the document has a key twice (JSON allows it; phasecheck's readers
+/// refuse it, since "last one wins" silently hides an edit gone wrong). Recursive, at most
+/// kMaxDepth deep: the parser refused deeper documents.
+bool has_duplicate_key(Element e) {
+  if (e.type() == element_type::ARRAY) {
+    const simdjson::dom::array items = e.get_array().value_unsafe();
+    for (const Element item : items)
+      if (has_duplicate_key(item)) return true;
+  } else if (e.type() == element_type::OBJECT) {
+    std::vector<std::string_view> keys;
+    const simdjson::dom::object fields = e.get_object().value_unsafe();
+    for (const auto field : fields) {
+      keys.push_back(field.key);
+      if (has_duplicate_key(field.value)) return true;
+    }
+    std::sort(keys.begin(), keys.end());
+    return std::adjacent_find(keys.begin(), keys.end()) != keys.end();
+  }
+  return false;
+}
+
+/// Where the first integer beyond 64 bits is in `text` (which nlohmann reads as a double and
+/// simdjson refuses): its offset and its token.
+std::optional<std::pair<std::size_t, std::string_view>> big_integer(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+      continue;
+    }
+    if (text[i] != '-' && (text[i] < '0' || text[i] > '9')) continue;
+    const std::size_t end = std::min(text.find_first_not_of("-+.eE0123456789", i), text.size());
+    const std::string_view token = text.substr(i, end - i);
+    const std::string_view digits = token.substr(token[0] == '-' ? 1 : 0);
+    const std::string_view limit = token[0] == '-' ? "9223372036854775808" : "18446744073709551615";
+    if (token.find_first_of(".eE") == std::string_view::npos &&
+        (digits.size() > limit.size() || (digits.size() == limit.size() && digits > limit)))
+      return std::pair{i, token};
+    i = end - 1;
+  }
+  return std::nullopt;
+}
+
+/// Throws the message for a document simdjson refused or that has a key twice (`what`).
+/// simdjson says what is wrong but not where: nlohmann's parser, run again on the text, says
+/// where (line:column) and names the key. Its document is built only when memory allows; else
+/// the message is `what`.
+[[noreturn]] void refuse_document(std::string_view text, std::string_view source,
+                                  std::string_view what) {
+  const auto bytes = checked_mul(text.size(), kMessageDocumentBytesPerTextByte);
+  if (bytes && *bytes <= limits().max_memory_bytes) detail::parse_document(text, source);
+  if (const auto big = big_integer(text)) {
+    const std::size_t line = 1 + std::count(text.begin(), text.begin() + big->first, '\n');
+    const std::size_t line_start = text.rfind('\n', big->first);
+    const std::size_t column =
+        big->first - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+    throw InputError(std::string(source) + ":" + std::to_string(line) + ":" +
+                     std::to_string(column) +
+                     ": invalid JSON: number out of range: " + std::string(big->second));
+  }
+  throw InputError(std::string(source) + ": " + std::string(what));
 }
 
 mscclpp::Plan read_plan(const Node& root, std::string_view source, std::uint64_t document_bytes) {
@@ -561,8 +676,7 @@ mscclpp::Plan read_plan(const Node& root, std::string_view source, std::uint64_t
 
   const Reader reader(static_cast<std::uint32_t>(gpus.size()));
   plan.gpus.reserve(gpus.size());
-  for (std::size_t i = 0; i < gpus.size(); ++i)
-    plan.gpus.push_back(reader.gpu(gpus.item(i), static_cast<std::uint32_t>(i)));
+  for (const Node g : gpus.items()) plan.gpus.push_back(reader.gpu(g));
   return plan;
 }
 
@@ -599,12 +713,18 @@ bool looks_like_mscclpp_plan(std::string_view text) {
 }
 
 mscclpp::Plan parse_mscclpp_plan(std::string_view text, std::string_view source) {
-  // nlohmann's document of a plan is many times its text: charged before it is built.
   const auto document = checked_mul(text.size(), kDocumentBytesPerTextByte);
   check_memory(document, std::string(source) + ": the JSON document of a plan of " +
                              format_bytes(text.size()));
-  const Json j = detail::parse_document(text, source);
-  return read_plan(Node(j, source), source, document.value_or(0));
+  simdjson::dom::parser parser;
+  Element root;
+  // The depth bound is nlohmann's (parse_document), so that both refuse the same documents.
+  simdjson::error_code error = parser.allocate(text.size(), detail::kMaxDepth);
+  if (!error) error = parser.parse(text.data(), text.size()).get(root);
+  if (error)
+    refuse_document(text, source, "invalid JSON: " + std::string(simdjson::error_message(error)));
+  if (has_duplicate_key(root)) refuse_document(text, source, "a key appears twice in one object");
+  return read_plan(Node(root, source), source, document.value_or(0));
 }
 
 mscclpp::Plan read_mscclpp_plan_file(const std::string& path) {

@@ -3,7 +3,8 @@
 // simdjson's On Demand parser reads whole phases out of a window of the file and builds them as the
 // SAX reader would. It only accepts: whatever it does not take as it is (any error, and spellings
 // it leaves to the SAX reader, such as a key written with escapes) it refuses, and the SAX reader
-// reads that phase and gives every message. This is the only file that includes simdjson.
+// reads that phase and gives every message. This file and io/mscclpp_plan.cpp (plans, read whole)
+// are the only ones that include simdjson.
 
 #include <cstddef>
 #include <functional>

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
+#include "core/topology.hpp"
 #include "io/mscclpp_plan.hpp"
 
 using namespace phasecheck;
@@ -143,7 +144,7 @@ TEST_CASE("mscclpp plan: pipelines, packets, port channels and threadblock group
 }
 
 TEST_CASE(
-    "mscclpp plan: fields the executor defaults take its defaults; unknown keys are ignored") {
+    "mscclpp plan: fields the executor defaults take its defaults, and unknown keys are ignored") {
   const std::string minimal =
       R"({"name": "m", "collective": "allgather", "protocol": "LL", "inplace": true,
           "dsl_version": "9.9", "gpus": [{"id": 0, "input_chunks": 1, "output_chunks": 1,
@@ -321,6 +322,29 @@ TEST_CASE("mscclpp plan: refusals name the op's path, inside a pipeline too") {
   CHECK(inline_refusal(R"({"name": "nop"})").empty());
 }
 
+TEST_CASE("mscclpp plan: JSON errors say where, as nlohmann's parser finds them") {
+  // simdjson refuses these; the message comes from a second reading that knows positions.
+  CHECK(refusal(two_gpus(R"({"name": "copy", "src_buff": [{"type": "i", "index":
+          18446744073709551616, "size": 1}]})")) ==
+        "x.json:4:11: invalid JSON: number out of range: 18446744073709551616");
+  CHECK(refusal(R"({"gpus": [-9223372036854775809]})") ==
+        "x.json:1:11: invalid JSON: number out of range: -9223372036854775809");
+  CHECK(refusal(R"({"gpus": [1e400]})") == "x.json:1:11: invalid JSON: number out of range: 1e400");
+  CHECK(refusal("{\"gpus\": [\n  }") ==
+        "x.json:2:3: invalid JSON: syntax error while parsing value - unexpected '}'; expected "
+        "'[', '{', or a literal");
+  CHECK(refusal("").starts_with("x.json:1:1: invalid JSON"));
+  CHECK(refusal(R"({"gpus": [], "x": {"a": 1, "a": 2}})") ==
+        "x.json: the key \"a\" appears twice in one object");
+  // 64 levels are read (the unknown key is ignored); 65 are not.
+  const auto nested = [](int levels) {
+    return two_gpus(R"({"name": "nop", "deep": )" + std::string(levels - 7, '[') +
+                    std::string(levels - 7, ']') + "}");
+  };
+  CHECK(refusal(nested(64)).empty());
+  CHECK(refusal(nested(65)) == "x.json: nested deeper than 64 levels");
+}
+
 TEST_CASE("mscclpp plan: memory is charged before the document and the plan are built") {
   const std::string text = read_input(kFixtures + "alltoall-3.json");
   const Limits saved = limits();
@@ -332,4 +356,31 @@ TEST_CASE("mscclpp plan: memory is charged before the document and the plan are 
   CHECK(message.find("x.json: the JSON document of a plan of") != std::string::npos);
   CHECK(message.find("more than the memory limit") != std::string::npos);
   CHECK(refusal(text).empty());
+  // A key twice, with no memory for the second reading: the message says what, not where.
+  const std::string twice = R"({"gpus": [], "a": 1, "a": 2})";
+  tight.max_memory_bytes = twice.size() * 16;
+  set_limits(tight);
+  const std::string without_position = refusal(twice);
+  set_limits(saved);
+  CHECK(without_position == "x.json: a key appears twice in one object");
+
+  // Room for the document but not for the plan built from it.
+  tight.max_memory_bytes = text.size() * 11;
+  set_limits(tight);
+  const std::string plan_message = refusal(text);
+  set_limits(saved);
+  CHECK_MESSAGE(plan_message.starts_with("x.json: a plan of 42 ops needs "), plan_message);
+}
+
+TEST_CASE("mscclpp plan: gpus and ops are counted before any is read") {
+  std::string gpus = R"({"name": "t", "collective": "alltoall", "protocol": "Simple",
+                         "inplace": false, "gpus": [0)";
+  for (std::uint32_t i = 0; i < kMaxRanks; ++i) gpus += ",0";
+  CHECK(refusal(gpus + "]}") == "x.json: gpus: more than 1048576 gpus");
+  // Ops are counted in the document, whatever they hold: the limit holds before any is read.
+  std::string ops = "0";
+  for (int i = 0; i < 4'000'000; ++i) ops += ",0";
+  CHECK(refusal(two_gpus(ops)) == "x.json: gpus: 4000001 ops, more than 4000000 in one file");
+  CHECK(refusal(two_gpus(ops.substr(2))) ==
+        "x.json: gpus[0].threadblocks[0].ops[0]: expected an object, got a number");
 }
