@@ -66,10 +66,10 @@ int run(const Options& options, const Streams& streams) {
     return 1;
   }
   if (data_to_stdout(options.output)) {
-    streams.out << result.xml;
+    streams.out << result.text;
     return 0;
   }
-  write_output(options.output, [&](std::ostream& os) { os << result.xml; }, {options.schedule});
+  write_output(options.output, [&](std::ostream& os) { os << result.text; }, {options.schedule});
   streams.out << reports::render_msccl_export(run, options.report);
   return 0;
 }

@@ -393,12 +393,16 @@ class Exporter {
 
 }  // namespace
 
-mscclpp::Plan to_mscclpp(const Schedule& program, const MscclppExportOptions& options) {
-  const ScheduleHeader& h = program.header;
-  if (!h.buffers) throw InputError("export needs a buffer program (format 3)");
+void check_options(const MscclppExportOptions& options) {
   if (options.min_message_size > options.max_message_size)
     throw InputError("--min-bytes " + std::to_string(options.min_message_size) + " --max-bytes " +
                      std::to_string(options.max_message_size) + ": expected min <= max");
+}
+
+mscclpp::Plan to_mscclpp(const Schedule& program, const MscclppExportOptions& options) {
+  const ScheduleHeader& h = program.header;
+  if (!h.buffers) throw InputError("export needs a buffer program (format 3)");
+  check_options(options);
   Exporter exporter(program);
   exporter.run();
   mscclpp::Plan plan;

@@ -36,8 +36,11 @@ struct MscclppExportOptions {
   std::uint64_t max_message_size = ~std::uint64_t{0};
 };
 
+/// Throws InputError when the options are invalid (min_message_size > max_message_size).
+void check_options(const MscclppExportOptions& options);
+
 /// The MSCCL++ plan of the format-3 `program` (header.buffers set, every op well-formed).
-/// Throws InputError when min_message_size > max_message_size, or when a threadblock would run
+/// Throws InputError when the options are invalid (check_options), or when a threadblock would run
 /// more ops than the executor holds (mscclpp::kMaxOpsPerThreadblock), naming the gpu, the
 /// threadblock and the count. O(ops + chunks moved) time and memory, plus O(ops per phase and
 /// gpu ^ 2) to order a phase's local copies.
