@@ -1,6 +1,8 @@
 #include "programs/mscclpp_export.hpp"
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -20,6 +22,14 @@ using mscclpp::Op;
 using mscclpp::OpKind;
 
 constexpr std::uint32_t kNone = ~0u;
+/// A pair threadblock's first ops: rlxsignal, rlxwait.
+constexpr std::size_t kHandshakeOps = 2;
+/// Room a threadblock keeps for the releases that later ops of other threadblocks attach to its
+/// ops (a nop and a sem_release each); the limit is checked again on the finished plan.
+constexpr std::size_t kLateReleaseOps = 8;
+/// The most sends one way (or local copies) a threadblock takes in one phase, so that a batch's
+/// ops (2 per send at most, both ways, and their signals, waits, acquires and nops) fit.
+constexpr std::size_t kSendsPerBatch = 12;
 
 /// `count` consecutive cells of one of a gpu's buffers, in the program's names.
 struct Cells {
@@ -46,107 +56,6 @@ struct ThreadblockBuild {
   Rank peer = 0;
   bool local = false;
   std::vector<Item> items;
-};
-
-/// One gpu's threadblocks, its staging scratch and the semaphores between its threadblocks.
-class GpuBuilder {
- public:
-  GpuBuilder(Rank gpu, const std::set<Rank>& peers, bool copies, std::uint32_t scratch)
-      : gpu_(gpu), next_staging_(scratch) {
-    for (Rank peer : peers) {
-      pair_[peer] = static_cast<std::uint32_t>(tbs_.size());
-      tbs_.push_back({peer, false, {}});
-    }
-    if (copies) {
-      local_ = static_cast<std::uint32_t>(tbs_.size());
-      tbs_.push_back({0, true, {}});
-    }
-  }
-
-  std::uint32_t pair(Rank peer) const { return pair_.at(peer); }
-  std::uint32_t local() const { return local_; }
-  const std::map<Rank, std::uint32_t>& pairs() const { return pair_; }
-
-  /// `count` fresh scratch slots, used once per call.
-  std::uint32_t staging(std::uint32_t count) {
-    const std::uint32_t first = next_staging_;
-    if (std::uint64_t{first} + count > kMaxSlots)
-      throw InputError("gpu " + std::to_string(gpu_) + " would need more than " +
-                       std::to_string(kMaxSlots) + " scratch chunks to stage what it receives");
-    next_staging_ += count;
-    return first;
-  }
-  std::uint32_t scratch() const { return next_staging_; }
-
-  /// Appends `item` to threadblock `tb`, after a semaphore from the last op of every other
-  /// threadblock that wrote a cell it reads, or read or wrote a cell it writes.
-  void add(std::uint32_t tb, Item item) {
-    std::map<std::uint32_t, std::uint32_t> waits;  // threadblock -> its latest item to wait for
-    const auto need = [&](std::uint32_t other, std::uint32_t i) {
-      if (other == tb) return;  // the same threadblock: a nop, placed by ops()
-      auto [it, fresh] = waits.emplace(other, i);
-      if (!fresh) it->second = std::max(it->second, i);
-    };
-    if (item.read)
-      for (std::uint32_t k = 0; k < item.read->count; ++k)
-        if (const auto it = cells_.find(key(item.read->first, k));
-            it != cells_.end() && it->second.writer_tb != kNone)
-          need(it->second.writer_tb, it->second.writer_item);
-    if (item.write)
-      for (std::uint32_t k = 0; k < item.write->count; ++k)
-        if (const auto it = cells_.find(key(item.write->first, k)); it != cells_.end()) {
-          if (it->second.writer_tb != kNone) need(it->second.writer_tb, it->second.writer_item);
-          for (const auto& [reader, i] : it->second.readers) need(reader, i);
-        }
-    for (const auto& [other, i] : waits) {
-      // The semaphore's releases and acquires pair in order: an item at or before the last one
-      // this threadblock acquired from `other` is ordered already.
-      const auto [it, fresh] = acquired_.emplace(std::pair{other, tb}, Acquired{});
-      if (!fresh && it->second.item >= i) continue;
-      if (fresh) it->second.semaphore = semaphores_++;
-      it->second.item = i;
-      tbs_[other].items[i].release.push_back(it->second.semaphore);
-      item.acquire.push_back(it->second.semaphore);
-    }
-    const auto index = static_cast<std::uint32_t>(tbs_[tb].items.size());
-    if (item.read)
-      for (std::uint32_t k = 0; k < item.read->count; ++k) {
-        auto& readers = cells_[key(item.read->first, k)].readers;
-        readers[tb] = std::max(readers[tb], index);
-      }
-    if (item.write)
-      for (std::uint32_t k = 0; k < item.write->count; ++k) {
-        Use& u = cells_[key(item.write->first, k)];
-        u.writer_tb = tb;
-        u.writer_item = index;
-        u.readers.clear();
-      }
-    tbs_[tb].items.push_back(std::move(item));
-  }
-
-  const std::vector<ThreadblockBuild>& threadblocks() const { return tbs_; }
-  std::uint32_t semaphores() const { return semaphores_; }
-
- private:
-  struct Use {
-    std::uint32_t writer_tb = kNone, writer_item = 0;
-    std::map<std::uint32_t, std::uint32_t> readers;  // since the last write: tb -> latest item
-  };
-  struct Acquired {
-    std::uint32_t semaphore = 0, item = 0;
-  };
-  static std::uint64_t key(Slot s, std::uint32_t k) {
-    return std::uint64_t(s.buffer) << 32 | (s.index + k);
-  }
-
-  Rank gpu_;
-  std::uint32_t next_staging_;
-  std::map<Rank, std::uint32_t> pair_;
-  std::uint32_t local_ = kNone;
-  std::vector<ThreadblockBuild> tbs_;
-  std::unordered_map<std::uint64_t, Use> cells_;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, Acquired> acquired_;  // (from, to) tb
-  std::uint32_t semaphores_ = 0;
 };
 
 /// The threadblock's ops: its items with the semaphore ops they need and the nops that order
@@ -202,6 +111,130 @@ std::vector<Op> threadblock_ops(const ThreadblockBuild& tb) {
   }
   return ops;
 }
+
+/// One gpu's threadblocks, its staging scratch and the semaphores between its threadblocks.
+class GpuBuilder {
+ public:
+  GpuBuilder(Rank gpu, const std::set<Rank>& peers, bool copies, std::uint32_t scratch)
+      : gpu_(gpu), next_staging_(scratch) {
+    for (Rank peer : peers) {
+      pair_[peer] = static_cast<std::uint32_t>(tbs_.size());
+      tbs_.push_back({peer, false, {}});
+    }
+    if (copies) {
+      local_ = static_cast<std::uint32_t>(tbs_.size());
+      tbs_.push_back({0, true, {}});
+    }
+  }
+
+  /// The threadblock that exchanges with `peer` now, and the one that copies.
+  std::uint32_t pair(Rank peer) const { return pair_.at(peer); }
+  std::uint32_t local() const { return local_; }
+  const std::map<Rank, std::uint32_t>& pairs() const { return pair_; }
+  /// A fresh threadblock (with its own channel) for the exchanges with `peer` from now on.
+  std::uint32_t open_pair(Rank peer) {
+    pair_[peer] = static_cast<std::uint32_t>(tbs_.size());
+    tbs_.push_back({peer, false, {}});
+    return pair_[peer];
+  }
+  /// A fresh threadblock for the local copies from now on.
+  void open_local() {
+    local_ = static_cast<std::uint32_t>(tbs_.size());
+    tbs_.push_back({0, true, {}});
+  }
+  /// The ops threadblock `tb` runs so far.
+  std::size_t ops(std::uint32_t tb) const { return threadblock_ops(tbs_[tb]).size(); }
+
+  /// `count` fresh scratch slots, used once per call.
+  std::uint32_t staging(std::uint32_t count) {
+    const std::uint32_t first = next_staging_;
+    if (std::uint64_t{first} + count > kMaxSlots)
+      throw InputError("gpu " + std::to_string(gpu_) + " would need more than " +
+                       std::to_string(kMaxSlots) + " scratch chunks to stage what it receives");
+    next_staging_ += count;
+    return first;
+  }
+  std::uint32_t scratch() const { return next_staging_; }
+
+  /// Appends `items` to threadblock `tb`, after a semaphore from the last op of every other
+  /// threadblock that wrote a cell one of them reads, or read or wrote a cell one of them writes.
+  /// The acquires go before the first item, so that one nop serves the group: that orders the
+  /// later items after more than they need, never less, and waits only for ops built before
+  /// the group, which do not wait for it.
+  void add(std::uint32_t tb, std::vector<Item> items) {
+    if (items.empty()) return;
+    std::map<std::uint32_t, std::uint32_t> waits;  // threadblock -> its latest item to wait for
+    const auto need = [&](std::uint32_t other, std::uint32_t i) {
+      if (other == tb) return;  // the same threadblock: a nop, placed by threadblock_ops()
+      auto [it, fresh] = waits.emplace(other, i);
+      if (!fresh) it->second = std::max(it->second, i);
+    };
+    for (const Item& item : items) {
+      if (item.read)
+        for (std::uint32_t k = 0; k < item.read->count; ++k)
+          if (const auto it = cells_.find(key(item.read->first, k));
+              it != cells_.end() && it->second.writer_tb != kNone)
+            need(it->second.writer_tb, it->second.writer_item);
+      if (item.write)
+        for (std::uint32_t k = 0; k < item.write->count; ++k)
+          if (const auto it = cells_.find(key(item.write->first, k)); it != cells_.end()) {
+            if (it->second.writer_tb != kNone) need(it->second.writer_tb, it->second.writer_item);
+            for (const auto& [reader, i] : it->second.readers) need(reader, i);
+          }
+    }
+    for (const auto& [other, i] : waits) {
+      // The semaphore's releases and acquires pair in order: an item at or before the last one
+      // this threadblock acquired from `other` is ordered already.
+      const auto [it, fresh] = acquired_.emplace(std::pair{other, tb}, Acquired{});
+      if (!fresh && it->second.item >= i) continue;
+      if (fresh) it->second.semaphore = semaphores_++;
+      it->second.item = i;
+      tbs_[other].items[i].release.push_back(it->second.semaphore);
+      items.front().acquire.push_back(it->second.semaphore);
+    }
+    for (Item& item : items) {
+      const auto index = static_cast<std::uint32_t>(tbs_[tb].items.size());
+      if (item.read)
+        for (std::uint32_t k = 0; k < item.read->count; ++k) {
+          auto& readers = cells_[key(item.read->first, k)].readers;
+          readers[tb] = std::max(readers[tb], index);
+        }
+      if (item.write)
+        for (std::uint32_t k = 0; k < item.write->count; ++k) {
+          Use& u = cells_[key(item.write->first, k)];
+          u.writer_tb = tb;
+          u.writer_item = index;
+          u.readers.clear();
+        }
+      tbs_[tb].items.push_back(std::move(item));
+    }
+  }
+  void add(std::uint32_t tb, Item item) { add(tb, std::vector<Item>{std::move(item)}); }
+
+  const std::vector<ThreadblockBuild>& threadblocks() const { return tbs_; }
+  std::uint32_t semaphores() const { return semaphores_; }
+
+ private:
+  struct Use {
+    std::uint32_t writer_tb = kNone, writer_item = 0;
+    std::map<std::uint32_t, std::uint32_t> readers;  // since the last write: tb -> latest item
+  };
+  struct Acquired {
+    std::uint32_t semaphore = 0, item = 0;
+  };
+  static std::uint64_t key(Slot s, std::uint32_t k) {
+    return std::uint64_t(s.buffer) << 32 | (s.index + k);
+  }
+
+  Rank gpu_;
+  std::uint32_t next_staging_;
+  std::map<Rank, std::uint32_t> pair_;
+  std::uint32_t local_ = kNone;
+  std::vector<ThreadblockBuild> tbs_;
+  std::unordered_map<std::uint64_t, Use> cells_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, Acquired> acquired_;  // (from, to) tb
+  std::uint32_t semaphores_ = 0;
+};
 
 Op channel_op(OpKind kind) {
   Op op;
@@ -276,65 +309,134 @@ class Exporter {
       for (const auto& [peer, tb] : g.pairs()) g.add(tb, {channel_op(OpKind::relaxed_wait)});
   }
 
+  /// Whether gpu a's threadblock for b has room for `n` more sends and receives (at most: the
+  /// op each, acquires, nops, a signal and a wait), with room left for releases that later ops
+  /// attach to it; or holds nothing but its handshake, so that a fresh one would not help.
+  bool room(Rank a, Rank b, std::size_t n) const {
+    const std::size_t used = gpus_[a].ops(gpus_[a].pair(b));
+    return used <= kHandshakeOps ||
+           used + 2 * n + 8 + kLateReleaseOps <= mscclpp::kMaxOpsPerThreadblock;
+  }
+
+  /// Gpus a and b move their exchanges to fresh threadblocks, each with its handshake.
+  void open_pair(Rank a, Rank b) {
+    const std::uint32_t ta = gpus_[a].open_pair(b), tb = gpus_[b].open_pair(a);
+    gpus_[a].add(ta, {channel_op(OpKind::relaxed_signal)});
+    gpus_[b].add(tb, {channel_op(OpKind::relaxed_signal)});
+    gpus_[a].add(ta, {channel_op(OpKind::relaxed_wait)});
+    gpus_[b].add(tb, {channel_op(OpKind::relaxed_wait)});
+  }
+
+  /// Sends of one phase from src to dst that share a signal: put by threadblock `from` of src,
+  /// received by threadblock `to` of dst.
+  struct Batch {
+    Rank src = 0, dst = 0;
+    std::uint32_t from = 0, to = 0;
+    std::vector<std::pair<const BufferOp*, std::uint32_t>> sends;  // with its staging slot
+  };
+
   void run_phase(const Phase& phase) {
     const Rank p = static_cast<Rank>(gpus_.size());
-    struct Staged {
-      const BufferOp* op;
-      std::uint32_t staging;
-    };
-    std::map<std::pair<Rank, Rank>, std::vector<Staged>> sends;  // (src, dst) -> in op order
+    // Per pair (lower, higher) its sends each way, in the phase's order.
+    std::map<std::pair<Rank, Rank>, std::array<std::vector<const BufferOp*>, 2>> pairs;
     std::vector<std::vector<const BufferOp*>> copies(p);
     for (const BufferOp& op : phase.ops())
       if (op.local())
         copies[op.src].push_back(&op);
       else
-        sends[{op.src, op.dst}].push_back({&op, gpus_[op.dst].staging(op.count)});
-    // Sends read at the phase's start: puts, then one signal per peer.
-    for (const auto& [pair, staged] : sends) {
-      GpuBuilder& g = gpus_[pair.first];
-      const std::uint32_t tb = g.pair(pair.second);
-      for (const Staged& s : staged) {
-        Item put;
-        put.op.kind = OpKind::put;
-        put.op.channel_type = ChannelType::memory;
-        put.op.src = {local_ref(s.op->from, s.op->count)};
-        BufferRef remote;
-        remote.buffer_id = 0;  // a pair threadblock reaches one remote buffer: its peer's scratch
-        remote.index = s.staging;
-        remote.size = s.op->count;
-        put.op.dst = {remote};
-        put.read = Cells{s.op->from, s.op->count};
-        g.add(tb, std::move(put));
+        pairs[{std::min(op.src, op.dst), std::max(op.src, op.dst)}][op.src > op.dst].push_back(&op);
+    // Sends read at the phase's start: puts, then a signal per batch.
+    std::vector<Batch> batches;
+    for (const auto& [pair, ways] : pairs) {
+      const auto [lower, higher] = pair;
+      const std::size_t most = std::max(ways[0].size(), ways[1].size());
+      for (std::size_t first = 0; first < most; first += kSendsPerBatch) {
+        // The executor holds 64 ops a threadblock: a pair that could pass it moves on to fresh
+        // threadblocks on both sides; so does every batch after the first of a phase (the
+        // receives of the one before are still to come in its threadblocks).
+        const auto part = [&](std::size_t way) {
+          return std::min(ways[way].size(), first + kSendsPerBatch) -
+                 std::min(ways[way].size(), first);
+        };
+        const std::size_t n = part(0) + part(1);
+        if (first > 0 || !room(lower, higher, n) || !room(higher, lower, n))
+          open_pair(lower, higher);
+        for (std::size_t way = 0; way < 2; ++way) {
+          if (part(way) == 0) continue;
+          Batch b;
+          b.src = way == 0 ? lower : higher;
+          b.dst = way == 0 ? higher : lower;
+          b.from = gpus_[b.src].pair(b.dst);
+          b.to = gpus_[b.dst].pair(b.src);
+          std::vector<Item> puts;
+          for (std::size_t i = first; i < first + part(way); ++i) {
+            const BufferOp* op = ways[way][i];
+            b.sends.emplace_back(op, gpus_[b.dst].staging(op->count));
+            puts.push_back(put(*op, b.sends.back().second));
+          }
+          gpus_[b.src].add(b.from, std::move(puts));
+          gpus_[b.src].add(b.from, {channel_op(OpKind::signal)});
+          batches.push_back(std::move(b));
+        }
       }
-      g.add(tb, {channel_op(OpKind::signal)});
     }
     for (Rank r = 0; r < p; ++r)
       if (!copies[r].empty()) local_copies(r, copies[r]);
     // Receives write at the phase's end.
-    for (const auto& [pair, staged] : sends) {
-      GpuBuilder& g = gpus_[pair.second];
-      const std::uint32_t tb = g.pair(pair.first);
-      g.add(tb, {channel_op(OpKind::wait)});
-      for (const Staged& s : staged)
-        g.add(tb, copy(Slot{Buffer::scratch, s.staging}, s.op->to, s.op->count));
+    for (const Batch& b : batches) {
+      gpus_[b.dst].add(b.to, {channel_op(OpKind::wait)});
+      std::vector<Item> receives;
+      for (const auto& [op, staging] : b.sends)
+        receives.push_back(copy(Slot{Buffer::scratch, staging}, op->to, op->count));
+      gpus_[b.dst].add(b.to, std::move(receives));
     }
   }
 
+  Item put(const BufferOp& op, std::uint32_t staging) const {
+    Item item;
+    item.op.kind = OpKind::put;
+    item.op.channel_type = ChannelType::memory;
+    item.op.src = {local_ref(op.from, op.count)};
+    BufferRef remote;
+    remote.buffer_id = 0;  // a pair threadblock reaches one remote buffer: its peer's scratch
+    remote.index = staging;
+    remote.size = op.count;
+    item.op.dst = {remote};
+    item.read = Cells{op.from, op.count};
+    return item;
+  }
+
   /// A phase's local copies of rank r, each reading before any of them writes what it reads: in
-  /// order, or, when they read each other's destinations in a cycle, all through staging.
+  /// order, or, when they read each other's destinations in a cycle, all through staging. In
+  /// groups that fit a threadblock (a fresh one when the last one is full).
   void local_copies(Rank r, const std::vector<const BufferOp*>& copies) {
     GpuBuilder& g = gpus_[r];
+    const auto add = [&](std::vector<Item> group) {
+      for (std::size_t first = 0; first < group.size(); first += kSendsPerBatch) {
+        const std::size_t n = std::min(group.size() - first, kSendsPerBatch);
+        const std::size_t used = g.ops(g.local());
+        if (used > 0 && used + 2 * n + 4 + kLateReleaseOps > mscclpp::kMaxOpsPerThreadblock)
+          g.open_local();
+        g.add(g.local(), std::vector<Item>(std::make_move_iterator(group.begin() + first),
+                                           std::make_move_iterator(group.begin() + first + n)));
+      }
+    };
+    std::vector<Item> group;
     if (const auto order = order_local_copies(copies)) {
-      for (const BufferOp* op : *order) g.add(g.local(), copy(op->from, op->to, op->count));
+      for (const BufferOp* op : *order) group.push_back(copy(op->from, op->to, op->count));
+      add(std::move(group));
       return;
     }
     std::vector<std::uint32_t> staging;
     for (const BufferOp* op : copies) {
       staging.push_back(g.staging(op->count));
-      g.add(g.local(), copy(op->from, Slot{Buffer::scratch, staging.back()}, op->count));
+      group.push_back(copy(op->from, Slot{Buffer::scratch, staging.back()}, op->count));
     }
+    add(std::move(group));
+    group.clear();
     for (std::size_t i = 0; i < copies.size(); ++i)
-      g.add(g.local(), copy(Slot{Buffer::scratch, staging[i]}, copies[i]->to, copies[i]->count));
+      group.push_back(copy(Slot{Buffer::scratch, staging[i]}, copies[i]->to, copies[i]->count));
+    add(std::move(group));
   }
 
   mscclpp::Gpu gpu(Rank r) const {
@@ -348,14 +450,15 @@ class Exporter {
                        : collective == Collective::alltoall ? layout_.output
                                                             : layout_.chunks;
     out.scratch_chunks = g.scratch();
-    if (!g.pairs().empty()) {
-      mscclpp::Channel channel;
-      channel.type = ChannelType::memory;
-      for (const auto& [peer, tb] : g.pairs()) channel.connected_to.push_back(peer);
-      out.channels.push_back(std::move(channel));
-    }
     out.semaphores.resize(g.semaphores());
     const auto& tbs = g.threadblocks();
+    // A channel per pair threadblock, in their order: the k-th threadblock of gpu a for gpu b and
+    // the k-th of b for a are opened together, so their channels pair.
+    mscclpp::Channel channel;
+    channel.type = ChannelType::memory;
+    for (const ThreadblockBuild& build : tbs)
+      if (!build.local) channel.connected_to.push_back(build.peer);
+    if (!channel.connected_to.empty()) out.channels.push_back(std::move(channel));
     std::uint32_t channel_id = 0;
     for (std::uint32_t t = 0; t < tbs.size(); ++t) {
       const ThreadblockBuild& build = tbs[t];

@@ -212,18 +212,50 @@ TEST_CASE("mscclpp export: limits and options are refused with the value") {
   const Schedule shift = program_of("shift", FullyConnected(3, 1));
   CHECK_THROWS_WITH_AS(programs::to_mscclpp(shift, {.min_message_size = 10, .max_message_size = 5}),
                        "--min-bytes 10 --max-bytes 5: expected min <= max", InputError);
-  // A ring over 24 gpus forwards 22 times through each threadblock: more ops than the
-  // executor's 64.
+  // Gpu 0 stages 24 chunks by local copies in one threadblock, then sends one a phase: each send
+  // adds a release (a nop and a sem_release) behind its copy, 72 ops in all.
+  const std::uint32_t c = 24;
+  Schedule staged;
+  staged.header.algorithm = "staged";
+  staged.header.collective = Collective::alltoall;
+  staged.header.topology = FullyConnected(2, 1);
+  staged.header.parts = c;
+  staged.header.buffers = BufferLayout{c, false, 2 * c, 2 * c, c};
+  Phase first("stage");
+  for (std::uint32_t k = 0; k < c; ++k)
+    first.add(BufferOp{0, 0, {Buffer::input, c + k}, {Buffer::scratch, k}, 1});
+  first.add(BufferOp{0, 0, {Buffer::input, 0}, {Buffer::output, 0}, c});
+  first.add(BufferOp{1, 1, {Buffer::input, c}, {Buffer::output, c}, c});
+  first.add(BufferOp{1, 0, {Buffer::input, 0}, {Buffer::output, c}, c});
+  staged.phases.push_back(first);
+  for (std::uint32_t k = 0; k < c; ++k) {
+    Phase send("send " + std::to_string(k));
+    send.add(BufferOp{0, 1, {Buffer::scratch, k}, {Buffer::output, k}, 1});
+    staged.phases.push_back(send);
+  }
+  REQUIRE(verify::verify(staged, staged.header.topology).passed(CheckId::placement));
+  CHECK_THROWS_WITH_AS(programs::to_mscclpp(staged, {}),
+                       "gpu 0 threadblock 1 (its local copies) would run 73 ops; the MSCCL++ "
+                       "executor runs at most 64 per threadblock (MAX_OPERATION)",
+                       InputError);
+}
+
+TEST_CASE("mscclpp export: a pair with more ops than a threadblock holds goes on to fresh ones") {
+  // A ring over 24 gpus forwards 22 times through each threadblock: 5 ops a phase each.
   Parameters allgather;
   allgather.set("collective", "allgather");
-  CHECK_THROWS_WITH_AS(
-      programs::to_mscclpp(program_of("mpich-ring", FullyConnected(24, 1), allgather), {}),
-      doctest::Contains("the MSCCL++ executor runs at most 64 per threadblock"), InputError);
-  const mscclpp::Plan eight =
-      programs::to_mscclpp(program_of("mpich-ring", FullyConnected(8, 1), allgather), {});
-  for (const mscclpp::Gpu& g : eight.gpus)
+  const mscclpp::Plan plan =
+      programs::to_mscclpp(program_of("mpich-ring", FullyConnected(24, 1), allgather), {});
+  for (const mscclpp::Gpu& g : plan.gpus) {
+    CAPTURE(g.id);
     for (const mscclpp::Threadblock& tb : g.threadblocks)
       CHECK(tb.ops.size() <= mscclpp::kMaxOpsPerThreadblock);
+    // Both neighbours over more than one threadblock, each with its own channel.
+    REQUIRE(g.channels.size() == 1);
+    CHECK(g.channels[0].connected_to.size() > 2);
+    CHECK(g.threadblocks.size() == g.channels[0].connected_to.size() + 1);
+  }
+  check_verifies(plan);
 }
 
 TEST_CASE("mscclpp export: the same program gives the same plan") {
