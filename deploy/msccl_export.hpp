@@ -9,27 +9,15 @@
 #include <string>
 
 #include "core/schedule.hpp"
-#include "core/verdict.hpp"
+#include "deploy/verified_export.hpp"
 #include "programs/msccl_export.hpp"
-#include "verify/report.hpp"
 
 namespace phasecheck::deploy {
 
-struct MscclExport {
-  enum class Stage {
-    refused,            ///< the schedule does not verify: nothing made
-    self_check_failed,  ///< the XML made from it does not verify (a bug of the exporter)
-    exported,           ///< made, read back and verified
-  };
-  Stage stage = Stage::refused;
-  verify::Report input;      ///< the schedule's verification
-  verify::Report read_back;  ///< the XML's, lowered again (not refused)
-  std::string xml;           ///< exported only
-  std::uint64_t steps = 0;   ///< over every threadblock
+/// The export's stage, reports and XML (deploy/verified_export.hpp), and what the XML holds.
+struct MscclExport : VerifiedExport {
+  std::uint64_t steps = 0;  ///< over every threadblock
   std::uint32_t gpus = 0, channels = 0;
-
-  /// pass when exported; fail otherwise.
-  Verdict verdict() const { return stage == Stage::exported ? Verdict::pass : Verdict::fail; }
 };
 
 /// Throws InputError (prefixed with `source`) when the schedule cannot be verified at all, or

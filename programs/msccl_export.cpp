@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "programs/local_copies.hpp"
 
 namespace phasecheck::programs {
 
@@ -104,38 +105,17 @@ class GpuBuilder {
   std::unordered_map<std::uint64_t, Use> slots_;
 };
 
-/// The local copies of one gpu in one phase, ordered so that a copy reading a slot comes before
-/// a copy writing it (every op of a phase reads at its start; a threadblock runs them in turn).
+/// The local copies of one gpu in one phase in an order one threadblock runs them.
 std::vector<const BufferOp*> order_copies(const std::vector<const BufferOp*>& copies,
                                           std::size_t phase) {
-  const auto overlaps = [](Slot a, std::uint32_t n, Slot b, std::uint32_t m) {
-    return a.buffer == b.buffer && a.index < b.index + m && b.index < a.index + n;
-  };
-  const std::size_t n = copies.size();
-  std::vector<std::vector<std::size_t>> after(n);  // after[i]: copies that must follow i
-  std::vector<std::size_t> indegree(n, 0);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j)
-      if (i != j && overlaps(copies[i]->from, copies[i]->count, copies[j]->to, copies[j]->count)) {
-        after[i].push_back(j);
-        ++indegree[j];
-      }
-  std::vector<const BufferOp*> order;
-  std::vector<std::size_t> ready;
-  for (std::size_t i = 0; i < n; ++i)
-    if (indegree[i] == 0) ready.push_back(i);
-  for (std::size_t h = 0; h < ready.size(); ++h) {
-    order.push_back(copies[ready[h]]);
-    for (std::size_t j : after[ready[h]])
-      if (--indegree[j] == 0) ready.push_back(j);
-  }
-  if (order.size() != n)
+  auto order = order_local_copies(copies);
+  if (!order)
     throw InputError("phase " + std::to_string(phase) + ": the local copies of rank " +
                      std::to_string(copies.front()->src) +
                      " read each other's destinations in a cycle (a swap); MSCCL runs a "
                      "threadblock's copies one after the other, so this phase needs a scratch "
                      "slot to be exported");
-  return order;
+  return std::move(*order);
 }
 
 }  // namespace

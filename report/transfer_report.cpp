@@ -1,6 +1,9 @@
 #include "report/transfer_report.hpp"
 
 #include <sstream>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/escape.hpp"
 
@@ -96,24 +99,34 @@ std::string render_msccl_import(const MscclImportRun& r, ReportFormat format) {
   return out.str();
 }
 
-std::string render_msccl_export(const MscclExportRun& r, ReportFormat format) {
-  text_or_json(format, "render_msccl_export");
-  const deploy::MscclExport& x = r.result;
-  using Stage = deploy::MscclExport::Stage;
+namespace {
+
+/// One export, whatever the format: what the renderers below share.
+struct ExportView {
+  std::string_view format;  ///< "msccl", "mscclpp"
+  std::string_view made;    ///< what was made, in the self-check's message
+  const std::string& source;
+  const std::string& output;
+  const deploy::VerifiedExport& result;
+  std::vector<std::pair<std::string_view, std::uint64_t>> counts;  ///< JSON, in order
+  std::string summary;                                             ///< the counts, for a person
+};
+
+std::string render_export(const ExportView& v, ReportFormat format) {
+  const deploy::VerifiedExport& x = v.result;
+  using Stage = deploy::VerifiedExport::Stage;
   if (format == ReportFormat::json) {
     OJson j;
     j["command"] = "export";
-    j["format"] = "msccl";
+    j["format"] = v.format;
     j["verdict"] = to_string(x.verdict());
     j["stage"] = x.stage == Stage::refused             ? "refused"
                  : x.stage == Stage::self_check_failed ? "self-check-failed"
                                                        : "exported";
-    j["source"] = r.source;
-    j["output"] = x.stage == Stage::exported ? OJson(r.output) : OJson(nullptr);
-    j["steps"] = x.steps;
-    j["gpus"] = x.gpus;
-    j["channels"] = x.channels;
-    j["schedule"] = report_json(x.input, r.source);
+    j["source"] = v.source;
+    j["output"] = x.stage == Stage::exported ? OJson(v.output) : OJson(nullptr);
+    for (const auto& [key, value] : v.counts) j[std::string(key)] = value;
+    j["schedule"] = report_json(x.input, v.source);
     j["read_back"] =
         x.stage == Stage::refused ? OJson(nullptr) : report_json(x.read_back, "<export>");
     return json_text(j);
@@ -121,22 +134,53 @@ std::string render_msccl_export(const MscclExportRun& r, ReportFormat format) {
   std::ostringstream out;
   switch (x.stage) {
     case Stage::refused:
-      out << "export refused: " << text_escape(r.source) << " does not verify\n\n"
-          << render(x.input, r.source, ReportFormat::text);
+      out << "export refused: " << text_escape(v.source) << " does not verify\n\n"
+          << render(x.input, v.source, ReportFormat::text);
       break;
     case Stage::self_check_failed:
-      out << "export failed its own check: the MSCCL program made from " << text_escape(r.source)
+      out << "export failed its own check: the " << v.made << " made from " << text_escape(v.source)
           << " does not verify (please report this)\n\n"
           << render(x.read_back, "<export>", ReportFormat::text);
       break;
     case Stage::exported:
-      out << "exported " << text_escape(r.source) << " (verified) -> " << text_escape(r.output)
-          << ": " << x.steps << " steps on " << x.gpus << " gpus, " << x.channels
-          << (x.channels == 1u ? " channel" : " channels")
-          << "; read back and verified: " << tally(x.read_back.checks) << "\n";
+      out << "exported " << text_escape(v.source) << " (verified) -> " << text_escape(v.output)
+          << ": " << v.summary << "; read back and verified: " << tally(x.read_back.checks) << "\n";
       break;
   }
   return out.str();
+}
+
+}  // namespace
+
+std::string render_msccl_export(const MscclExportRun& r, ReportFormat format) {
+  text_or_json(format, "render_msccl_export");
+  const deploy::MscclExport& x = r.result;
+  const std::string summary = std::to_string(x.steps) + " steps on " + std::to_string(x.gpus) +
+                              " gpus, " + std::to_string(x.channels) +
+                              (x.channels == 1u ? " channel" : " channels");
+  return render_export({"msccl",
+                        "MSCCL program",
+                        r.source,
+                        r.output,
+                        x,
+                        {{"steps", x.steps}, {"gpus", x.gpus}, {"channels", x.channels}},
+                        summary},
+                       format);
+}
+
+std::string render_mscclpp_export(const MscclppExportRun& r, ReportFormat format) {
+  text_or_json(format, "render_mscclpp_export");
+  const deploy::MscclppExport& x = r.result;
+  const std::string summary = std::to_string(x.ops) + " ops in " + std::to_string(x.threadblocks) +
+                              " threadblocks on " + std::to_string(x.gpus) + " gpus";
+  return render_export({"mscclpp",
+                        "MSCCL++ plan",
+                        r.source,
+                        r.output,
+                        x,
+                        {{"ops", x.ops}, {"threadblocks", x.threadblocks}, {"gpus", x.gpus}},
+                        summary},
+                       format);
 }
 
 }  // namespace phasecheck::reports

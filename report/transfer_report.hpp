@@ -1,7 +1,8 @@
 #pragma once
 /// What `import` and `export` did, for a person (text) and for a program (JSON; docs/formats.md):
 /// a SimGrid trace turned into a phase table, an MSCCL program lowered to format 3 (or refused
-/// for the faults of its execution), a verified schedule exported as MSCCL XML (or refused).
+/// for the faults of its execution), a verified schedule exported as MSCCL XML or as an MSCCL++
+/// plan (or refused).
 /// Only when the data went to a file: on standard output the data is the answer.
 
 #include <cstdint>
@@ -9,12 +10,13 @@
 
 #include "core/imported.hpp"
 #include "deploy/msccl_export.hpp"
+#include "deploy/mscclpp_export.hpp"
 #include "io/simgrid_trace.hpp"
 #include "report/verify_report.hpp"
 
 namespace phasecheck::reports {
 
-/// The formats `render_trace_import`, `render_msccl_import` and `render_msccl_export` take.
+/// The formats `render_trace_import`, `render_msccl_import` and the export renderers take.
 inline constexpr ReportFormat transfer_formats[] = {ReportFormat::text, ReportFormat::json};
 
 struct TraceImportRun {
@@ -56,5 +58,15 @@ struct MscclExportRun {
 /// "msccl", "verdict", "stage": "refused" | "self-check-failed" | "exported", "source", "output",
 /// "steps", "gpus", "channels", "schedule": verify's report, "read_back": verify's report}.
 std::string render_msccl_export(const MscclExportRun& run, ReportFormat format);
+
+struct MscclppExportRun {
+  std::string source;  ///< the schedule file
+  std::string output;  ///< the plan's file
+  const deploy::MscclppExport& result;
+};
+/// As render_msccl_export, for an MSCCL++ plan. JSON: {"command": "export", "format":
+/// "mscclpp", "verdict", "stage", "source", "output", "ops", "threadblocks", "gpus", "schedule",
+/// "read_back"}.
+std::string render_mscclpp_export(const MscclppExportRun& run, ReportFormat format);
 
 }  // namespace phasecheck::reports

@@ -41,6 +41,8 @@ SHAPES = {
     "deploy": ["command", "verdict", "output", "emit_c", "schedules"],
     "export-msccl": ["command", "format", "verdict", "stage", "source", "output", "steps", "gpus",
                      "channels", "schedule", "read_back"],
+    "export-mscclpp": ["command", "format", "verdict", "stage", "source", "output", "ops",
+                       "threadblocks", "gpus", "schedule", "read_back"],
     "whatif-hierarchical-factor": ["command", "verdict", "rows"],
     "whatif-cluster": ["command", "verdict", "rows"],
     "whatif-bruck-index": ["command", "verdict", "ranks", "ports", "ts", "tw", "bytes",

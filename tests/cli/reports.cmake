@@ -116,3 +116,10 @@ report_test(deploy_refused deploy 1
   ${PC} deploy ${CMAKE_CURRENT_SOURCE_DIR}/bad/fig1-contention.json -o ${TMP}/report-never.so --report json)
 cli_test(deploy_report_json_needs_file 2 "with --emit-c give -o FILE.c"
          ${PC} deploy --emit-c ${EX}/fully-connected-8/shift.json -o - --report json)
+# Issue 39: export mscclpp's report.
+report_test(export_mscclpp export-mscclpp 0
+  "d['stage'] == 'exported' and d['schedule']['verdict'] == 'pass' and d['read_back']['verdict'] == 'pass' and d['gpus'] == 8 and d['threadblocks'] == 64 and d['ops'] > 0"
+  ${PC} export mscclpp ${EX}/fully-connected-8/shift.json -o ${TMP}/report-shift.mscclpp.json --report json)
+report_test(export_mscclpp_refused export-mscclpp 1
+  "d['verdict'] == 'fail' and d['stage'] == 'refused' and d['output'] is None and d['read_back'] is None and d['schedule']['verdict'] == 'fail'"
+  ${PC} export mscclpp ${EX}/faraj-yuan-fig1/linear.json -o ${TMP}/report-never.mscclpp.json --report json)
