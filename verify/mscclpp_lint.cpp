@@ -58,6 +58,56 @@ struct SemaphoreUse {
   bool in_pipeline = false;  // then the count per call depends on the message size
 };
 
+/// The threadblock channels (indices into its list of the op's type) an op signals, waits or
+/// pushes through, as the executor's kernel reads channelIndexes: signals and waits one per
+/// channel id; port puts, packet puts and flushes one per destination buffer, the channel ids
+/// first and then index 0 (channelIndexes is zero-initialised: handlePut, handleFlush,
+/// handlePutPackets, handleReadPutPackets). Memory puts, gets, copies and reductions reach the
+/// peer through remote buffers and use no channel, whatever channel_ids they carry.
+std::vector<std::uint32_t> channels_used(const Op& op) {
+  switch (op.kind) {
+    case OpKind::signal:
+    case OpKind::wait:
+    case OpKind::relaxed_signal:
+    case OpKind::relaxed_wait:
+      return op.channel_ids;
+    case OpKind::put:
+    case OpKind::put_with_signal:
+    case OpKind::put_with_signal_and_flush:
+    case OpKind::put_packets:
+    case OpKind::read_put_packets:
+    case OpKind::flush: {
+      if (op.channel_type != ChannelType::port) return {};
+      std::vector<std::uint32_t> used(op.dst.size(), 0);
+      std::copy_n(op.channel_ids.begin(), std::min(used.size(), op.channel_ids.size()),
+                  used.begin());
+      return used;
+    }
+    case OpKind::nop:
+    case OpKind::barrier:
+    case OpKind::get:
+    case OpKind::copy:
+    case OpKind::copy_packets:
+    case OpKind::unpack_packets:
+    case OpKind::pipeline:
+    case OpKind::sem_acquire:
+    case OpKind::sem_release:
+    case OpKind::reduce:
+    case OpKind::reduce_send:
+    case OpKind::read_reduce:
+    case OpKind::read_reduce_send:
+    case OpKind::reduce_send_packets:
+    case OpKind::reduce_packets:
+    case OpKind::reduce_copy_packets:
+    case OpKind::reduce_copy_send_packets:
+    case OpKind::multi_load_reduce_store:
+    case OpKind::multi_store:
+    case OpKind::multi_store_packets:
+      return {};
+  }
+  return {};
+}
+
 /// Findings of one plan, in the order they are found.
 class PlanLint {
  public:
@@ -244,7 +294,7 @@ class PlanLint {
         warning("unused-threadblock-channel", indexed(path, "channels", c.entry),
                 name + " lists " + type_name(link) + " channel " + std::to_string(c.value) + peer +
                     " as its " + type_name(link) + " channel " + std::to_string(k) +
-                    ", but none of its ops uses it");
+                    ", but none of its ops signals, waits or pushes through it");
       }
   }
 
@@ -272,7 +322,7 @@ class PlanLint {
 
     const std::optional<std::size_t> link = link_index(op.channel_type);
     if (link)
-      for (std::uint32_t id : op.channel_ids)
+      for (std::uint32_t id : channels_used(op))
         if (id < lists.channel_used[*link].size()) lists.channel_used[*link][id] = true;
     bool scratch = false;
     for (const std::vector<BufferRef>* refs : {&op.src, &op.dst})

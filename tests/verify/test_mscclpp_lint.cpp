@@ -313,6 +313,22 @@ TEST_CASE("lint mscclpp: what is set up for nothing") {
     p.gpus[0].threadblocks[0].ops.push_back(pipeline);
     CHECK(lint_one(p).empty());
   }
+  SUBCASE("a memory put uses no channel; a port put without channel_ids uses channel 0") {
+    mscclpp::Plan p = clean();
+    std::vector<mscclpp::Op>& ops = p.gpus[0].threadblocks[0].ops;
+    ops.erase(ops.begin() + 3, ops.end());  // no signal, no wait: only the put names channel 0
+    REQUIRE(ops[1].channel_ids == std::vector<std::uint32_t>{0});
+    const LintFinding f = only(p);
+    CHECK(f.code == "unused-threadblock-channel");
+    CHECK(f.path == "gpus[0].threadblocks[0].channels[0]");
+    p.gpus[0].channels[0].type = ChannelType::port;
+    p.gpus[0].threadblocks[0].channels[0].type = ChannelType::port;
+    p.gpus[0].remote_buffers[0].access_channel_types = {ChannelType::port};
+    p.gpus[0].threadblocks[0].remote_buffer_refs[0].access = ChannelType::port;
+    ops[1].channel_type = ChannelType::port;
+    ops[1].channel_ids.clear();
+    CHECK(lint_one(p).empty());
+  }
   SUBCASE("a remote buffer no op reaches, listed or not") {
     mscclpp::Plan p = clean();
     p.gpus[1].remote_buffers.push_back({0, Buffer::scratch, {ChannelType::memory}});
