@@ -4,6 +4,7 @@
 #include <array>
 #include <limits>
 #include <map>
+#include <set>
 
 namespace phasecheck::verify {
 
@@ -223,7 +224,8 @@ class PlanLint {
   struct ThreadblockLists {
     std::array<std::vector<Flattened>, 2> channels;  // gpu-level index of each
     std::array<std::vector<bool>, 2> channel_used;
-    std::array<std::vector<std::uint32_t>, 2> buffers;  // gpu-level remote buffer ids
+    std::array<std::vector<std::uint32_t>, 2> buffers;     // gpu-level remote buffer ids
+    std::array<std::set<std::uint32_t>, 2> peers_reached;  // gpus whose buffers its ops reach
   };
 
   void threadblock(std::size_t g, std::size_t t, GpuUse& use) {
@@ -287,6 +289,12 @@ class PlanLint {
         if (lists.channel_used[link][k]) continue;
         const Flattened& c = lists.channels[link][k];
         const std::vector<Flattened>& gpu_channels = use.channels[link];
+        // The DSL lists the channel to every peer a threadblock writes or reads, also when the
+        // executor reaches the peer's buffer directly (a memory put, get or packet put): such a
+        // listing says which peer, and is not reported.
+        if (c.value < gpu_channels.size() &&
+            lists.peers_reached[link].contains(gpu_channels[c.value].value))
+          continue;
         const std::string peer =
             c.value < gpu_channels.size()
                 ? " (to gpu " + std::to_string(gpu_channels[c.value].value) + ")"
@@ -294,7 +302,8 @@ class PlanLint {
         warning("unused-threadblock-channel", indexed(path, "channels", c.entry),
                 name + " lists " + type_name(link) + " channel " + std::to_string(c.value) + peer +
                     " as its " + type_name(link) + " channel " + std::to_string(k) +
-                    ", but none of its ops signals, waits or pushes through it");
+                    ", but none of its ops signals, waits or pushes through it, nor reaches a "
+                    "buffer of that gpu");
       }
   }
 
@@ -332,6 +341,7 @@ class PlanLint {
         const std::uint32_t r = lists.buffers[*link][*ref.buffer_id];
         if (r >= use.buffer_used.size()) continue;
         use.buffer_used[r] = true;
+        lists.peers_reached[*link].insert((*use.remote_buffers)[r].rank);
         scratch = scratch || (*use.remote_buffers)[r].type == Buffer::scratch;
       }
     for (std::uint32_t s : op.semaphore_ids) {

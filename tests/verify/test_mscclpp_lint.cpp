@@ -302,25 +302,32 @@ TEST_CASE("lint mscclpp: what is set up for nothing") {
   SUBCASE("a threadblock's channel none of its ops uses (a pipeline's ops count)") {
     mscclpp::Plan p = clean();
     p.gpus[0].channels[0].connected_to.push_back(1);
-    p.gpus[0].threadblocks[0].channels.push_back({ChannelType::memory, std::nullopt, {1}});
+    mscclpp::Threadblock idle;  // reaches no buffer of gpu 1 either
+    idle.id = 1;
+    idle.channels = {{ChannelType::memory, std::nullopt, {1}}};
+    idle.ops = {plain(OpKind::nop)};
+    p.gpus[0].threadblocks.push_back(idle);
     const LintFinding f = only(p);
     CHECK(f.code == "unused-threadblock-channel");
-    CHECK(f.path == "gpus[0].threadblocks[0].channels[1]");
-    CHECK(has(f, "lists memory channel 1 (to gpu 1) as its memory channel 1"));
+    CHECK(f.path == "gpus[0].threadblocks[1].channels[0]");
+    CHECK(has(f, "lists memory channel 1 (to gpu 1) as its memory channel 0"));
     mscclpp::Op pipeline = plain(OpKind::pipeline);
     pipeline.iter = mscclpp::IterContext{1024, 1};
-    pipeline.ops = {on_channel(OpKind::signal, {1})};
-    p.gpus[0].threadblocks[0].ops.push_back(pipeline);
+    pipeline.ops = {on_channel(OpKind::signal, {0})};
+    p.gpus[0].threadblocks[1].ops.push_back(pipeline);
     CHECK(lint_one(p).empty());
   }
-  SUBCASE("a memory put uses no channel; a port put without channel_ids uses channel 0") {
+  SUBCASE("a memory put uses no channel but names its peer; a port put uses channel 0") {
     mscclpp::Plan p = clean();
     std::vector<mscclpp::Op>& ops = p.gpus[0].threadblocks[0].ops;
     ops.erase(ops.begin() + 3, ops.end());  // no signal, no wait: only the put names channel 0
     REQUIRE(ops[1].channel_ids == std::vector<std::uint32_t>{0});
+    CHECK(lint_one(p).empty());            // the put reaches gpu 1, the channel's peer
+    p.gpus[0].remote_buffers[0].rank = 0;  // now it reaches gpu 0's own buffer (a loopback)
     const LintFinding f = only(p);
     CHECK(f.code == "unused-threadblock-channel");
     CHECK(f.path == "gpus[0].threadblocks[0].channels[0]");
+    // Through a port channel the same put pushes through channel 0 (no channel_ids: index 0).
     p.gpus[0].channels[0].type = ChannelType::port;
     p.gpus[0].threadblocks[0].channels[0].type = ChannelType::port;
     p.gpus[0].remote_buffers[0].access_channel_types = {ChannelType::port};
