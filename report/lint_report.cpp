@@ -13,12 +13,38 @@ namespace {
 using verify::CoverageGroup;
 using verify::LintFinding;
 using verify::LintReport;
+using verify::LintTool;
 using verify::Severity;
 using OJson = nlohmann::ordered_json;
 
-/// The file and the place, as one line of text (a file name is input).
+/// The file and the place, as one line of text (a file name is input): file:line in XML,
+/// file: path in a JSON plan.
 std::string where(const LintFinding& f) {
-  return text_escape(f.line == 0 ? f.file : f.file + ":" + std::to_string(f.line));
+  std::string place = f.line == 0 ? f.file : f.file + ":" + std::to_string(f.line);
+  if (!f.path.empty()) place += ": " + f.path;
+  return text_escape(place);
+}
+
+std::string command(LintTool tool) {
+  switch (tool) {
+    case LintTool::msccl:
+      return "lint msccl";
+    case LintTool::mscclpp:
+      return "lint mscclpp";
+  }
+  return "lint";
+}
+
+/// How the runtime picks among the claims of a group, under the coverage heading.
+std::string selection(LintTool tool) {
+  switch (tool) {
+    case LintTool::msccl:
+      return "RCCL takes the first loaded file whose range holds the size";
+    case LintTool::mscclpp:
+      return "allgather: the whole output, otherwise the input; mscclpp takes the first plan in "
+             "its hash map whose range holds the size";
+  }
+  return "";
 }
 
 std::string plural(std::size_t n, const char* one, const char* many) {
@@ -31,10 +57,12 @@ std::string group_name(const CoverageGroup& g) {
 }
 
 /// 1048576 -> "1048576 (1 MiB)"; sizes that are not a whole KiB, MiB or GiB stay bare.
-std::string bytes(std::int64_t n) {
+std::string bytes(std::uint64_t n) {
   std::string s = std::to_string(n);
-  static constexpr std::pair<std::int64_t, const char*> kUnits[] = {
-      {std::int64_t{1} << 30, "GiB"}, {std::int64_t{1} << 20, "MiB"}, {std::int64_t{1} << 10, "KiB"}};
+  static constexpr std::pair<std::uint64_t, const char*> kUnits[] = {
+      {std::uint64_t{1} << 30, "GiB"},
+      {std::uint64_t{1} << 20, "MiB"},
+      {std::uint64_t{1} << 10, "KiB"}};
   for (const auto& [unit, name] : kUnits)
     if (n >= unit && n % unit == 0) return s + " (" + std::to_string(n / unit) + " " + name + ")";
   return s;
@@ -42,15 +70,14 @@ std::string bytes(std::int64_t n) {
 
 std::string text(const LintReport& r) {
   std::ostringstream os;
-  os << (r.errors() == 0 ? "PASS" : "FAIL")
-     << "  lint msccl: " << plural(r.files.size(), "file", "files") << ", "
-     << plural(r.errors(), "error", "errors") << ", " << plural(r.warnings(), "warning", "warnings")
-     << "\n";
+  os << (r.errors() == 0 ? "PASS" : "FAIL") << "  " << command(r.tool) << ": "
+     << plural(r.files.size(), "file", "files") << ", " << plural(r.errors(), "error", "errors")
+     << ", " << plural(r.warnings(), "warning", "warnings") << "\n";
   for (const LintFinding& f : r.findings)
     os << "  " << where(f) << ": " << to_string(f.severity) << " [" << f.code << "] "
        << text_escape(f.message) << "\n";
   if (r.coverage.empty()) return os.str();
-  os << "size coverage (bytes; RCCL takes the first loaded file whose range holds the size)\n";
+  os << "size coverage (bytes; " << selection(r.tool) << ")\n";
   for (const CoverageGroup& g : r.coverage) {
     os << "  " << group_name(g) << "\n";
     std::vector<std::string> ranges;
@@ -69,12 +96,19 @@ std::string text(const LintReport& r) {
 
 std::string json(const LintReport& r) {
   OJson findings = OJson::array();
-  for (const LintFinding& f : r.findings)
-    findings.push_back({{"severity", to_string(f.severity)},
-                        {"code", f.code},
-                        {"file", f.file},
-                        {"line", f.line},
-                        {"message", f.message}});
+  for (const LintFinding& f : r.findings) {
+    OJson finding = {{"severity", to_string(f.severity)}, {"code", f.code}, {"file", f.file}};
+    switch (r.tool) {
+      case LintTool::msccl:
+        finding["line"] = f.line;
+        break;
+      case LintTool::mscclpp:
+        finding["path"] = f.path;
+        break;
+    }
+    finding["message"] = f.message;
+    findings.push_back(std::move(finding));
+  }
   OJson coverage = OJson::array();
   for (const CoverageGroup& g : r.coverage) {
     OJson claims = OJson::array();
@@ -87,7 +121,7 @@ std::string json(const LintReport& r) {
                         {"in_place", g.in_place},
                         {"claims", std::move(claims)}});
   }
-  OJson j = {{"command", "lint msccl"},
+  OJson j = {{"command", command(r.tool)},
              {"verdict", std::string(verify::to_string(r.verdict()))},
              {"files", r.files},
              {"errors", r.errors()},
@@ -126,8 +160,8 @@ std::string junit(const LintReport& r) {
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
      << "<testsuites name=\"phasecheck\" tests=\"" << files.size() << "\" failures=\"" << failures
      << "\">\n"
-     << "  <testsuite name=\"lint msccl\" tests=\"" << files.size() << "\" failures=\"" << failures
-     << "\" errors=\"0\">\n"
+     << "  <testsuite name=\"" << command(r.tool) << "\" tests=\"" << files.size()
+     << "\" failures=\"" << failures << "\" errors=\"0\">\n"
      << cases.str() << "  </testsuite>\n</testsuites>\n";
   return os.str();
 }

@@ -1,12 +1,13 @@
 #pragma once
-/// Renders `phasecheck lint msccl`'s findings: text for a person (the verdict, each finding as
-/// file:line, then the size coverage of every group), json for a program, JUnit for a CI tab (a
-/// test case per file; its errors are the failure, its warnings the output). Deterministic.
+/// Renders `phasecheck lint msccl`'s and `lint mscclpp`'s findings (report.tool says which):
+/// text for a person (the verdict, each finding as file:line or file: JSON path, then the size
+/// coverage of every group), json for a program, JUnit for a CI tab (a test case per file; its
+/// errors are the failure, its warnings the output). Deterministic.
 
 #include <string>
 
 #include "report/verify_report.hpp"
-#include "verify/msccl_lint.hpp"
+#include "verify/lint.hpp"
 
 namespace phasecheck::reports {
 

@@ -3,28 +3,12 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <tuple>
 
 namespace phasecheck::verify {
 
 namespace {
 
 using msccl::Program;
-
-/// Sorts `v` by `key`, equal keys in their order: std::stable_sort without its temporary buffer,
-/// whose std::get_temporary_buffer clang-19 flags as deprecated in libstdc++ 12.
-template <class T, class Key>
-void sort_keeping_order(std::vector<T>& v, Key key) {
-  std::vector<std::size_t> order(v.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return std::pair(key(v[a]), a) < std::pair(key(v[b]), b);
-  });
-  std::vector<T> sorted;
-  sorted.reserve(v.size());
-  for (std::size_t i : order) sorted.push_back(std::move(v[i]));
-  v = std::move(sorted);
-}
 
 /// Findings of one file, in the order they are found.
 class FileLint {
@@ -187,69 +171,21 @@ class FileLint {
   std::vector<LintFinding> findings_;
 };
 
-std::string range_text(std::int64_t lo, std::optional<std::int64_t> hi) {
-  return "[" + std::to_string(lo) + ", " + (hi ? std::to_string(*hi) : "no limit") + "]";
-}
-
-/// The overlaps and gaps of one group. Claims sorted by minBytes; every pair that shares a size
-/// is reported once, every uncovered stretch between two claims once.
-void coverage_findings(const CoverageGroup& g, std::vector<LintFinding>& out) {
-  const std::string group = g.collective + ", " + std::to_string(g.ngpus) + " gpus, " +
-                            (g.in_place ? "in-place" : "out-of-place");
-  std::optional<std::int64_t> reach;  // the largest size claimed so far; nullopt: no limit
-  const std::string* reach_file = nullptr;  // the file that claims it
-  bool any = false;
-  for (std::size_t i = 0; i < g.claims.size(); ++i) {
-    const CoverageGroup::Claim& c = g.claims[i];
-    for (std::size_t j = 0; j < i; ++j) {
-      const CoverageGroup::Claim& e = g.claims[j];
-      if (e.range.max && *e.range.max < c.range.min) continue;
-      const std::optional<std::int64_t> hi =
-          !e.range.max ? c.range.max : !c.range.max ? e.range.max
-                                                    : std::min(*e.range.max, *c.range.max);
-      out.push_back({Severity::error, "overlap", c.file, 0,
-                     c.file + " and " + e.file + " both claim sizes " + range_text(c.range.min, hi) +
-                         " (" + group + "): RCCL takes whichever it loaded first"});
-    }
-    if (any && reach && *reach < c.range.min - 1)
-      out.push_back({Severity::warning, "gap", c.file, 0,
-                     "no file claims sizes " + range_text(*reach + 1, c.range.min - 1) + " (" +
-                         group + "), between the ranges of " + *reach_file + " and " +
-                         c.file + ": those calls fall back to the runtime's own algorithms"});
-    if (!any || (reach && (!c.range.max || *c.range.max > *reach))) {
-      reach = c.range.max;
-      reach_file = &c.file;
-    }
-    any = true;
-  }
-}
+/// RCCL's msccl_scheduler: the first loaded file of the group whose range holds the size.
+constexpr SelectionWording kRccl{"RCCL takes whichever it loaded first",
+                                 "those calls fall back to the runtime's own algorithms"};
 
 }  // namespace
 
-std::string_view to_string(Severity s) {
-  switch (s) {
-    case Severity::error:
-      return "error";
-    case Severity::warning:
-      return "warning";
-  }
-  return "?";
-}
-
-std::size_t LintReport::errors() const {
-  return static_cast<std::size_t>(std::count_if(
-      findings.begin(), findings.end(), [](const LintFinding& f) { return f.severity == Severity::error; }));
-}
-
-std::size_t LintReport::warnings() const { return findings.size() - errors(); }
-
-Verdict LintReport::verdict() const { return errors() == 0 ? Verdict::pass : Verdict::fail; }
-
 std::optional<SizeRange> size_range(const Program& p) {
   if (!p.min_bytes || !p.max_bytes) return std::nullopt;
-  if (*p.max_bytes == 0) return SizeRange{*p.min_bytes, std::nullopt};
-  if (*p.min_bytes > *p.max_bytes) return std::nullopt;
-  return SizeRange{*p.min_bytes, *p.max_bytes};
+  // The reader keeps both in [0, 2^63): a negative bound exists only in a program built in code.
+  if (*p.min_bytes < 0 || *p.max_bytes < 0) return std::nullopt;
+  const auto lo = static_cast<std::uint64_t>(*p.min_bytes);
+  const auto hi = static_cast<std::uint64_t>(*p.max_bytes);
+  if (hi == 0) return SizeRange{lo, std::nullopt};
+  if (lo > hi) return std::nullopt;
+  return SizeRange{lo, hi};
 }
 
 std::vector<LintFinding> lint_file(const LintInput& input) { return FileLint(input).run(); }
@@ -262,26 +198,16 @@ LintReport lint(std::span<const LintInput> inputs) {
     report.findings.insert(report.findings.end(), f.begin(), f.end());
   }
 
-  // (collective, ngpus, in place) -> the claims in input order.
-  std::map<std::tuple<std::string, std::uint32_t, bool>, CoverageGroup> groups;
+  SizeCoverage coverage;
   for (const LintInput& in : inputs) {
     const Program& p = in.program;
     const std::optional<SizeRange> range = size_range(p);
     if (!range) continue;
-    for (const bool in_place : {false, true}) {
-      if (!(in_place ? p.inplace : p.outofplace).value_or(false)) continue;
-      CoverageGroup& g = groups[{p.coll, p.ngpus, in_place}];
-      g.collective = p.coll;
-      g.ngpus = p.ngpus;
-      g.in_place = in_place;
-      g.claims.push_back({in.file, *range});
-    }
+    for (const bool in_place : {false, true})
+      if ((in_place ? p.inplace : p.outofplace).value_or(false))
+        coverage.claim(p.coll, p.ngpus, in_place, in.file, *range);
   }
-  for (auto& [key, g] : groups) {
-    sort_keeping_order(g.claims, [](const CoverageGroup::Claim& c) { return c.range.min; });
-    coverage_findings(g, report.findings);
-    report.coverage.push_back(std::move(g));
-  }
+  std::move(coverage).finish(kRccl, report);
   return report;
 }
 
