@@ -326,7 +326,7 @@ TEST_CASE("mscclpp: packets carry their own flag: a put of packets and an unpack
   CHECK(never->explanation.find("spins on their flag forever") != std::string::npos);
 }
 
-TEST_CASE("mscclpp: a semaphore orders two threadblocks of a gpu; an acquire never released waits forever") {
+TEST_CASE("mscclpp: a semaphore orders two threadblocks of a gpu, and an acquire never released waits forever") {
   Builder b("allgather", 2, 1, 2, 1);
   for (std::uint32_t g = 0; g < 2; ++g) {
     b.plan.gpus[g].semaphores.push_back({0});
@@ -353,7 +353,7 @@ TEST_CASE("mscclpp: a semaphore orders two threadblocks of a gpu; an acquire nev
   CHECK(never->explanation.find("acquires semaphore 0") != std::string::npos);
 }
 
-TEST_CASE("mscclpp: a barrier joins its threadblocks; one short of num_threadblocks never completes") {
+TEST_CASE("mscclpp: a barrier joins its threadblocks, and one short of num_threadblocks never completes") {
   Builder b("allgather", 2, 1, 2, 1);
   Op barrier;
   barrier.kind = OpKind::barrier;
@@ -374,7 +374,7 @@ TEST_CASE("mscclpp: a barrier joins its threadblocks; one short of num_threadblo
   CHECK(never->explanation.find("which 1 threadblocks of gpu 1 reach") != std::string::npos);
 }
 
-TEST_CASE("mscclpp: a pipeline runs two half-chunk iterations per chunk; a signal per iteration") {
+TEST_CASE("mscclpp: a pipeline runs two half-chunk iterations per chunk, a signal per iteration") {
   Builder b = alltoall();
   for (std::uint32_t g = 0; g < 2; ++g) {
     auto& ops = b.plan.gpus[g].threadblocks[0].ops;
