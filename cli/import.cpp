@@ -8,13 +8,13 @@
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "verify/msccl_execution.hpp"
-#include "verify/mscclpp_execution.hpp"
 #include "io/json.hpp"
 #include "io/msccl_xml.hpp"
 #include "io/mscclpp_plan.hpp"
 #include "io/simgrid_trace.hpp"
 #include "report/transfer_report.hpp"
+#include "verify/msccl_execution.hpp"
+#include "verify/mscclpp_execution.hpp"
 
 namespace phasecheck::cli {
 namespace {
@@ -53,10 +53,9 @@ void add_options(CLI::App& app, Options& options) {
 int import_program(const Options& options, std::ostream& out) {
   if (!data_to_stdout(options.output)) check_output(options.output, {options.file});
   const std::string source = input_name(options.file);
-  const Schedule program =
-      options.format == "mscclpp"
-          ? mscclpp::lower(io::read_mscclpp_plan_file(options.file), source)
-          : msccl::lower(io::read_msccl_file(options.file), source);
+  const Schedule program = options.format == "mscclpp"
+                               ? mscclpp::lower(io::read_mscclpp_plan_file(options.file), source)
+                               : msccl::lower(io::read_msccl_file(options.file), source);
   const Imported& imported = *program.header.imported;
   const reports::MscclImportRun run{source, options.output, imported, program.phases.size()};
   // A program whose execution faults is not written: the JSON would not carry the faults.

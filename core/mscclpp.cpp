@@ -111,8 +111,8 @@ std::string_view to_string(ChannelType t) {
 }
 
 std::optional<ChannelType> parse_channel_type(std::string_view name) {
-  for (ChannelType t : {ChannelType::memory, ChannelType::port, ChannelType::switch_channel,
-                        ChannelType::none})
+  for (ChannelType t :
+       {ChannelType::memory, ChannelType::port, ChannelType::switch_channel, ChannelType::none})
     if (to_string(t) == name) return t;
   return std::nullopt;
 }

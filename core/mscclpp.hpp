@@ -1,8 +1,8 @@
 #pragma once
 /// MSCCL++ execution plans (the JSON that mscclpp's DSL writes and its executor loads,
-/// microsoft/mscclpp at 1f5f065, August 2026): the plan as data, as the file says it. io/mscclpp_plan
-/// reads and writes it; core/mscclpp_execution.hpp is its execution model; verify/ judges it;
-/// docs/mscclpp.md states every rule.
+/// microsoft/mscclpp at 1f5f065, August 2026): the plan as data, as the file says it.
+/// io/mscclpp_plan reads and writes it; core/mscclpp_execution.hpp is its execution model; verify/
+/// judges it; docs/mscclpp.md states every rule.
 ///
 /// A plan gives each gpu its buffers (input, output and scratch, in chunks), its channels (each
 /// a list of peers: memory channels are NVLink/xGMI load-store, port channels proxy-driven RDMA),

@@ -207,8 +207,9 @@ struct Execution::Builder {
                  " channel of threadblock " + std::to_string(t));
     const std::uint32_t c = list[op.channel_ids[i]];
     if (c >= channels[g][type_index(type)].peer.size())
-      refuse(g, t, step, "a channel of threadblock " + std::to_string(t) + " names no channel of gpu " +
-                             std::to_string(g));
+      refuse(g, t, step,
+             "a channel of threadblock " + std::to_string(t) + " names no channel of gpu " +
+                 std::to_string(g));
     return c;
   }
 
@@ -221,20 +222,21 @@ struct Execution::Builder {
   /// type.
   Place place(std::uint32_t g, std::uint32_t t, std::uint32_t step, const Op& op,
               const BufferRef& ref) const {
-    if (ref.switch_channel_id)
-      refuse(g, t, step, "switch channels (NVLS) are not modelled");
+    if (ref.switch_channel_id) refuse(g, t, step, "switch channels (NVLS) are not modelled");
     if (ref.type && !ref.buffer_id) return {g, *ref.type, false};
     if (!ref.buffer_id) refuse(g, t, step, "a buffer names neither a type nor a buffer_id");
     const ChannelType type = op.channel_type.value_or(ChannelType::memory);
     const auto& list = names[g][t].remote[type_index(type)];
     if (*ref.buffer_id >= list.size())
       refuse(g, t, step,
-             "buffer_id " + std::to_string(*ref.buffer_id) + " names no remote buffer of threadblock " +
-                 std::to_string(t) + " reachable by " + std::string(to_string(type)) + " channels");
+             "buffer_id " + std::to_string(*ref.buffer_id) +
+                 " names no remote buffer of threadblock " + std::to_string(t) + " reachable by " +
+                 std::string(to_string(type)) + " channels");
     const std::uint32_t id = list[*ref.buffer_id];
     if (id >= plan.gpus[g].remote_buffers.size())
-      refuse(g, t, step, "remote buffer " + std::to_string(id) + " is not declared by gpu " +
-                             std::to_string(g));
+      refuse(
+          g, t, step,
+          "remote buffer " + std::to_string(id) + " is not declared by gpu " + std::to_string(g));
     const RemoteBuffer& rb = plan.gpus[g].remote_buffers[id];
     if (rb.rank >= gpus) refuse(g, t, step, "a remote buffer names gpu " + std::to_string(rb.rank));
     return {rb.rank, rb.type, true};
@@ -242,7 +244,7 @@ struct Execution::Builder {
 
   std::uint32_t declared(std::uint32_t g, Buffer b) const {
     const Gpu& gpu = plan.gpus[g];
-    return b == Buffer::input ? gpu.input_chunks
+    return b == Buffer::input    ? gpu.input_chunks
            : b == Buffer::output ? gpu.output_chunks
                                  : gpu.scratch_chunks;
   }
@@ -280,7 +282,8 @@ struct Execution::Builder {
       b = Buffer::output;
     }
     if (b == Buffer::scratch)
-      index += std::uint64_t{half(call, offset_applies)} * plan.gpus[c.at.gpu].scratch_chunks * x.q_;
+      index +=
+          std::uint64_t{half(call, offset_applies)} * plan.gpus[c.at.gpu].scratch_chunks * x.q_;
     out.slot = {b, static_cast<std::uint32_t>(index)};
     return std::nullopt;
   }
@@ -346,8 +349,7 @@ struct Execution::Builder {
   }
   static std::uint64_t packet_key(std::uint32_t call, std::uint32_t g, Buffer b,
                                   std::uint32_t cell) {
-    return (std::uint64_t{call} << 56) | (std::uint64_t{g} << 34) | (std::uint64_t(b) << 31) |
-           cell;
+    return (std::uint64_t{call} << 56) | (std::uint64_t{g} << 34) | (std::uint64_t(b) << 31) | cell;
   }
   void overrun(std::uint32_t e, std::uint32_t it) {
     if (!x.events_[e].outside && x.events_[e].call == 0)
@@ -362,8 +364,8 @@ struct Execution::Builder {
   /// A data op of the block lane (docs/mscclpp.md, the table of ops): each (read, write) pair as
   /// the executor's handler computes it. `count` is the size the handler moves: a put's
   /// destination's, a get's, a copy's and a packet op's source's.
-  void data_op(std::uint32_t g, std::uint32_t t, std::uint32_t step, const Op& op,
-               std::uint32_t it, std::uint32_t e) {
+  void data_op(std::uint32_t g, std::uint32_t t, std::uint32_t step, const Op& op, std::uint32_t it,
+               std::uint32_t e) {
     bool bad = false;
     // Packet handlers ignore the pipeline's offset: every iteration moves the whole range.
     const bool packets = op.kind == OpKind::put_packets || op.kind == OpKind::read_put_packets ||
@@ -556,33 +558,39 @@ struct Execution::Builder {
   void op(std::uint32_t g, std::uint32_t t, std::uint32_t step, std::uint32_t call, const Op& op,
           std::uint32_t it) {
     const ChannelType type = op.channel_type.value_or(ChannelType::none);
-    const bool channelled = op.kind == OpKind::signal || op.kind == OpKind::wait ||
-                            op.kind == OpKind::relaxed_signal || op.kind == OpKind::relaxed_wait ||
-                            op.kind == OpKind::flush || op.kind == OpKind::put ||
-                            op.kind == OpKind::put_with_signal ||
-                            op.kind == OpKind::put_with_signal_and_flush || op.kind == OpKind::get ||
-                            op.kind == OpKind::put_packets || op.kind == OpKind::read_put_packets;
+    const bool channelled =
+        op.kind == OpKind::signal || op.kind == OpKind::wait || op.kind == OpKind::relaxed_signal ||
+        op.kind == OpKind::relaxed_wait || op.kind == OpKind::flush || op.kind == OpKind::put ||
+        op.kind == OpKind::put_with_signal || op.kind == OpKind::put_with_signal_and_flush ||
+        op.kind == OpKind::get || op.kind == OpKind::put_packets ||
+        op.kind == OpKind::read_put_packets;
     // The executor zero-fills an op: without channel_type it is NONE, and a signal, wait, put or
     // flush then does nothing at all.
     if (channelled && type != ChannelType::memory && type != ChannelType::port)
-      refuse(g, t, step, "\"" + std::string(to_string(op.kind)) + "\" needs channel_type \"memory\" or " +
-                             "\"port\" (the executor does nothing for " +
-                             (op.channel_type ? "\"" + std::string(to_string(type)) + "\"" : std::string("none")) + ")");
+      refuse(
+          g, t, step,
+          "\"" + std::string(to_string(op.kind)) + "\" needs channel_type \"memory\" or " +
+              "\"port\" (the executor does nothing for " +
+              (op.channel_type ? "\"" + std::string(to_string(type)) + "\"" : std::string("none")) +
+              ")");
     const bool packets = op.kind == OpKind::put_packets || op.kind == OpKind::read_put_packets ||
                          op.kind == OpKind::copy_packets || op.kind == OpKind::unpack_packets;
     // Packets are 16-byte slots of data and flag at twice a chunk's offset: the executor sizes
     // the scratch buffer for them only in an LL plan, where every scratch access is a packet's.
     if (packets && plan.protocol != "LL")
-      refuse(g, t, step, "\"" + std::string(to_string(op.kind)) + "\" in a plan whose protocol is \"" +
-                             plan.protocol + "\": packets need protocol \"LL\"");
-    if (!packets && plan.protocol == "LL" && (op.kind == OpKind::put || op.kind == OpKind::get ||
-                                              op.kind == OpKind::copy || op.kind == OpKind::put_with_signal ||
-                                              op.kind == OpKind::put_with_signal_and_flush))
+      refuse(g, t, step,
+             "\"" + std::string(to_string(op.kind)) + "\" in a plan whose protocol is \"" +
+                 plan.protocol + "\": packets need protocol \"LL\"");
+    if (!packets && plan.protocol == "LL" &&
+        (op.kind == OpKind::put || op.kind == OpKind::get || op.kind == OpKind::copy ||
+         op.kind == OpKind::put_with_signal || op.kind == OpKind::put_with_signal_and_flush))
       for (const auto* refs : {&op.src, &op.dst})
         for (const BufferRef& r : *refs)
           if (place(g, t, step, op, r).buffer == Buffer::scratch)
-            refuse(g, t, step, "a plain \"" + std::string(to_string(op.kind)) +
-                                   "\" on the scratch buffer of an LL plan, whose scratch holds packets: not modelled");
+            refuse(g, t, step,
+                   "a plain \"" + std::string(to_string(op.kind)) +
+                       "\" on the scratch buffer of an LL plan, whose scratch holds packets: not "
+                       "modelled");
     switch (op.kind) {
       case OpKind::nop:
         join(g, t, step, call);
@@ -663,8 +671,9 @@ struct Execution::Builder {
       case OpKind::put_packets:
       case OpKind::read_put_packets:
         if (type == ChannelType::port)
-          refuse(g, t, step, std::string(to_string(op.kind)) +
-                                 " on a port channel is not modelled (packets through the proxy)");
+          refuse(g, t, step,
+                 std::string(to_string(op.kind)) +
+                     " on a port channel is not modelled (packets through the proxy)");
         data_op(g, t, step, op, it, block(g, t, step, call));
         return;
       case OpKind::get:
@@ -683,13 +692,15 @@ struct Execution::Builder {
       case OpKind::reduce_packets:
       case OpKind::reduce_copy_packets:
       case OpKind::reduce_copy_send_packets:
-        refuse(g, t, step, "\"" + std::string(to_string(op.kind)) +
-                               "\" reduces: not an alltoall or allgather op");
+        refuse(
+            g, t, step,
+            "\"" + std::string(to_string(op.kind)) + "\" reduces: not an alltoall or allgather op");
       case OpKind::multi_load_reduce_store:
       case OpKind::multi_store:
       case OpKind::multi_store_packets:
-        refuse(g, t, step, "\"" + std::string(to_string(op.kind)) +
-                               "\" uses NVLS (switch channels), which is not modelled");
+        refuse(g, t, step,
+               "\"" + std::string(to_string(op.kind)) +
+                   "\" uses NVLS (switch channels), which is not modelled");
     }
   }
 
@@ -714,8 +725,8 @@ struct Execution::Builder {
           if (peer >= gpus || peer == g)
             throw InputError(x.source_ + ": gpus[" + std::to_string(g) + "].channels: peer " +
                              std::to_string(peer) + " is not another gpu of the plan");
-          list.ordinal.push_back(static_cast<std::uint32_t>(
-              std::count(list.peer.begin(), list.peer.end(), peer)));
+          list.ordinal.push_back(
+              static_cast<std::uint32_t>(std::count(list.peer.begin(), list.peer.end(), peer)));
           list.peer.push_back(peer);
         }
       }
@@ -725,7 +736,8 @@ struct Execution::Builder {
         for (const ThreadblockChannels& c : tb.channels) {
           if (c.type == ChannelType::switch_channel)
             throw InputError(x.source_ + ": gpus[" + std::to_string(g) + "].threadblocks[" +
-                             std::to_string(t) + "].channels: switch channels (NVLS) are not modelled");
+                             std::to_string(t) +
+                             "].channels: switch channels (NVLS) are not modelled");
           if (c.type == ChannelType::none) continue;
           auto& list = names[g][t].channels[type_index(c.type)];
           list.insert(list.end(), c.channel_ids.begin(), c.channel_ids.end());
@@ -742,8 +754,9 @@ struct Execution::Builder {
   std::uint64_t group_size(std::uint32_t g, std::uint32_t t, std::uint32_t step,
                            const GroupInfo& group) const {
     if (group.tbg_size == 0 || group.tb_id >= group.tbg_size)
-      refuse(g, t, step, "tbg_info: tb_id " + std::to_string(group.tb_id) + " of a group of " +
-                             std::to_string(group.tbg_size));
+      refuse(g, t, step,
+             "tbg_info: tb_id " + std::to_string(group.tb_id) + " of a group of " +
+                 std::to_string(group.tbg_size));
     return group.tbg_size;
   }
 
@@ -762,13 +775,15 @@ struct Execution::Builder {
         for (std::uint32_t i = 0; i < ops.size(); ++i) {
           flat.push_back({&ops[i], i, kNone, nullptr});
           if (ops[i].kind != OpKind::pipeline) {
-            per_call += 1 + ops[i].channel_ids.size() + ops[i].dst.size() + ops[i].semaphore_ids.size();
+            per_call +=
+                1 + ops[i].channel_ids.size() + ops[i].dst.size() + ops[i].semaphore_ids.size();
             if (ops[i].group) q = std::lcm(q, group_size(g, t, i, *ops[i].group));
             if (q > kMaxCellsPerChunk) break;
             continue;
           }
           pipelines = true;
-          const std::uint64_t iterations = 2 * std::uint64_t{ops[i].iter ? ops[i].iter->num_chunks : 0};
+          const std::uint64_t iterations =
+              2 * std::uint64_t{ops[i].iter ? ops[i].iter->num_chunks : 0};
           for (std::uint32_t j = 0; j < ops[i].ops.size(); ++j) {
             const Op& inner = ops[i].ops[j];
             flat.push_back({&inner, i, j, &ops[i]});
@@ -795,13 +810,15 @@ struct Execution::Builder {
            {std::uint64_t{gpu.input_chunks}, std::uint64_t{gpu.output_chunks},
             halves * gpu.scratch_chunks})
         if (chunks * q > kMaxSlots)
-          throw InputError(x.source_ + ": gpus[" + std::to_string(g) + "]: " +
-                           std::to_string(chunks) + " chunks of " + std::to_string(q) +
-                           " cells pass the " + std::to_string(kMaxSlots) + " cells a buffer may have");
+          throw InputError(x.source_ + ": gpus[" + std::to_string(g) +
+                           "]: " + std::to_string(chunks) + " chunks of " + std::to_string(q) +
+                           " cells pass the " + std::to_string(kMaxSlots) +
+                           " cells a buffer may have");
     }
     const auto bytes = checked_mul(checked_mul(per_call + 4 * gpus, x.calls_), kBytesPerEvent);
     check_memory(bytes, x.source_ + ": the execution model (" + std::to_string(x.calls_) +
-                            " calls; " + std::to_string(kBytesPerEvent) + " bytes per op, channel and buffer)");
+                            " calls; " + std::to_string(kBytesPerEvent) +
+                            " bytes per op, channel and buffer)");
     if (bytes) x.charged_ = *bytes;
   }
 
@@ -881,14 +898,16 @@ struct Execution::Builder {
         const bool waiters = p.waiters.size() > 1;
         const auto& tbs = waiters ? p.waiters : p.signallers;
         std::string list;
-        for (const auto& [gpu, tb] : tbs)
-          list += (list.empty() ? "" : ", ") + std::to_string(tb);
+        for (const auto& [gpu, tb] : tbs) list += (list.empty() ? "" : ", ") + std::to_string(tb);
         const std::string type = key.type == 1 ? "port" : "memory";
         x.shared_.push_back(
-            {p.signals.empty() ? kNone : p.signals.front(), p.waits.empty() ? kNone : p.waits.front(),
-             "gpu " + std::to_string(waiters ? key.to : key.from) + (waiters ? " waits on" : " signals") +
-                 " its " + ordinal(key.ordinal + 1) + " " + type + " channel " +
-                 (waiters ? "from gpu " + std::to_string(key.from) : "to gpu " + std::to_string(key.to)) +
+            {p.signals.empty() ? kNone : p.signals.front(),
+             p.waits.empty() ? kNone : p.waits.front(),
+             "gpu " + std::to_string(waiters ? key.to : key.from) +
+                 (waiters ? " waits on" : " signals") + " its " + ordinal(key.ordinal + 1) + " " +
+                 type + " channel " +
+                 (waiters ? "from gpu " + std::to_string(key.from)
+                          : "to gpu " + std::to_string(key.to)) +
                  " in threadblocks " + list +
                  ": which signal releases which wait depends on timing, so it orders nothing"});
       }
@@ -902,8 +921,8 @@ struct Execution::Builder {
           continue;
         }
         const std::uint32_t s = p.signals[k];
-        edge(s, w, EdgeKind::signal,
-             exclusive && !x.events_[s].relaxed && !x.events_[w].relaxed, exclusive);
+        edge(s, w, EdgeKind::signal, exclusive && !x.events_[s].relaxed && !x.events_[w].relaxed,
+             exclusive);
       }
       // Per call (the calls are alike): signals and waits that differ in number.
       std::uint64_t signals = 0, waits = 0;
@@ -918,9 +937,8 @@ struct Execution::Builder {
            "gpu " + std::to_string(key.from) + " signals gpu " + std::to_string(key.to) +
                " on its " + ordinal(key.ordinal + 1) + " " + type + " channel there " +
                times(signals) + " per call and gpu " + std::to_string(key.to) + " waits " +
-               times(waits) + (signals > waits
-                                   ? ": the surplus releases a wait of the next call early"
-                                   : "")});
+               times(waits) +
+               (signals > waits ? ": the surplus releases a wait of the next call early" : "")});
     }
   }
 
@@ -932,17 +950,16 @@ struct Execution::Builder {
         const std::int64_t k = static_cast<std::int64_t>(j) - init;
         if (k < 0) continue;  // the initial value lets it through
         if (static_cast<std::size_t>(k) >= s.releases.size()) {
-          x.unreleased_.push_back({s.acquires[j],
-                                   x.describe(s.acquires[j]) + " acquires semaphore " +
-                                       std::to_string(key.second) + " for the " + ordinal(j + 1) +
-                                       " time over " + std::to_string(x.calls_) +
-                                       " calls; it starts at " + std::to_string(init) +
-                                       " and is released " + times(s.releases.size()) +
-                                       ": it waits forever"});
+          x.unreleased_.push_back(
+              {s.acquires[j],
+               x.describe(s.acquires[j]) + " acquires semaphore " + std::to_string(key.second) +
+                   " for the " + ordinal(j + 1) + " time over " + std::to_string(x.calls_) +
+                   " calls; it starts at " + std::to_string(init) + " and is released " +
+                   times(s.releases.size()) + ": it waits forever"});
           continue;
         }
-        edge(s.releases[static_cast<std::size_t>(k)], s.acquires[j], EdgeKind::semaphore,
-             exclusive, exclusive);
+        edge(s.releases[static_cast<std::size_t>(k)], s.acquires[j], EdgeKind::semaphore, exclusive,
+             exclusive);
       }
     }
   }
@@ -963,11 +980,11 @@ struct Execution::Builder {
         if (here.size() != wanted) {
           for (const Arrival* a : here)
             x.unreleased_.push_back(
-                {a->depart, x.describe(a->arrive) + " is the " + ordinal(k + 1) + " meeting at barrier " +
-                                std::to_string(id) + " (num_threadblocks " + std::to_string(wanted) +
-                                "), which " + std::to_string(here.size()) +
-                                " threadblocks of gpu " + std::to_string(g) +
-                                " reach: it never completes"});
+                {a->depart, x.describe(a->arrive) + " is the " + ordinal(k + 1) +
+                                " meeting at barrier " + std::to_string(id) +
+                                " (num_threadblocks " + std::to_string(wanted) + "), which " +
+                                std::to_string(here.size()) + " threadblocks of gpu " +
+                                std::to_string(g) + " reach: it never completes"});
           continue;
         }
         const auto [lane, fresh] = barrier_lane[g].try_emplace(id, 0);
@@ -994,12 +1011,14 @@ struct Execution::Builder {
         const Access& r = x.accesses_[a];
         if (r.write || !r.packet) continue;
         for (std::uint32_t k = 0; k < r.count && !missing; ++k) {
-          const auto it = packet_writers.find(packet_key(ev.call, r.gpu, r.slot.buffer, r.slot.index + k));
+          const auto it =
+              packet_writers.find(packet_key(ev.call, r.gpu, r.slot.buffer, r.slot.index + k));
           if (it == packet_writers.end()) {
             missing = true;
             x.unreleased_.push_back(
-                {e, x.describe(e) + " reads the packets of " + to_string(Slot{r.slot.buffer, r.slot.index + k}) +
-                        " of gpu " + std::to_string(r.gpu) +
+                {e, x.describe(e) + " reads the packets of " +
+                        to_string(Slot{r.slot.buffer, r.slot.index + k}) + " of gpu " +
+                        std::to_string(r.gpu) +
                         ", which no op of its call writes: it spins on their flag forever"});
           } else if (it->second.front() != e) {
             writers.emplace_back(it->second.front(), it->second.size() == 1);
@@ -1057,8 +1076,7 @@ struct Execution::Builder {
   }
 };
 
-Execution::Execution(const Plan& plan, std::string_view source)
-    : plan_(plan), source_(source) {
+Execution::Execution(const Plan& plan, std::string_view source) : plan_(plan), source_(source) {
   if (plan.collective == "alltoall")
     collective_ = Collective::alltoall;
   else if (plan.collective == "allgather")
@@ -1080,10 +1098,10 @@ Execution::Execution(const Plan& plan, std::string_view source)
   if (plan.inplace && collective_ == Collective::allgather)
     for (std::uint32_t g = 0; g < p; ++g)
       if (std::uint64_t{plan.gpus[g].input_chunks} * p > plan.gpus[g].output_chunks)
-        throw InputError(source_ + ": gpus[" + std::to_string(g) + "]: an allgather in place needs " +
-                         std::to_string(p) + " x input_chunks (" +
-                         std::to_string(plan.gpus[g].input_chunks) + ") within output_chunks (" +
-                         std::to_string(plan.gpus[g].output_chunks) + ")");
+        throw InputError(
+            source_ + ": gpus[" + std::to_string(g) + "]: an allgather in place needs " +
+            std::to_string(p) + " x input_chunks (" + std::to_string(plan.gpus[g].input_chunks) +
+            ") within output_chunks (" + std::to_string(plan.gpus[g].output_chunks) + ")");
   Builder b(*this);
   b.names_and_checks();
   b.flatten();
@@ -1125,7 +1143,8 @@ std::string Execution::describe(std::uint32_t e) const {
                : "the caller between calls " + std::to_string(ev.call) + " and " +
                      std::to_string(ev.call + 1) + " on gpu " + std::to_string(ev.gpu) +
                      " (it reads the output and writes the next input)";
-  if (ev.kind == EventKind::meet) return "a barrier meeting on gpu " + std::to_string(ev.gpu) + call;
+  if (ev.kind == EventKind::meet)
+    return "a barrier meeting on gpu " + std::to_string(ev.gpu) + call;
   const Op& op = *flat_[ev.gpu][ev.tb][ev.step].op;
   std::string what(to_string(op.kind));
   if (ev.kind == EventKind::data && ev.to != kNone && ev.to != ev.gpu)
@@ -1186,12 +1205,11 @@ Schedule Execution::emit(std::vector<ExecutionFault> faults) const {
     for (const auto& tb : flat_[g]) ops += tb.size();
   }
   imported.format = "mscclpp";
-  imported.summary = std::to_string(ops) + (ops == 1 ? " op in " : " ops in ") +
-                     std::to_string(threadblocks) + " threadblocks on " +
-                     std::to_string(plan_.gpus.size()) + " gpus, " +
-                     (plan_.inplace ? "in place" : "out of place") + ", " +
-                     std::to_string(calls_) + " calls" +
-                     (q_ > 1 ? ", " + std::to_string(q_) + " cells per chunk" : std::string());
+  imported.summary =
+      std::to_string(ops) + (ops == 1 ? " op in " : " ops in ") + std::to_string(threadblocks) +
+      " threadblocks on " + std::to_string(plan_.gpus.size()) + " gpus, " +
+      (plan_.inplace ? "in place" : "out of place") + ", " + std::to_string(calls_) + " calls" +
+      (q_ > 1 ? ", " + std::to_string(q_) + " cells per chunk" : std::string());
   imported.faults = std::move(faults);
   h.imported = std::move(imported);
   if (const auto problem = layout_problem(*h.buffers, collective_, ranks))

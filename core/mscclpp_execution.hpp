@@ -73,14 +73,14 @@ class Execution {
   /// Why one event waits for another. `ordering` says whether it orders data: a relaxed signal
   /// or a signal on a channel several threadblocks share releases a wait without it.
   enum class EdgeKind : std::uint8_t {
-    lane,      ///< the event before it on its lane
-    join,      ///< a nop or barrier: the other lane of the threadblock
-    signal,    ///< the signal that releases a wait
-    semaphore, ///< the release an acquire takes
-    barrier,   ///< a barrier meeting
-    proxy,     ///< the push behind a proxy's put or signal, or the puts a flush waits for
-    packet,    ///< the packet write a packet read waits for
-    boundary   ///< the kernel boundary between calls
+    lane,       ///< the event before it on its lane
+    join,       ///< a nop or barrier: the other lane of the threadblock
+    signal,     ///< the signal that releases a wait
+    semaphore,  ///< the release an acquire takes
+    barrier,    ///< a barrier meeting
+    proxy,      ///< the push behind a proxy's put or signal, or the puts a flush waits for
+    packet,     ///< the packet write a packet read waits for
+    boundary    ///< the kernel boundary between calls
   };
   /// `orders_data`: a release and its acquire (what came before the source is visible after
   /// the target); `orders_execution`: the source is done before the target starts (so a read

@@ -89,8 +89,8 @@ void read_schedule(std::istream& in, std::string_view source,
         text += prefix;
         text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
         if (in.bad()) throw InputError(std::string(source) + ": read error");
-        deliver(mscclpp::lower(io::parse_mscclpp_plan(text, source), source), on_header,
-                on_phase, tables);
+        deliver(mscclpp::lower(io::parse_mscclpp_plan(text, source), source), on_header, on_phase,
+                tables);
         return;
       }
       in.clear(in.rdstate() & std::ios::badbit);  // a short file hit its end: not an error here

@@ -102,7 +102,8 @@ class Checks {
     std::optional<std::uint32_t> start;
     for (std::uint32_t i = 0; i < n && !start; ++i)
       if (x_.level(i) == Execution::kUnreached && !peeled[i]) start = i;
-    const std::string never = std::to_string(stuck) + (stuck == 1 ? " event never runs" : " events never run");
+    const std::string never =
+        std::to_string(stuck) + (stuck == 1 ? " event never runs" : " events never run");
     if (!start) {
       if (!faults_.empty()) faults_.front().explanation += " (" + never + ")";
       return;
@@ -145,7 +146,8 @@ class Checks {
       const std::uint64_t total = x_.charged_bytes() + cells * kBytesPerAccess;
       if (total > limits().max_memory_bytes)
         check_memory(total, x_.source() + ": the race check up to " + x_.describe(e) + " (" +
-                                std::to_string(kBytesPerAccess) + " bytes per cell an op reads or writes)");
+                                std::to_string(kBytesPerAccess) +
+                                " bytes per cell an op reads or writes)");
     }
     const auto n = static_cast<std::uint32_t>(events.size());
     std::vector<std::uint32_t> thread(n), position(n);
@@ -162,7 +164,8 @@ class Checks {
     // Two engines: writes need a chain that orders data (a release and its acquire); a read
     // before a later write needs only a chain of execution, relaxed signals included.
     HappensBefore any(thread, position, all, x_.lanes(), x_.source() + ": the race check");
-    HappensBefore ordered_data(thread, position, data, x_.lanes(), x_.source() + ": the race check");
+    HappensBefore ordered_data(thread, position, data, x_.lanes(),
+                               x_.source() + ": the race check");
     const auto ordered = [&](const HappensBefore& hb, std::uint32_t a, std::uint32_t e) {
       if (a == e) return true;
       // The threads of a block split two ops' bytes differently: without a nop between them
@@ -205,10 +208,9 @@ class Checks {
       fault(ExecutionFaultKind::race,
             "gpu " + std::to_string(g) + " " + to_string(s) + ": " + act(earlier, earlier_writes) +
                 ", " + act(later, later_writes) +
-                (relaxed_only
-                     ? ", and only a relaxed signal, or a channel or semaphore several "
-                       "threadblocks share, orders them, which orders no data"
-                     : ", and nothing orders them") +
+                (relaxed_only ? ", and only a relaxed signal, or a channel or semaphore several "
+                                "threadblocks share, orders them, which orders no data"
+                              : ", and nothing orders them") +
                 ": which comes first depends on timing",
             {earlier, later});
     };
@@ -227,9 +229,9 @@ class Checks {
             const bool stale = ev.call > 0 && ev.kind != EventKind::boundary &&
                                (c.write == kNone || events[c.write].call != ev.call);
             if (stale && stale_reads++ == 0) {
-              const std::string what =
-                  c.write == kNone ? "nothing wrote it in any call"
-                                   : "it was last written by " + x_.describe(c.write);
+              const std::string what = c.write == kNone
+                                           ? "nothing wrote it in any call"
+                                           : "it was last written by " + x_.describe(c.write);
               fault(ExecutionFaultKind::stale_read,
                     "gpu " + std::to_string(acc.gpu) + " " + to_string(s) + ": " + x_.describe(e) +
                         " reads it, but " + what + ": call " + std::to_string(ev.call + 1) +
@@ -239,8 +241,8 @@ class Checks {
             }
             // A packet read spins until the packets of its own call land: it is ordered after
             // such a write whatever the lanes.
-            const bool flagged = acc.packet && c.packet && c.write != kNone &&
-                                 events[c.write].call == ev.call;
+            const bool flagged =
+                acc.packet && c.packet && c.write != kNone && events[c.write].call == ev.call;
             if (c.write != kNone && !flagged && !ordered(ordered_data, c.write, e))
               race(acc.gpu, s, c.write, true, e, false);
             reads.push_back({e, c.reads});
@@ -263,15 +265,17 @@ class Checks {
       }
     }
     if (races > 1)
-      faults_[first].explanation += " (" + std::to_string(races - 1) +
-                                    (races == 2 ? " more racing access)" : " more racing accesses)");
+      faults_[first].explanation +=
+          " (" + std::to_string(races - 1) +
+          (races == 2 ? " more racing access)" : " more racing accesses)");
   }
 
   void outside() {
     for (const Execution::Outside& o : x_.outside()) {
       std::optional<std::size_t> phase;
       // (Only the first call is lowered; its faults name the phase it would have run in.)
-      fault(ExecutionFaultKind::outside_buffer, x_.describe(o.event) + " " + o.why, {o.event}, phase);
+      fault(ExecutionFaultKind::outside_buffer, x_.describe(o.event) + " " + o.why, {o.event},
+            phase);
     }
   }
 

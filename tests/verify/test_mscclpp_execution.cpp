@@ -57,7 +57,8 @@ struct Builder {
     t.id = static_cast<std::uint32_t>(gpu.threadblocks.size());
     ThreadblockChannels c{ChannelType::memory, std::nullopt, {}};
     RemoteBufferRefs r{ChannelType::memory, {}};
-    for (std::uint32_t j = 0; j < gpu.channels[0].connected_to.size(); ++j) c.channel_ids.push_back(j);
+    for (std::uint32_t j = 0; j < gpu.channels[0].connected_to.size(); ++j)
+      c.channel_ids.push_back(j);
     for (std::uint32_t j = 0; j < gpu.remote_buffers.size(); ++j) r.remote_buffer_ids.push_back(j);
     t.channels.push_back(c);
     t.remote_buffer_refs.push_back(r);
@@ -188,7 +189,9 @@ TEST_CASE("mscclpp: a signal without the nop before it does not order the block'
   CHECK_FALSE(first(faults(allgather().plan), ExecutionFaultKind::race));
 }
 
-TEST_CASE("mscclpp: an alltoall in place through scratch, with the DSL's handshake, verifies over two calls") {
+TEST_CASE(
+    "mscclpp: an alltoall in place through scratch, with the DSL's handshake, verifies over two "
+    "calls") {
   const verify::Report r = judge(alltoall().plan);
   INFO(r.broken_claims(true));
   CHECK(r.verdict() == verify::Verdict::pass);
@@ -197,7 +200,8 @@ TEST_CASE("mscclpp: an alltoall in place through scratch, with the DSL's handsha
   CHECK(s.phases.size() == 2);
 }
 
-TEST_CASE("mscclpp: without the handshake the next call's put lands in scratch this call still reads") {
+TEST_CASE(
+    "mscclpp: without the handshake the next call's put lands in scratch this call still reads") {
   const auto f = faults(alltoall(false).plan);
   const std::optional<ExecutionFault> race = first(f, ExecutionFaultKind::race);
   REQUIRE(race);
@@ -205,7 +209,8 @@ TEST_CASE("mscclpp: without the handshake the next call's put lands in scratch t
   CHECK(race->explanation.find("scratch[0]") != std::string::npos);
 }
 
-TEST_CASE("mscclpp: a data-ordered signal made relaxed orders no data: the peer's copy races the put") {
+TEST_CASE(
+    "mscclpp: a data-ordered signal made relaxed orders no data: the peer's copy races the put") {
   Builder b = alltoall();
   b.plan.gpus[0].threadblocks[0].ops[5].kind = OpKind::relaxed_signal;  // the signal after the put
   const auto f = faults(b.plan);
@@ -238,8 +243,9 @@ TEST_CASE("mscclpp: a dropped signal leaves a wait never released and the counts
   CHECK(never->explanation.find("waits forever") != std::string::npos);
   const std::optional<ExecutionFault> count = first(f, ExecutionFaultKind::count_mismatch);
   REQUIRE(count);
-  CHECK(count->explanation ==
-        "gpu 0 signals gpu 1 on its 1st memory channel there once per call and gpu 1 waits 2 times");
+  CHECK(
+      count->explanation ==
+      "gpu 0 signals gpu 1 on its 1st memory channel there once per call and gpu 1 waits 2 times");
 }
 
 TEST_CASE("mscclpp: a put to the wrong remote index fails placement and races the other put") {
@@ -253,7 +259,8 @@ TEST_CASE("mscclpp: a put to the wrong remote index fails placement and races th
     b.add(g, t, nop());
     for (std::uint32_t q = 0; q < 3; ++q)
       if (q != g)
-        b.add(g, t, put(local(Buffer::input, q), remote(g, q, Buffer::scratch, Builder::channel(q, g))));
+        b.add(g, t,
+              put(local(Buffer::input, q), remote(g, q, Buffer::scratch, Builder::channel(q, g))));
     b.add(g, t, nop());
     for (std::uint32_t q = 0; q < 3; ++q)
       if (q != g) b.add(g, t, signal(g, q));
@@ -265,7 +272,8 @@ TEST_CASE("mscclpp: a put to the wrong remote index fails placement and races th
         b.add(g, t, copy(local(Buffer::scratch, Builder::channel(g, q)), local(Buffer::input, q)));
   }
   CHECK(judge(b.plan).verdict() == verify::Verdict::pass);
-  b.plan.gpus[0].threadblocks[0].ops[5].dst[0].index = 1;  // gpu 0's put to gpu 1 lands on gpu 2's slot
+  b.plan.gpus[0].threadblocks[0].ops[5].dst[0].index =
+      1;  // gpu 0's put to gpu 1 lands on gpu 2's slot
   const verify::Report r = judge(b.plan);
   CHECK_FALSE(r.passed(verify::CheckId::placement));
   const std::optional<ExecutionFault> race = first(faults(b.plan), ExecutionFaultKind::race);
@@ -321,12 +329,15 @@ TEST_CASE("mscclpp: packets carry their own flag: a put of packets and an unpack
   CHECK(lower(b.plan, "t.json").header.imported->summary.find("3 calls") != std::string::npos);
   // An unpack of packets that no op of the call writes spins forever.
   b.plan.gpus[0].threadblocks[0].ops[1].src[0].index = 0;
-  const std::optional<ExecutionFault> never = first(faults(b.plan), ExecutionFaultKind::never_released);
+  const std::optional<ExecutionFault> never =
+      first(faults(b.plan), ExecutionFaultKind::never_released);
   REQUIRE(never);
   CHECK(never->explanation.find("spins on their flag forever") != std::string::npos);
 }
 
-TEST_CASE("mscclpp: a semaphore orders two threadblocks of a gpu, and an acquire never released waits forever") {
+TEST_CASE(
+    "mscclpp: a semaphore orders two threadblocks of a gpu, and an acquire never released waits "
+    "forever") {
   Builder b("allgather", 2, 1, 2, 1);
   for (std::uint32_t g = 0; g < 2; ++g) {
     b.plan.gpus[g].semaphores.push_back({0});
@@ -348,12 +359,15 @@ TEST_CASE("mscclpp: a semaphore orders two threadblocks of a gpu, and an acquire
   INFO(r.broken_claims(true));
   CHECK(r.verdict() == verify::Verdict::pass);
   b.plan.gpus[0].threadblocks[0].ops.pop_back();  // no release
-  const std::optional<ExecutionFault> never = first(faults(b.plan), ExecutionFaultKind::never_released);
+  const std::optional<ExecutionFault> never =
+      first(faults(b.plan), ExecutionFaultKind::never_released);
   REQUIRE(never);
   CHECK(never->explanation.find("acquires semaphore 0") != std::string::npos);
 }
 
-TEST_CASE("mscclpp: a barrier joins its threadblocks, and one short of num_threadblocks never completes") {
+TEST_CASE(
+    "mscclpp: a barrier joins its threadblocks, and one short of num_threadblocks never "
+    "completes") {
   Builder b("allgather", 2, 1, 2, 1);
   Op barrier;
   barrier.kind = OpKind::barrier;
@@ -369,7 +383,8 @@ TEST_CASE("mscclpp: a barrier joins its threadblocks, and one short of num_threa
   }
   CHECK(judge(b.plan).verdict() == verify::Verdict::pass);
   b.plan.gpus[1].threadblocks[0].ops.pop_back();
-  const std::optional<ExecutionFault> never = first(faults(b.plan), ExecutionFaultKind::never_released);
+  const std::optional<ExecutionFault> never =
+      first(faults(b.plan), ExecutionFaultKind::never_released);
   REQUIRE(never);
   CHECK(never->explanation.find("which 1 threadblocks of gpu 1 reach") != std::string::npos);
 }
@@ -424,16 +439,18 @@ TEST_CASE("mscclpp: a get reads the peer where the executor does: offsets swappe
 TEST_CASE("mscclpp: what the model does not express is refused, naming the op") {
   Builder b = allgather();
   b.plan.gpus[1].threadblocks[0].ops[0].kind = OpKind::reduce;
-  CHECK_THROWS_WITH_AS(lower(b.plan, "t.json"),
-                       "t.json: gpus[1].threadblocks[0].ops[0]: \"re\" reduces: not an alltoall or allgather op",
-                       InputError);
+  CHECK_THROWS_WITH_AS(
+      lower(b.plan, "t.json"),
+      "t.json: gpus[1].threadblocks[0].ops[0]: \"re\" reduces: not an alltoall or allgather op",
+      InputError);
   b.plan.gpus[1].threadblocks[0].ops[0].kind = OpKind::multi_store;
   CHECK_THROWS_WITH_AS(lower(b.plan, "t.json"),
-                       "t.json: gpus[1].threadblocks[0].ops[0]: \"gstore\" uses NVLS (switch channels), which is not modelled",
+                       "t.json: gpus[1].threadblocks[0].ops[0]: \"gstore\" uses NVLS (switch "
+                       "channels), which is not modelled",
                        InputError);
   Builder c = allgather();
   c.plan.collective = "allreduce";
-  CHECK_THROWS_WITH_AS(lower(c.plan, "t.json"),
-                       "t.json: collective: \"allreduce\" is not modelled (alltoall and allgather are)",
-                       InputError);
+  CHECK_THROWS_WITH_AS(
+      lower(c.plan, "t.json"),
+      "t.json: collective: \"allreduce\" is not modelled (alltoall and allgather are)", InputError);
 }
