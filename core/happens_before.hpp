@@ -42,8 +42,20 @@ class HappensBefore {
   /// events of one thread are implied by the positions and ignored. `what` names the input in
   /// refusals ("x.xml: the race check"). Throws InputError when the engine's fixed memory passes
   /// the limit.
+  ///
+  /// `anchors` (optional, ascending) are events that many threads wait for, such as a kernel
+  /// boundary that every threadblock of the next call follows: an anchor's arcs carry only the
+  /// anchor itself (its successors' clocks get one entry, not the anchor's whole clock, which
+  /// would make every clock after it as large as the anchor's), and the anchor's own clock is
+  /// kept; `ordered` then asks the anchors a clock knows (and the anchors they know) about what
+  /// it does not know itself. Same answers, clocks that stay small.
+  ///
+  /// The memory limit is checked against everything charged: `base` (what the caller holds),
+  /// this engine's, and a `sibling` engine's that runs beside it over the same events.
   HappensBefore(std::span<const std::uint32_t> thread, std::span<const std::uint32_t> position,
-                std::span<const Arc> arcs, std::uint32_t threads, std::string what);
+                std::span<const Arc> arcs, std::uint32_t threads, std::string what,
+                std::span<const std::uint32_t> anchors = {}, const HappensBefore* sibling = nullptr,
+                std::uint64_t base = 0);
   HappensBefore(const HappensBefore&) = delete;
   HappensBefore& operator=(const HappensBefore&) = delete;
   ~HappensBefore();
@@ -56,6 +68,9 @@ class HappensBefore {
 
   /// Whether `a` happens before the current event or is it. Precondition: `a` was advanced.
   bool ordered(std::uint32_t a) const;
+
+  /// Counts `other`'s memory against the limit too (two engines over the same events).
+  void share_limit_with(const HappensBefore& other) { sibling_ = &other; }
 
   /// Bytes the clocks hold now (for tests and the documentation's formula).
   std::uint64_t clock_bytes() const { return live_; }
@@ -72,9 +87,26 @@ class HappensBefore {
   std::uint32_t known(std::uint32_t t, std::uint32_t thread) const;
   /// The clock of thread t joined with snapshot `s` and the epoch (thread u, position p).
   void join(std::uint32_t t, const Shared& s, std::uint32_t u, std::uint32_t p);
+  /// The clock of thread t joined with the clocks of `preds` (events of other threads) and their
+  /// epochs, in one merge.
+  void join_all(std::uint32_t t, const std::vector<std::uint32_t>& preds);
+  /// The bytes charged besides this engine's clocks: base, fixed, and the sibling's.
+  std::uint64_t charged() const;
+  /// The entry of `thread` in clock c (0: nothing known).
+  static std::uint32_t known_in(const Clock* c, std::uint32_t thread);
+  /// Whether `a` comes before an anchor that clock c of thread t (at `next`, its position + 1)
+  /// knows, directly or through the anchors those know.
+  bool through_anchors(const Clock* c, std::uint32_t t, std::uint32_t next, std::uint32_t a) const;
+
+  struct Anchor {
+    std::uint32_t position = 0;
+    Shared clock;  // the anchor's thread's clock when it ran
+  };
 
   std::span<const std::uint32_t> thread_, position_;
   std::string what_;
+  const HappensBefore* sibling_ = nullptr;
+  std::uint64_t base_ = 0;
   std::uint64_t fixed_ = 0, live_ = 0;
   std::vector<std::uint32_t> first_, preds_;  // cross-thread predecessors per event (CSR)
   std::vector<std::uint32_t> pending_;        // per event: cross-thread successors not yet advanced
@@ -82,6 +114,9 @@ class HappensBefore {
   std::vector<Shared> clock_;                 // per thread: its current clock (other threads)
   std::vector<std::uint32_t> next_;           // per thread: the position of its next event
   std::uint32_t current_ = ~0u;
+  std::vector<bool> anchor_;                   // per event: an anchor
+  std::vector<std::uint32_t> anchor_threads_;  // the threads anchors run on, ascending
+  std::vector<std::vector<Anchor>> anchored_;  // per anchor thread: its anchors that ran, in order
 };
 
 }  // namespace phasecheck

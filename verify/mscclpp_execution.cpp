@@ -163,9 +163,18 @@ class Checks {
     }
     // Two engines: writes need a chain that orders data (a release and its acquire); a read
     // before a later write needs only a chain of execution, relaxed signals included.
-    HappensBefore any(thread, position, all, x_.lanes(), x_.source() + ": the race check");
-    HappensBefore ordered_data(thread, position, data, x_.lanes(),
-                               x_.source() + ": the race check");
+    // Every lane of a gpu follows its kernel boundaries: anchors, so that the clocks after one do
+    // not all grow to the size of the whole previous call.
+    std::vector<std::uint32_t> anchors;
+    for (std::uint32_t e = 0; e < n; ++e)
+      if (events[e].kind == EventKind::boundary) anchors.push_back(e);
+    // Both engines and the model's own charge count against one limit.
+    const std::uint64_t base = x_.charged_bytes() + cells * kBytesPerAccess;
+    HappensBefore any(thread, position, all, x_.lanes(), x_.source() + ": the race check", anchors,
+                      nullptr, base);
+    HappensBefore ordered_data(thread, position, data, x_.lanes(), x_.source() + ": the race check",
+                               anchors, &any, base);
+    any.share_limit_with(ordered_data);
     const auto ordered = [&](const HappensBefore& hb, std::uint32_t a, std::uint32_t e) {
       if (a == e) return true;
       // The threads of a block split two ops' bytes differently: without a nop between them
