@@ -35,13 +35,15 @@ Graph graph(std::vector<std::uint32_t> thread, std::vector<Arc> arcs) {
 
 }  // namespace
 
-TEST_CASE("happens_before: a chain through a third thread orders, program order orders, the rest does not") {
+TEST_CASE(
+    "happens_before: a chain through a third thread orders, program order orders, the rest does "
+    "not") {
   // Thread 0: e0, e1. Thread 1: e2. Thread 2: e3, e4. e0 -> e2 -> e4.
   const Graph g = graph({0, 0, 1, 2, 2}, {{0, 2}, {2, 4}});
   HappensBefore hb(g.thread, g.position, g.arcs, g.threads, "t.xml");
   for (std::uint32_t e : {0u, 3u, 1u, 2u}) hb.advance(e);
-  CHECK(hb.ordered(0));   // e0 -> e2
-  CHECK(hb.ordered(2));   // itself
+  CHECK(hb.ordered(0));  // e0 -> e2
+  CHECK(hb.ordered(2));  // itself
   CHECK_FALSE(hb.ordered(1));
   CHECK_FALSE(hb.ordered(3));
   hb.advance(4);
@@ -95,6 +97,71 @@ TEST_CASE("happens_before: agrees with reachability on random graphs") {
   CHECK(pairs - ordered > pairs / 10);
 }
 
+TEST_CASE(
+    "happens_before: anchors give the same answers with smaller clocks (random graphs, and a "
+    "boundary every thread follows)") {
+  std::mt19937 random(39);
+  const auto pick = [&](std::uint32_t k) { return static_cast<std::uint32_t>(random() % k); };
+  std::uint64_t pairs = 0, through = 0;
+  for (int round = 0; round < 300; ++round) {
+    const std::uint32_t n = 2 + pick(40), threads = 2 + pick(6);
+    std::vector<std::uint32_t> thread(n);
+    for (auto& t : thread) t = pick(threads);
+    std::vector<Arc> arcs;
+    const std::uint32_t m = pick(2 * n);
+    for (std::uint32_t k = 0; k < m; ++k) {
+      const std::uint32_t a = pick(n), b = pick(n);
+      if (a != b) arcs.push_back({std::min(a, b), std::max(a, b)});
+    }
+    // Anchors: some events of thread 0, each with arcs to a few later events.
+    std::vector<std::uint32_t> anchors;
+    for (std::uint32_t e = 0; e < n; ++e)
+      if (thread[e] == 0 && pick(2) == 0) {
+        anchors.push_back(e);
+        for (std::uint32_t k = 0; k < 3; ++k)
+          if (const std::uint32_t b = e + 1 + pick(n); b < n) arcs.push_back({e, b});
+      }
+    const Graph g = graph(thread, arcs);
+    HappensBefore plain(g.thread, g.position, g.arcs, g.threads, "random");
+    HappensBefore anchored(g.thread, g.position, g.arcs, g.threads, "random", anchors);
+    for (std::uint32_t b = 0; b < n; ++b) {
+      plain.advance(b);
+      anchored.advance(b);
+      for (std::uint32_t a = 0; a <= b; ++a) {
+        ++pairs;
+        REQUIRE(anchored.ordered(a) == plain.ordered(a));
+        through +=
+            plain.ordered(a) && g.thread[a] != g.thread[b] && g.thread[b] != 0 && !anchors.empty();
+      }
+    }
+  }
+  CHECK(through > pairs / 20);  // orders across threads occurred: the comparison tested something
+
+  // A boundary that 200 threads each reach and each follow: without anchors every clock after
+  // it holds 200 entries; with it, one.
+  const std::uint32_t k = 200;
+  std::vector<std::uint32_t> thread;
+  std::vector<Arc> arcs;
+  for (std::uint32_t t = 1; t <= k; ++t) thread.push_back(t);  // events 0..k-1: one per thread
+  thread.push_back(0);                                         // event k: the boundary
+  for (std::uint32_t t = 1; t <= k; ++t) thread.push_back(t);  // events k+1..2k
+  for (std::uint32_t i = 0; i < k; ++i) {
+    arcs.push_back({i, k});
+    arcs.push_back({k, k + 1 + i});
+  }
+  const Graph b = graph(thread, arcs);
+  const std::vector<std::uint32_t> boundary{k};
+  HappensBefore plain(b.thread, b.position, b.arcs, b.threads, "boundary");
+  HappensBefore anchored(b.thread, b.position, b.arcs, b.threads, "boundary", boundary);
+  for (std::uint32_t e = 0; e < b.thread.size(); ++e) {
+    plain.advance(e);
+    anchored.advance(e);
+  }
+  CHECK(anchored.ordered(5));  // event 5 (thread 6) before the last event (thread 200)
+  CHECK(plain.ordered(5));
+  CHECK(anchored.clock_bytes() * 20 < plain.clock_bytes());
+}
+
 TEST_CASE("happens_before: events out of order are a logic error") {
   const Graph g = graph({0, 0, 1}, {{0, 2}});
   {
@@ -112,9 +179,9 @@ TEST_CASE("happens_before: its memory is charged before it is allocated, naming 
   set_limits(small);
   // 200 events: 24 bytes each, beyond 3000 bytes before anything is built.
   const Graph big = graph(std::vector<std::uint32_t>(200, 0), {});
-  CHECK_THROWS_WITH_AS(HappensBefore(big.thread, big.position, big.arcs, big.threads, "x.xml: the race check"),
-                       doctest::Contains("x.xml: the race check (happens-before: 200 events"),
-                       InputError);
+  CHECK_THROWS_WITH_AS(
+      HappensBefore(big.thread, big.position, big.arcs, big.threads, "x.xml: the race check"),
+      doctest::Contains("x.xml: the race check (happens-before: 200 events"), InputError);
   // A chain through 20 threads: the clock of thread t knows the t before it (8 bytes an entry,
   // 64 a clock); the fixed part takes 980 bytes, the clocks pass the rest at the 16th thread.
   std::vector<std::uint32_t> thread;
@@ -137,7 +204,9 @@ TEST_CASE("happens_before: its memory is charged before it is allocated, naming 
   set_limits(saved);
 }
 
-TEST_CASE("happens_before: clocks stay as small as what reaches them (exchanging pairs: linear in the threads)") {
+TEST_CASE(
+    "happens_before: clocks stay as small as what reaches them (exchanging pairs: linear in the "
+    "threads)") {
   // Not a timing: the bytes the clocks hold at the end, for 100 and 400 pairs of threads that
   // exchange 8 messages each way (a send, then the receive of the partner's send).
   const auto bytes = [](std::uint32_t pairs) {
@@ -155,7 +224,8 @@ TEST_CASE("happens_before: clocks stay as small as what reaches them (exchanging
     const Graph g = graph(thread, arcs);
     HappensBefore hb(g.thread, g.position, g.arcs, g.threads, "pairs");
     for (std::uint32_t e = 0; e < thread.size(); ++e) hb.advance(e);
-    CHECK(hb.ordered(static_cast<std::uint32_t>(thread.size() - 2 * pairs - 2)));  // the partner's last round
+    CHECK(hb.ordered(
+        static_cast<std::uint32_t>(thread.size() - 2 * pairs - 2)));  // the partner's last round
     return hb.clock_bytes();
   };
   const std::uint64_t small = bytes(100), large = bytes(400);
