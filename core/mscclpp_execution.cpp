@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
+#include "core/ordinal.hpp"
 
 namespace phasecheck::mscclpp {
 namespace {
@@ -21,16 +22,6 @@ constexpr std::uint64_t kBytesPerEvent = 320;
 constexpr std::uint64_t kBytesPerPacketCell = 48;
 /// The finest cell grid the model builds: a chunk of more cells is refused.
 constexpr std::uint32_t kMaxCellsPerChunk = 64;
-
-std::string ordinal(std::uint64_t n) {
-  const std::uint64_t mod100 = n % 100;
-  const char* suffix = (mod100 >= 11 && mod100 <= 13) ? "th"
-                       : n % 10 == 1                  ? "st"
-                       : n % 10 == 2                  ? "nd"
-                       : n % 10 == 3                  ? "rd"
-                                                      : "th";
-  return std::to_string(n) + suffix;
-}
 
 std::string times(std::uint64_t n) { return n == 1 ? "once" : std::to_string(n) + " times"; }
 

@@ -8,21 +8,12 @@
 #include <unordered_map>
 
 #include "core/error.hpp"
+#include "core/ordinal.hpp"
 
 namespace phasecheck::record {
 namespace {
 
 constexpr std::uint32_t kUnknown = std::numeric_limits<std::uint32_t>::max();
-
-std::string ordinal(std::uint64_t n) {
-  const std::uint64_t tens = n % 100;
-  const char* suffix = (tens >= 11 && tens <= 13) ? "th"
-                       : n % 10 == 1              ? "st"
-                       : n % 10 == 2              ? "nd"
-                       : n % 10 == 3              ? "rd"
-                                                  : "th";
-  return std::to_string(n) + suffix;
-}
 
 /// Sets each message's phase: the causal level (messages.hpp). O(events + messages).
 std::uint32_t level(const Recording& rec, std::vector<Message>& list) {
@@ -78,7 +69,7 @@ std::string describe(const Message& m) {
 
 Messages match_messages(const Recording& rec) {
   using Key = std::tuple<Rank, Rank, std::int64_t>;  // src, dst, tag
-  std::map<Key, std::deque<std::size_t>> sends;        // message indices waiting for a receive
+  std::map<Key, std::deque<std::size_t>> sends;      // message indices waiting for a receive
   Messages out;
   for (Rank r = 0; r < rec.ranks; ++r) {
     std::uint32_t step = 0;
@@ -88,8 +79,8 @@ Messages match_messages(const Recording& rec) {
       if (e.kind != Event::Kind::send) continue;
       if (e.peer >= static_cast<std::int64_t>(rec.ranks))
         throw InputError(rec.rank[r].file + ":" + std::to_string(e.line) + ": rank " +
-                         std::to_string(e.peer) + " does not exist (ranks: " +
-                         std::to_string(rec.ranks) + ")");
+                         std::to_string(e.peer) +
+                         " does not exist (ranks: " + std::to_string(rec.ranks) + ")");
       Message m;
       m.src = r;
       m.dst = static_cast<Rank>(e.peer);
@@ -117,8 +108,7 @@ Messages match_messages(const Recording& rec) {
                          std::to_string(c.peer) + " does not exist");
       auto& queue = sends[{static_cast<Rank>(c.peer), d, c.tag}];
       if (queue.empty()) {
-        out.unmatched.push_back("rank " + std::to_string(d) + "'s receive (" +
-                                event_number(e) +
+        out.unmatched.push_back("rank " + std::to_string(d) + "'s receive (" + event_number(e) +
                                 ") completed from rank " + std::to_string(c.peer) + ", tag " +
                                 std::to_string(c.tag) + ", which sent nothing to match it");
         continue;
@@ -133,8 +123,8 @@ Messages match_messages(const Recording& rec) {
   return out;
 }
 
-RecordedTable recorded_table(const Recording& rec, const Messages& messages,
-                             const Topology& model, const std::string& algorithm) {
+RecordedTable recorded_table(const Recording& rec, const Messages& messages, const Topology& model,
+                             const std::string& algorithm) {
   RecordedTable out;
   Schedule s;
   s.header.algorithm = algorithm;

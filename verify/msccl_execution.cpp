@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/happens_before.hpp"
 #include "core/limits.hpp"
+#include "verify/wait_cycle.hpp"
 
 namespace phasecheck::verify {
 
@@ -161,58 +162,21 @@ void Checks::deadlock() {
   std::uint32_t stuck = 0;
   for (std::uint32_t i = 0; i < n; ++i) stuck += x_.level(i) == Execution::kUnreached;
   if (stuck == 0) return;
-  // Peel the stuck events that only wait on peeled ones; what is left lies on or behind a cycle
-  // of waits: a deadlock.
-  std::vector<std::uint32_t> indegree(n, 0);
-  std::vector<std::vector<std::uint32_t>> preds(n), succ(n);
-  for (std::uint32_t i = 0; i < x_.edges().size(); ++i) {
-    const Edge& e = x_.edges()[i];
-    if (x_.level(e.from) != Execution::kUnreached || x_.level(e.to) != Execution::kUnreached)
-      continue;
-    ++indegree[e.to];
-    preds[e.to].push_back(i);
-    succ[e.from].push_back(e.to);
-  }
-  std::vector<std::uint32_t> ready;
-  for (std::uint32_t i = 0; i < n; ++i)
-    if (x_.level(i) == Execution::kUnreached && indegree[i] == 0) ready.push_back(i);
-  std::vector<bool> peeled(n, false);
-  for (std::size_t h = 0; h < ready.size(); ++h) {
-    peeled[ready[h]] = true;
-    for (std::uint32_t v : succ[ready[h]])
-      if (--indegree[v] == 0) ready.push_back(v);
-  }
-  std::optional<std::uint32_t> start;
-  for (std::uint32_t i = 0; i < n && !start; ++i)
-    if (x_.level(i) == Execution::kUnreached && !peeled[i]) start = i;
+  const auto cycle = wait_cycle(
+      n, x_.edges(), [&](std::uint32_t e) { return x_.level(e) == Execution::kUnreached; });
   const std::string never =
       std::to_string(stuck) + (stuck == 1 ? " step never runs" : " steps never run");
-  if (!start) {
+  if (!cycle) {
     // Every stuck step waits, directly or not, on a fault already reported.
     if (!faults_.empty()) faults_.front().explanation += " (" + never + ")";
     return;
   }
-  // Walk back along unpeeled predecessors until an event repeats: that is a cycle.
-  std::vector<std::uint32_t> path, seen_at(n, ~0u);
-  std::vector<EdgeKind> why;
-  std::uint32_t at = *start;
-  while (seen_at[at] == ~0u) {
-    seen_at[at] = static_cast<std::uint32_t>(path.size());
-    path.push_back(at);
-    for (std::uint32_t i : preds[at])
-      if (!peeled[x_.edges()[i].from]) {
-        why.push_back(x_.edges()[i].kind);
-        at = x_.edges()[i].from;
-        break;
-      }
-  }
-  const std::vector<std::uint32_t> cycle(path.begin() + seen_at[at], path.end());
-  const std::vector<EdgeKind> reasons(why.begin() + seen_at[at], why.end());
   std::string text = "these steps wait for each other in a cycle";
   std::vector<StepRef> steps;
-  for (std::size_t i = 0; i < cycle.size(); ++i) {
-    const std::uint32_t waiter = cycle[i], waited = cycle[(i + 1) % cycle.size()];
-    const std::string_view reason = why_it_waits(reasons[i]);
+  for (std::size_t i = 0; i < cycle->size(); ++i) {
+    const std::uint32_t waiter = (*cycle)[i].event,
+                        waited = (*cycle)[(i + 1) % cycle->size()].event;
+    const std::string_view reason = why_it_waits(x_.edges()[(*cycle)[i].edge].kind);
     text += std::string(i == 0 ? ": " : "; ") + x_.describe(waiter) + " waits for " +
             x_.describe(waited) + std::string(reason);
     steps.push_back(x_.ref(x_.events()[waiter]));

@@ -9,6 +9,7 @@
 #include "core/happens_before.hpp"
 #include "core/limits.hpp"
 #include "core/mscclpp_execution.hpp"
+#include "verify/wait_cycle.hpp"
 
 namespace phasecheck::mscclpp {
 namespace {
@@ -78,59 +79,26 @@ class Checks {
     std::uint32_t stuck = 0;
     for (std::uint32_t i = 0; i < n; ++i) stuck += x_.level(i) == Execution::kUnreached;
     if (stuck == 0) return;
-    std::vector<bool> released_never(n, false);
-    for (const Execution::Unreleased& u : x_.unreleased()) released_never[u.event] = true;
-    std::vector<std::uint32_t> indegree(n, 0);
-    std::vector<std::vector<std::uint32_t>> preds(n), succ(n);
-    for (std::uint32_t i = 0; i < x_.edges().size(); ++i) {
-      const Execution::Edge& e = x_.edges()[i];
-      if (x_.level(e.from) != Execution::kUnreached || x_.level(e.to) != Execution::kUnreached)
-        continue;
-      ++indegree[e.to];
-      preds[e.to].push_back(i);
-      succ[e.from].push_back(e.to);
-    }
-    std::vector<std::uint32_t> ready;
-    for (std::uint32_t i = 0; i < n; ++i)
-      if (x_.level(i) == Execution::kUnreached && indegree[i] == 0) ready.push_back(i);
-    std::vector<bool> peeled(n, false);
-    for (std::size_t h = 0; h < ready.size(); ++h) {
-      peeled[ready[h]] = true;
-      for (std::uint32_t v : succ[ready[h]])
-        if (--indegree[v] == 0) ready.push_back(v);
-    }
-    std::optional<std::uint32_t> start;
-    for (std::uint32_t i = 0; i < n && !start; ++i)
-      if (x_.level(i) == Execution::kUnreached && !peeled[i]) start = i;
+    const auto cycle = verify::wait_cycle(
+        n, x_.edges(), [&](std::uint32_t e) { return x_.level(e) == Execution::kUnreached; });
     const std::string never =
         std::to_string(stuck) + (stuck == 1 ? " event never runs" : " events never run");
-    if (!start) {
+    if (!cycle) {
       if (!faults_.empty()) faults_.front().explanation += " (" + never + ")";
       return;
     }
-    std::vector<std::uint32_t> path, seen_at(n, ~0u);
-    std::uint32_t at = *start;
-    while (seen_at[at] == ~0u) {
-      seen_at[at] = static_cast<std::uint32_t>(path.size());
-      path.push_back(at);
-      for (std::uint32_t i : preds[at])
-        if (!peeled[x_.edges()[i].from]) {
-          at = x_.edges()[i].from;
-          break;
-        }
-    }
-    const std::vector<std::uint32_t> cycle(path.begin() + seen_at[at], path.end());
     std::string text = "these ops wait for each other in a cycle";
     std::vector<std::uint32_t> events;
-    for (std::size_t i = 0; i < cycle.size(); ++i) {
-      const std::uint32_t waiter = cycle[i], waited = cycle[(i + 1) % cycle.size()];
+    for (std::size_t i = 0; i < cycle->size(); ++i) {
+      const std::uint32_t waiter = (*cycle)[i].event;
+      const std::uint32_t waited = (*cycle)[(i + 1) % cycle->size()].event;
       // Consecutive events of one lane are one op after the other: name the waits across.
       if (x_.events()[waiter].lane == x_.events()[waited].lane) continue;
       text += std::string(events.empty() ? ": " : "; ") + x_.describe(waiter) + " waits for " +
               x_.describe(waited);
       events.push_back(waiter);
     }
-    if (events.empty()) events.push_back(cycle.front());
+    if (events.empty()) events.push_back(cycle->front().event);
     text += " (" + never + ")";
     fault(ExecutionFaultKind::deadlock, text, std::move(events));
   }
