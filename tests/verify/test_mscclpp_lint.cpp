@@ -215,8 +215,9 @@ TEST_CASE("lint mscclpp: the executor's fixed arrays") {
       mscclpp::Gpu& gpu = p.gpus[0];
       gpu.remote_buffers.assign(n, {1, Buffer::output, {ChannelType::memory}});
       gpu.threadblocks[0].remote_buffer_refs = {{ChannelType::memory, iota(n)}};
-      mscclpp::Op& put = gpu.threadblocks[0].ops[1];
-      put.dst.clear();
+      gpu.threadblocks[0].ops[1].dst.clear();
+      // A copy: the pushes below move the ops, a reference into them would dangle.
+      const mscclpp::Op put = gpu.threadblocks[0].ops[1];
       for (std::uint32_t b = 0; b < n; b += mscclpp::kMaxBuffersPerOp) {
         mscclpp::Op more = put;
         for (std::uint32_t i = b; i < std::min(n, b + mscclpp::kMaxBuffersPerOp); ++i)
