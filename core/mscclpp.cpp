@@ -96,6 +96,11 @@ bool uses_switch(OpKind k) {
          k == OpKind::multi_store_packets;
 }
 
+bool moves_packets(OpKind k) {
+  return k == OpKind::put_packets || k == OpKind::read_put_packets || k == OpKind::copy_packets ||
+         k == OpKind::unpack_packets;
+}
+
 std::string_view to_string(ChannelType t) {
   switch (t) {
     case ChannelType::memory:

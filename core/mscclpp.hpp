@@ -61,6 +61,8 @@ std::optional<OpKind> parse_op_kind(std::string_view name);
 /// The ops that reduce (an allreduce's, a reduce-scatter's) and the NVLS ones.
 bool reduces(OpKind k);
 bool uses_switch(OpKind k);
+/// The ops that move packets (data and flag, LL) and do not reduce: ppkt, rppkt, cpkt, upkt.
+bool moves_packets(OpKind k);
 
 enum class ChannelType : std::uint8_t { memory, port, switch_channel, none };
 /// "memory", "port", "switch", "none".

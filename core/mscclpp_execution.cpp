@@ -359,8 +359,7 @@ struct Execution::Builder {
                std::uint32_t e) {
     bool bad = false;
     // Packet handlers ignore the pipeline's offset: every iteration moves the whole range.
-    const bool packets = op.kind == OpKind::put_packets || op.kind == OpKind::read_put_packets ||
-                         op.kind == OpKind::copy_packets || op.kind == OpKind::unpack_packets;
+    const bool packets = moves_packets(op.kind);
     const auto cut = [&](Place at, const BufferRef& ref) {
       const Slice sl = slice(op, ref, packets ? kNone : it, at.buffer);
       bad = bad || sl.overrun;
@@ -549,39 +548,6 @@ struct Execution::Builder {
   void op(std::uint32_t g, std::uint32_t t, std::uint32_t step, std::uint32_t call, const Op& op,
           std::uint32_t it) {
     const ChannelType type = op.channel_type.value_or(ChannelType::none);
-    const bool channelled =
-        op.kind == OpKind::signal || op.kind == OpKind::wait || op.kind == OpKind::relaxed_signal ||
-        op.kind == OpKind::relaxed_wait || op.kind == OpKind::flush || op.kind == OpKind::put ||
-        op.kind == OpKind::put_with_signal || op.kind == OpKind::put_with_signal_and_flush ||
-        op.kind == OpKind::get || op.kind == OpKind::put_packets ||
-        op.kind == OpKind::read_put_packets;
-    // The executor zero-fills an op: without channel_type it is NONE, and a signal, wait, put or
-    // flush then does nothing at all.
-    if (channelled && type != ChannelType::memory && type != ChannelType::port)
-      refuse(
-          g, t, step,
-          "\"" + std::string(to_string(op.kind)) + "\" needs channel_type \"memory\" or " +
-              "\"port\" (the executor does nothing for " +
-              (op.channel_type ? "\"" + std::string(to_string(type)) + "\"" : std::string("none")) +
-              ")");
-    const bool packets = op.kind == OpKind::put_packets || op.kind == OpKind::read_put_packets ||
-                         op.kind == OpKind::copy_packets || op.kind == OpKind::unpack_packets;
-    // Packets are 16-byte slots of data and flag at twice a chunk's offset: the executor sizes
-    // the scratch buffer for them only in an LL plan, where every scratch access is a packet's.
-    if (packets && plan.protocol != "LL")
-      refuse(g, t, step,
-             "\"" + std::string(to_string(op.kind)) + "\" in a plan whose protocol is \"" +
-                 plan.protocol + "\": packets need protocol \"LL\"");
-    if (!packets && plan.protocol == "LL" &&
-        (op.kind == OpKind::put || op.kind == OpKind::get || op.kind == OpKind::copy ||
-         op.kind == OpKind::put_with_signal || op.kind == OpKind::put_with_signal_and_flush))
-      for (const auto* refs : {&op.src, &op.dst})
-        for (const BufferRef& r : *refs)
-          if (place(g, t, step, op, r).buffer == Buffer::scratch)
-            refuse(g, t, step,
-                   "a plain \"" + std::string(to_string(op.kind)) +
-                       "\" on the scratch buffer of an LL plan, whose scratch holds packets: not "
-                       "modelled");
     switch (op.kind) {
       case OpKind::nop:
         join(g, t, step, call);
@@ -673,8 +639,7 @@ struct Execution::Builder {
       case OpKind::unpack_packets:
         data_op(g, t, step, op, it, block(g, t, step, call));
         return;
-      case OpKind::pipeline:
-        refuse(g, t, step, "a pipeline inside a pipeline");
+      case OpKind::pipeline:  // an inner one: check_op refused these before the walk
       case OpKind::reduce:
       case OpKind::reduce_send:
       case OpKind::read_reduce:
@@ -683,16 +648,60 @@ struct Execution::Builder {
       case OpKind::reduce_packets:
       case OpKind::reduce_copy_packets:
       case OpKind::reduce_copy_send_packets:
-        refuse(
-            g, t, step,
-            "\"" + std::string(to_string(op.kind)) + "\" reduces: not an alltoall or allgather op");
       case OpKind::multi_load_reduce_store:
       case OpKind::multi_store:
       case OpKind::multi_store_packets:
-        refuse(g, t, step,
-               "\"" + std::string(to_string(op.kind)) +
-                   "\" uses NVLS (switch channels), which is not modelled");
+        refuse(g, t, step, "not modelled");
     }
+  }
+
+  /// What the model cannot express, refused once per op before the walk (the walk runs an op
+  /// once per call and pipeline iteration): ops that reduce or use NVLS, a pipeline inside a
+  /// pipeline, a channel op without a channel type, packets outside an LL plan and plain
+  /// accesses to an LL plan's scratch.
+  void check_op(std::uint32_t g, std::uint32_t t, std::uint32_t step, const Op& op, bool inner) {
+    if (reduces(op.kind) && !uses_switch(op.kind))
+      refuse(
+          g, t, step,
+          "\"" + std::string(to_string(op.kind)) + "\" reduces: not an alltoall or allgather op");
+    if (uses_switch(op.kind))
+      refuse(g, t, step,
+             "\"" + std::string(to_string(op.kind)) +
+                 "\" uses NVLS (switch channels), which is not modelled");
+    if (inner && op.kind == OpKind::pipeline) refuse(g, t, step, "a pipeline inside a pipeline");
+    const ChannelType type = op.channel_type.value_or(ChannelType::none);
+    const bool channelled =
+        op.kind == OpKind::signal || op.kind == OpKind::wait || op.kind == OpKind::relaxed_signal ||
+        op.kind == OpKind::relaxed_wait || op.kind == OpKind::flush || op.kind == OpKind::put ||
+        op.kind == OpKind::put_with_signal || op.kind == OpKind::put_with_signal_and_flush ||
+        op.kind == OpKind::get || op.kind == OpKind::put_packets ||
+        op.kind == OpKind::read_put_packets;
+    // The executor zero-fills an op: without channel_type it is NONE, and a signal, wait, put or
+    // flush then does nothing at all.
+    if (channelled && type != ChannelType::memory && type != ChannelType::port)
+      refuse(
+          g, t, step,
+          "\"" + std::string(to_string(op.kind)) + "\" needs channel_type \"memory\" or " +
+              "\"port\" (the executor does nothing for " +
+              (op.channel_type ? "\"" + std::string(to_string(type)) + "\"" : std::string("none")) +
+              ")");
+    const bool packets = moves_packets(op.kind);
+    // Packets are 16-byte slots of data and flag at twice a chunk's offset: the executor sizes
+    // the scratch buffer for them only in an LL plan, where every scratch access is a packet's.
+    if (packets && plan.protocol != "LL")
+      refuse(g, t, step,
+             "\"" + std::string(to_string(op.kind)) + "\" in a plan whose protocol is \"" +
+                 plan.protocol + "\": packets need protocol \"LL\"");
+    if (!packets && plan.protocol == "LL" &&
+        (op.kind == OpKind::put || op.kind == OpKind::get || op.kind == OpKind::copy ||
+         op.kind == OpKind::put_with_signal || op.kind == OpKind::put_with_signal_and_flush))
+      for (const auto* refs : {&op.src, &op.dst})
+        for (const BufferRef& r : *refs)
+          if (place(g, t, step, op, r).buffer == Buffer::scratch)
+            refuse(g, t, step,
+                   "a plain \"" + std::string(to_string(op.kind)) +
+                       "\" on the scratch buffer of an LL plan, whose scratch holds packets: not "
+                       "modelled");
   }
 
   // --- the whole plan -------------------------------------------------------------------------
@@ -764,11 +773,14 @@ struct Execution::Builder {
         auto& flat = x.flat_[g][t];
         const auto& ops = gpu.threadblocks[t].ops;
         for (std::uint32_t i = 0; i < ops.size(); ++i) {
-          flat.push_back({&ops[i], i, kNone, nullptr});
+          flat.push_back({&ops[i], i, kNone});
+          check_op(g, t, static_cast<std::uint32_t>(flat.size() - 1), ops[i], false);
           if (ops[i].kind != OpKind::pipeline) {
             per_call +=
                 1 + ops[i].channel_ids.size() + ops[i].dst.size() + ops[i].semaphore_ids.size();
-            if (ops[i].group) q = std::lcm(q, group_size(g, t, i, *ops[i].group));
+            if (ops[i].group)
+              q = std::lcm(
+                  q, group_size(g, t, static_cast<std::uint32_t>(flat.size() - 1), *ops[i].group));
             if (q > kMaxCellsPerChunk) break;
             continue;
           }
@@ -777,10 +789,12 @@ struct Execution::Builder {
               2 * std::uint64_t{ops[i].iter ? ops[i].iter->num_chunks : 0};
           for (std::uint32_t j = 0; j < ops[i].ops.size(); ++j) {
             const Op& inner = ops[i].ops[j];
-            flat.push_back({&inner, i, j, &ops[i]});
+            flat.push_back({&inner, i, j});
+            const auto step = static_cast<std::uint32_t>(flat.size() - 1);
+            check_op(g, t, step, inner, true);
             per_call += iterations * (1 + inner.channel_ids.size() + inner.dst.size() +
                                       inner.semaphore_ids.size());
-            if (inner.group) q = std::lcm(q, 2 * group_size(g, t, i + 1 + j, *inner.group));
+            if (inner.group) q = std::lcm(q, 2 * group_size(g, t, step, *inner.group));
             if (q > kMaxCellsPerChunk) break;
           }
         }

@@ -131,6 +131,9 @@ class Execution {
   const std::vector<Outside>& outside() const { return outside_; }
   /// The layer of event e, kUnreached when it never runs.
   std::uint32_t level(std::uint32_t e) const { return level_[e]; }
+  /// The phase of the lowered program that layer `level` becomes, or would be followed by when
+  /// it moves no data.
+  std::size_t phase_of_level(std::uint32_t level) const { return phase_of_level_[level]; }
   /// The events that run, each after every event it waits for.
   const std::vector<std::uint32_t>& order() const { return order_; }
   /// Whether e is on a threadblock's block lane.
@@ -171,7 +174,6 @@ class Execution {
     const Op* op = nullptr;
     std::uint32_t outer = 0;      // its index in the threadblock's `ops`
     std::uint32_t inner = kNone;  // its index in the pipeline's `ops`, or kNone
-    const Op* pipeline = nullptr;
   };
   std::vector<std::vector<std::vector<FlatOp>>> flat_;
   std::vector<bool> block_lane_;

@@ -4,6 +4,7 @@
 
 #include "pipeline/read_schedule.hpp"
 
+#include <algorithm>
 #include <array>
 #include <istream>
 #include <iterator>
@@ -47,6 +48,15 @@ class Prefixed : public std::streambuf {
   }
 
  protected:
+  // Large reads (the schedule reader reads windows) go straight from the rest into the caller's
+  // buffer once the prefix is used up: no second copy.
+  std::streamsize xsgetn(char* to, std::streamsize n) override {
+    std::streamsize got = std::min<std::streamsize>(n, egptr() - gptr());
+    std::copy_n(gptr(), got, to);
+    gbump(static_cast<int>(got));
+    if (got < n) got += rest_->sgetn(to + got, n - got);
+    return got;
+  }
   int_type underflow() override {
     if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
     const std::streamsize n = rest_->sgetn(buffer_.data(), buffer_.size());
@@ -81,6 +91,7 @@ void read_schedule(std::istream& in, std::string_view source,
       deliver(msccl::lower(io::parse_msccl(text, source), source), on_header, on_phase, tables);
       return;
     case io::ScheduleFormat::json: {
+      const std::streampos start = in.tellg();  // -1 for a pipe
       std::string prefix(kSniffBytes, '\0');
       in.read(prefix.data(), static_cast<std::streamsize>(prefix.size()));
       prefix.resize(static_cast<std::size_t>(in.gcount()));
@@ -94,6 +105,13 @@ void read_schedule(std::istream& in, std::string_view source,
         return;
       }
       in.clear(in.rdstate() & std::ios::badbit);  // a short file hit its end: not an error here
+      // A file goes back to where the schedule starts and streams as it did before the sniff; a
+      // pipe gets the bytes read put in front of the rest.
+      if (start != std::streampos(-1) && in.seekg(start)) {
+        io::detail::read_json_schedule(in, source, on_header, on_phase, tables, {});
+        return;
+      }
+      in.clear(in.rdstate() & std::ios::badbit);
       Prefixed rest(std::move(prefix), in.rdbuf());
       std::istream whole(&rest);
       io::detail::read_json_schedule(whole, source, on_header, on_phase, tables, {});

@@ -26,9 +26,9 @@ class Checks {
   explicit Checks(const Execution& x) : x_(x) {}
 
   std::vector<ExecutionFault> run() {
-    shared();
+    channel_faults(ExecutionFaultKind::shared_connection, x_.shared());
     never_released();
-    imbalances();
+    channel_faults(ExecutionFaultKind::count_mismatch, x_.imbalances());
     deadlock();
     races();
     outside();
@@ -55,21 +55,13 @@ class Checks {
     }
   }
 
-  void shared() {
-    for (const Execution::Imbalance& i : x_.shared()) {
+  /// A fault per channel pair of `pairs`, naming a signal and a wait of it when there are.
+  void channel_faults(ExecutionFaultKind kind, const std::vector<Execution::Imbalance>& pairs) {
+    for (const Execution::Imbalance& i : pairs) {
       std::vector<std::uint32_t> events;
       if (i.signal_event != Execution::kNone) events.push_back(i.signal_event);
       if (i.wait_event != Execution::kNone) events.push_back(i.wait_event);
-      fault(ExecutionFaultKind::shared_connection, i.why, std::move(events));
-    }
-  }
-
-  void imbalances() {
-    for (const Execution::Imbalance& i : x_.imbalances()) {
-      std::vector<std::uint32_t> events;
-      if (i.signal_event != Execution::kNone) events.push_back(i.signal_event);
-      if (i.wait_event != Execution::kNone) events.push_back(i.wait_event);
-      fault(ExecutionFaultKind::count_mismatch, i.why, std::move(events));
+      fault(kind, i.why, std::move(events));
     }
   }
 
@@ -248,9 +240,11 @@ class Checks {
   }
 
   void outside() {
+    // Outside faults are of the first call, the one lowered: each names the phase it lands in
+    // when it runs at all (it moves nothing).
     for (const Execution::Outside& o : x_.outside()) {
       std::optional<std::size_t> phase;
-      // (Only the first call is lowered; its faults name the phase it would have run in.)
+      if (x_.level(o.event) != Execution::kUnreached) phase = x_.phase_of_level(x_.level(o.event));
       fault(ExecutionFaultKind::outside_buffer, x_.describe(o.event) + " " + o.why, {o.event},
             phase);
     }

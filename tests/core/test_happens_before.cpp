@@ -3,6 +3,7 @@
 
 #include <random>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -33,6 +34,23 @@ Graph graph(std::vector<std::uint32_t> thread, std::vector<Arc> arcs) {
   return g;
 }
 
+/// n events (2 to 41) on `threads` threads chosen at random, and up to 2n arcs from lower to
+/// higher indices: index order is a topological order.
+template <class Pick>
+std::pair<std::vector<std::uint32_t>, std::vector<Arc>> random_events(const Pick& pick,
+                                                                      std::uint32_t threads) {
+  const std::uint32_t n = 2 + pick(40);
+  std::vector<std::uint32_t> thread(n);
+  for (auto& t : thread) t = pick(threads);
+  std::vector<Arc> arcs;
+  const std::uint32_t m = pick(2 * n);
+  for (std::uint32_t k = 0; k < m; ++k) {
+    const std::uint32_t a = pick(n), b = pick(n);
+    if (a != b) arcs.push_back({std::min(a, b), std::max(a, b)});
+  }
+  return {std::move(thread), std::move(arcs)};
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -58,16 +76,8 @@ TEST_CASE("happens_before: agrees with reachability on random graphs") {
   const auto pick = [&](std::uint32_t k) { return static_cast<std::uint32_t>(random() % k); };
   std::uint64_t pairs = 0, ordered = 0;
   for (int round = 0; round < 300; ++round) {
-    const std::uint32_t n = 2 + pick(40), threads = 1 + pick(6);
-    std::vector<std::uint32_t> thread(n);
-    for (auto& t : thread) t = pick(threads);
-    // Arcs from lower to higher index: index order is a topological order.
-    std::vector<Arc> arcs;
-    const std::uint32_t m = pick(2 * n);
-    for (std::uint32_t k = 0; k < m; ++k) {
-      const std::uint32_t a = pick(n), b = pick(n);
-      if (a != b) arcs.push_back({std::min(a, b), std::max(a, b)});
-    }
+    auto [thread, arcs] = random_events(pick, 1 + pick(6));
+    const auto n = static_cast<std::uint32_t>(thread.size());
     const Graph g = graph(thread, arcs);
     // reach[a][b]: a happens before b, by a pass in index order over arcs and program order.
     std::vector<std::vector<bool>> reach(n, std::vector<bool>(n, false));
@@ -104,15 +114,8 @@ TEST_CASE(
   const auto pick = [&](std::uint32_t k) { return static_cast<std::uint32_t>(random() % k); };
   std::uint64_t pairs = 0, through = 0;
   for (int round = 0; round < 300; ++round) {
-    const std::uint32_t n = 2 + pick(40), threads = 2 + pick(6);
-    std::vector<std::uint32_t> thread(n);
-    for (auto& t : thread) t = pick(threads);
-    std::vector<Arc> arcs;
-    const std::uint32_t m = pick(2 * n);
-    for (std::uint32_t k = 0; k < m; ++k) {
-      const std::uint32_t a = pick(n), b = pick(n);
-      if (a != b) arcs.push_back({std::min(a, b), std::max(a, b)});
-    }
+    auto [thread, arcs] = random_events(pick, 2 + pick(6));
+    const auto n = static_cast<std::uint32_t>(thread.size());
     // Anchors: some events of thread 0, each with arcs to a few later events.
     std::vector<std::uint32_t> anchors;
     for (std::uint32_t e = 0; e < n; ++e)

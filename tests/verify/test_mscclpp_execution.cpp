@@ -305,6 +305,7 @@ TEST_CASE("mscclpp: an op beyond its gpu's declared chunks moves nothing and is 
   CHECK(o->explanation ==
         "gpu 1 tb 0 step 3 (copy) names output cells [5, 6) of gpu 1, beyond its 2 chunks");
   CHECK(o->steps == std::vector<StepRef>{{1, 0, 3}});
+  CHECK(o->phase == std::optional<std::size_t>{0});  // the copy is the first data op of gpu 1
 }
 
 TEST_CASE("mscclpp: packets carry their own flag: a put of packets and an unpack need no signal") {
