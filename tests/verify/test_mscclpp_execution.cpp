@@ -455,3 +455,20 @@ TEST_CASE("mscclpp: what the model does not express is refused, naming the op") 
       lower(c.plan, "t.json"),
       "t.json: collective: \"allreduce\" is not modelled (alltoall and allgather are)", InputError);
 }
+
+TEST_CASE("mscclpp: a refusal inside a pipeline names the pipeline's op, after earlier pipelines") {
+  Builder b = allgather();
+  Op first;
+  first.kind = OpKind::pipeline;
+  first.iter = IterContext{1 << 20, 1};
+  first.ops = {nop(), nop()};
+  Op second = first;
+  Op grouped = copy(local(Buffer::input, 0), local(Buffer::output, 0));
+  grouped.group = GroupInfo{3, 2};  // tb_id not below tbg_size
+  second.ops = {nop(), grouped};
+  b.plan.gpus[0].threadblocks[0].ops = {first, second};
+  CHECK_THROWS_WITH_AS(
+      lower(b.plan, "t.json"),
+      "t.json: gpus[0].threadblocks[0].ops[1].ops[1]: tbg_info: tb_id 3 of a group of 2",
+      InputError);
+}
