@@ -14,8 +14,7 @@
 #include "io/json.hpp"
 #include "pipeline/read_schedule.hpp"
 #include "report/counterexample_svg.hpp"
-#include "report/link_heatmap.hpp"
-#include "report/partner_grid.hpp"
+#include "report/schedule_picture.hpp"
 
 namespace phasecheck::cli {
 
@@ -34,28 +33,6 @@ void add_options(CLI::App& app, Options& options) {
                "The link-load heat map (directed links x phases) instead of the phase grid");
 }
 
-/// "linear (alltoall) on tree(machines=6, switches=4)  [examples/faraj-yuan-fig1/linear.json]".
-std::string picture_title(const ScheduleHeader& h, const std::string& source) {
-  return h.algorithm + " (" + std::string(to_string(h.collective)) + ") on " +
-         describe(h.topology) + "  [" + source + "]";
-}
-
-/// Reads `path` into a picture's data made from its header by `make` (InputError messages start
-/// with the source).
-template <class Data, class Make>
-std::optional<Data> gather(const std::string& path, ScheduleHeader& header, Make&& make) {
-  const std::string source = input_name(path);
-  std::optional<Data> data;
-  pipeline::read_schedule_file(
-      path,
-      [&](const ScheduleHeader& h) {
-        header = h;
-        with_source(source, [&] { make(data, header); });
-      },
-      [&](const Phase& p) { with_source(source, [&] { data->consume(p); }); });
-  return data;
-}
-
 /// The phase grid (report/partner_grid.hpp) or, with --links, the link-load heat map
 /// (report/link_heatmap.hpp) of a schedule, streamed. Exit 0 when written; InputError (exit 2)
 /// for bad input and for --links on a model that does not route. A line on `out` says what was
@@ -63,36 +40,17 @@ std::optional<Data> gather(const std::string& path, ScheduleHeader& header, Make
 int run(const Options& options, const Streams& streams) {
   check_output(options.output, {options.schedule});
   const std::string source = input_name(options.schedule);
-  ScheduleHeader header;
-  std::string svg, summary;
-  if (options.links) {
-    const auto grid = gather<reports::LinkLoadGrid>(
-        options.schedule, header, [](auto& data, const ScheduleHeader& h) {
-          with_source("draw --links needs a routed machine, whose links carry the load",
-                      [&] { data.emplace(h.topology); });
-        });
-    svg = reports::link_heatmap_svg(*grid, picture_title(header, source));
-    const auto bottleneck = grid->bottleneck();
-    summary =
-        "link loads of " + std::to_string(grid->totals().size()) + " directed links x " +
-        std::to_string(grid->grid().phases()) + " phases; " +
-        (bottleneck ? "bottleneck link " + text_escape(link_name(header.topology, *bottleneck)) +
-                          " (load " + std::to_string(grid->totals()[*bottleneck]) + ")"
-                    : "no link carries anything");
-  } else {
-    const auto grid = gather<reports::PartnerGrid>(
-        options.schedule, header, [](auto& data, const ScheduleHeader& h) { data.emplace(h); });
-    svg = reports::partner_grid_svg(*grid, picture_title(header, source));
-    const reports::BinnedGrid& bins = grid->grid();
-    summary =
-        std::to_string(bins.rows()) + " ranks x " + std::to_string(bins.phases()) + " phases in " +
-        std::to_string(bins.row_bins()) + " x " + std::to_string(bins.columns().size()) +
-        (bins.full_resolution() ? " cells, one per rank and phase"
-                                : " cells of " + std::to_string(bins.row_bin()) + " ranks x " +
-                                      std::to_string(bins.phase_bin()) + " phases");
-  }
-  write_output(options.output, [&](std::ostream& os) { os << svg; }, {options.schedule});
-  if (options.output != "-") streams.out << "draw: " << options.output << ": " << summary << "\n";
+  std::optional<reports::SchedulePicture> picture;
+  pipeline::read_schedule_file(
+      options.schedule,
+      [&](const ScheduleHeader& h) {
+        with_source(source, [&] { picture.emplace(h, options.links); });
+      },
+      [&](const Phase& p) { with_source(source, [&] { picture->consume(p); }); });
+  const reports::Picture drawn = picture->finish(source);
+  write_output(options.output, [&](std::ostream& os) { os << drawn.svg; }, {options.schedule});
+  if (options.output != "-")
+    streams.out << "draw: " << options.output << ": " << drawn.summary << "\n";
   return 0;
 }
 

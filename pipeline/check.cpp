@@ -23,6 +23,7 @@ class SpreadCheck {
         meter_(spread.progress, "check", "phases", total_phases) {}
 
   void consume(const Phase& phase) {
+    if (spread_.checkpoint) spread_.checkpoint();
     verifier_.consume(phase);
     // The meter reads the clock; every 1024 phases is often enough for a line redrawn 4 times a
     // second and rare enough to cost nothing.
@@ -71,12 +72,26 @@ std::optional<verify::Report> check_algorithm(const schedules::Algorithm& algori
   return check.finish();
 }
 
+std::optional<verify::Report> verify_schedule(const Schedule& schedule, const Topology* what_if,
+                                              const Spread& spread) {
+  const ScheduleHeader& header = schedule.header;
+  SpreadCheck check(header, what_if ? *what_if : header.topology, schedules::claims_for(header),
+                    spread, schedule.phases.size(), verify::Reader::generates);
+  for (const Phase& phase : schedule.phases) check.consume(phase);
+  return check.finish();
+}
+
 Verified verify_file(const std::string& path, const std::string& topology_path,
                      const Spread& spread, const TableObserver& observe) {
-  if (observe && (spread.threads != 1 || spread.gather))
-    throw std::logic_error("verify_file: a table observer needs one thread and one process");
   std::optional<Topology> what_if;
   if (!topology_path.empty()) what_if = io::read_topology_file(topology_path);
+  return verify_file(path, what_if ? &*what_if : nullptr, spread, observe);
+}
+
+Verified verify_file(const std::string& path, const Topology* what_if, const Spread& spread,
+                     const TableObserver& observe) {
+  if (observe && (spread.threads != 1 || spread.gather))
+    throw std::logic_error("verify_file: a table observer needs one thread and one process");
   Verified v;
   v.source = input_name(path);
   std::unique_ptr<SpreadCheck> check;

@@ -34,6 +34,9 @@ struct Spread {
   std::function<std::vector<verify::Verifier::Partial>(const verify::Verifier::Partial&)> gather;
   /// A progress line for a person (phases done, rate, ETA), or null for none.
   std::ostream* progress = nullptr;
+  /// Called before each phase is checked, on the thread that reads or generates: it may throw to
+  /// stop the check (the Python module's Ctrl-C). Unset: nothing is called.
+  std::function<void()> checkpoint;
 };
 
 /// An alltoallv algorithm takes its `traffic` (schedules::make_header).
@@ -58,11 +61,21 @@ struct Verified {
 /// validation (a format-3 program's: the table its sends form), in order.
 using TableObserver = std::function<PhaseSink(const ScheduleHeader&, const Topology&)>;
 
+/// A schedule held in memory (the Python module's Schedule) checked as verify_file checks a file:
+/// with the claims of the registered algorithm its header names, on its own topology or on
+/// `what_if` when given. Throws InputError (naming the phase and transfer) for a malformed
+/// phase, as the readers do. The report as check_algorithm returns it.
+std::optional<verify::Report> verify_schedule(const Schedule& schedule, const Topology* what_if,
+                                              const Spread& spread = {});
+
 /// Streams the schedule `path` (or standard input for "-") through the verifier, on its own
 /// topology or on the what-if model in `topology_path` when that is not empty. InputError
 /// messages start with the source. `observe`, when given, needs the default spread (one thread,
 /// one process): std::logic_error otherwise.
 Verified verify_file(const std::string& path, const std::string& topology_path,
                      const Spread& spread = {}, const TableObserver& observe = {});
+/// The same on the what-if model `what_if` (null: the schedule's own), already read.
+Verified verify_file(const std::string& path, const Topology* what_if, const Spread& spread = {},
+                     const TableObserver& observe = {});
 
 }  // namespace phasecheck::pipeline

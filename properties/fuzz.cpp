@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -12,6 +11,8 @@
 #include <rapidcheck/detail/Configuration.h>
 
 #include "claims_check.hpp"
+#include "properties/failure.hpp"
+#include "properties/function_fuzz.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/limits.hpp"
@@ -30,13 +31,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// The last failing case: after shrinking, the smallest one.
-struct Failure {
-  Topology topology = FullyConnected(1, 1);
-  std::optional<Schedule> schedule;
-  std::string what;
-  std::string report;
-};
 
 /// Counts cases, and shows them on the progress meter.
 class Progress : public rc::detail::TestListener {
@@ -110,28 +104,6 @@ std::string broken_program(const schedules::Algorithm& a, const Schedule& table,
   return broken;
 }
 
-namespace {
-
-/// Writes the failure's files into `dir`; returns what the reports say of it.
-FuzzFailure write_failure(const Failure& f, const std::string& dir,
-                          const std::string& replay_fuzz) {
-  std::filesystem::create_directories(dir);
-  write_output(dir + "/topology.json",
-               [&](std::ostream& os) { os << io::topology_to_pretty_json(f.topology); });
-  if (f.schedule)
-    write_output(dir + "/schedule.json",
-                 [&](std::ostream& os) { os << io::schedule_to_json(*f.schedule); });
-  write_output(dir + "/report.txt", [&](std::ostream& os) { os << f.report; });
-  std::vector<std::string> files = {dir + "/topology.json"};
-  if (f.schedule) files.push_back(dir + "/schedule.json");
-  files.push_back(dir + "/report.txt");
-  return {
-      f.what,           describe(f.topology),
-      std::move(files), f.schedule ? "phasecheck verify " + dir + "/schedule.json" : replay_fuzz,
-      replay_fuzz,      f.report};
-}
-
-}  // namespace
 
 void validate(const FuzzOptions& o) {
   if (o.cases == 0 || o.cases > (std::uint64_t(1) << 30))
@@ -182,7 +154,7 @@ Verdict fuzz(const FuzzOptions& o, std::ostream& progress, const CaseReportRende
     ProgressMeter meter(o.progress ? &progress : nullptr, "fuzz " + name, "cases",
                         o.seconds > 0 ? 0 : o.cases);
     for (std::uint64_t batch = 0;; ++batch) {
-      Failure failure;
+      FoundFailure failure;
       bool failed = false;
       const auto property = [&](const Topology& t) {
         Schedule s;
@@ -230,10 +202,8 @@ Verdict fuzz(const FuzzOptions& o, std::ostream& progress, const CaseReportRende
             broken = problem;
           } else {
             s = std::move(*got);
-            const auto* known = schedules::find_algorithm(s.header.algorithm);
-            const verify::Report r =
-                verify::verify(s, t, known ? known->claims(s.header) : Claims{});
-            broken = r.broken_claims(o.contention_free);
+            verify::Report r;
+            broken = judge_generated(s, t, o.contention_free, &r);
             report = render_case(r);
           }
         }
@@ -268,7 +238,7 @@ Verdict fuzz(const FuzzOptions& o, std::ostream& progress, const CaseReportRende
         const std::string again =
             "phasecheck fuzz " + (a ? std::string(a->name) : "--generator '" + o.generator + "'") +
             " --seed " + std::to_string(o.seed + batch) + " --cases " + std::to_string(o.cases);
-        on_outcome({name, Verdict::fail, total, 0, 0, "", write_failure(failure, o.out, again)});
+        on_outcome({name, Verdict::fail, total, 0, 0, "", record_failure(failure, o.out, again)});
         return Verdict::fail;
       }
       if (result.template is<rc::detail::GaveUpResult>()) {

@@ -46,6 +46,8 @@ struct FuzzFailure {
   std::string replay;              ///< the command that shows the failure again
   std::string again;               ///< the fuzz command that finds it again
   std::string report;              ///< report.txt: the verifier's report of the case
+  Topology topology = FullyConnected(1, 1);  ///< the smallest machine itself
+  std::optional<Schedule> schedule;          ///< the schedule made on it, when one was
 };
 
 /// One algorithm's (or the generator's) part of a campaign: pass when every case passed, fail

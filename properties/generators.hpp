@@ -1,7 +1,8 @@
 #pragma once
-// rapidcheck generators for every machine model. Each is built from small vectors and ranges so
-// that shrinking moves toward fewer machines and simpler shapes: a removed element is one machine
-// or switch less, and a raw value shrunk to 0 attaches a node to the first switch (a star).
+// rapidcheck generators for every machine model. Each draws small vectors and ranges and builds
+// the machine from them (properties/machines.hpp), so that shrinking moves toward fewer machines
+// and simpler shapes: a removed element is one machine or switch less, and a raw value shrunk to
+// 0 attaches a node to the first switch (a star).
 
 #include <rapidcheck.h>
 
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "core/topology.hpp"
+#include "properties/machines.hpp"
 
 namespace phasecheck::properties {
 
@@ -25,27 +27,14 @@ inline rc::Gen<Topology> tree() {
           rc::gen::nonEmpty(
               rc::gen::container<std::vector<std::uint8_t>>(rc::gen::arbitrary<std::uint8_t>()))),
       [](const std::pair<std::vector<std::uint8_t>, std::vector<std::uint8_t>>& raw) {
-        const auto& [switch_parent, machine_switch] = raw;
-        const std::size_t switches = switch_parent.size() + 1;
-        std::vector<std::string> m, s;
-        std::vector<Tree::NamedLink> links;
-        for (std::size_t j = 0; j < switches; ++j) s.push_back("s" + std::to_string(j));
-        for (std::size_t j = 1; j < switches; ++j)
-          links.push_back({s[switch_parent[j - 1] % j], s[j]});
-        for (std::size_t i = 0; i < machine_switch.size(); ++i) {
-          m.push_back("n" + std::to_string(i));
-          links.push_back({m.back(), s[machine_switch[i] % switches]});
-        }
-        return Topology(Tree(std::move(m), std::move(s), std::move(links)));
+        return tree_machine(raw.first, raw.second);
       });
 }
 
 /// Node-size vectors of the shapes that matter for SMP clusters: any sizes, all equal, organ
 /// pipe (1, 2, .., m, .., 2, 1), one huge node among size-1 nodes, and many size-1 nodes.
 inline rc::Gen<Topology> cluster() {
-  const auto as_cluster = [](std::vector<Rank> sizes) {
-    return Topology(Cluster(std::move(sizes)));
-  };
+  const auto as_cluster = [](std::vector<Rank> sizes) { return cluster_machine(std::move(sizes)); };
   return rc::gen::oneOf(
       rc::gen::map(
           rc::gen::nonEmpty(rc::gen::container<std::vector<Rank>>(rc::gen::inRange<Rank>(1, 6))),
@@ -54,18 +43,10 @@ inline rc::Gen<Topology> cluster() {
                    [=](std::pair<Rank, Rank> nm) {
                      return as_cluster(std::vector<Rank>(nm.first, nm.second));
                    }),
-      rc::gen::map(rc::gen::inRange<Rank>(1, 5),
-                   [=](Rank m) {
-                     std::vector<Rank> sizes;
-                     for (Rank i = 1; i <= m; ++i) sizes.push_back(i);
-                     for (Rank i = m; i-- > 1;) sizes.push_back(i);
-                     return as_cluster(sizes);
-                   }),
+      rc::gen::map(rc::gen::inRange<Rank>(1, 5), organ_pipe_cluster),
       rc::gen::map(rc::gen::pair(rc::gen::inRange<Rank>(2, 13), rc::gen::inRange<Rank>(0, 8)),
-                   [=](std::pair<Rank, Rank> big_small) {
-                     std::vector<Rank> sizes{big_small.first};
-                     sizes.insert(sizes.end(), big_small.second, 1);
-                     return as_cluster(sizes);
+                   [](std::pair<Rank, Rank> big_small) {
+                     return big_among_small_cluster(big_small.first, big_small.second);
                    }),
       rc::gen::map(rc::gen::inRange<Rank>(1, 13),
                    [=](Rank n) { return as_cluster(std::vector<Rank>(n, 1)); }));
@@ -110,27 +91,7 @@ inline rc::Gen<Topology> graph() {
                           std::vector<std::pair<std::uint8_t, std::uint8_t>>,
                           std::vector<std::uint8_t>>& raw) {
         const auto& [tree_raw, extra, caps] = raw;
-        const std::size_t n = std::min<std::size_t>(tree_raw.size(), 12);
-        std::vector<std::string> routers;
-        std::vector<Rank> hosts;
-        for (std::size_t j = 0; j < n; ++j) {
-          routers.push_back("r" + std::to_string(j));
-          hosts.push_back(j == 0 ? 1 + tree_raw[j] % 3 : tree_raw[j] % 4);
-        }
-        std::set<std::pair<std::size_t, std::size_t>> links;
-        for (std::size_t j = 1; j < n; ++j) links.insert({tree_raw[j] % j, j});
-        for (const auto& [a, b] : extra)
-          if (a % n != b % n) links.insert(std::minmax<std::size_t>(a % n, b % n));
-        std::vector<Graph::NamedLink> named;
-        for (const auto& [a, b] : links) named.push_back({routers[a], routers[b]});
-        const auto capacity = [&](std::size_t i) -> std::uint32_t {
-          return i < caps.size() ? 1 + caps[i] % 3 : 1;
-        };
-        std::vector<std::uint32_t> multiplicity, ports;
-        for (std::size_t e = 0; e < named.size(); ++e) multiplicity.push_back(capacity(e));
-        for (std::size_t j = 0; j < n; ++j) ports.push_back(capacity(named.size() + j));
-        return Topology(Graph(std::move(routers), std::move(named), std::move(hosts),
-                              std::move(multiplicity), std::move(ports)));
+        return graph_machine(tree_raw, extra, caps);
       });
 }
 

@@ -1,0 +1,34 @@
+#include "properties/failure.hpp"
+
+#include <filesystem>
+
+#include "core/files.hpp"
+#include "io/json.hpp"
+
+namespace phasecheck::properties {
+
+FuzzFailure record_failure(const FoundFailure& f, const std::string& dir, const std::string& again) {
+  std::vector<std::string> files;
+  if (!dir.empty()) {
+    std::filesystem::create_directories(dir);
+    write_output(dir + "/topology.json",
+                 [&](std::ostream& os) { os << io::topology_to_pretty_json(f.topology); });
+    if (f.schedule)
+      write_output(dir + "/schedule.json",
+                   [&](std::ostream& os) { os << io::schedule_to_json(*f.schedule); });
+    write_output(dir + "/report.txt", [&](std::ostream& os) { os << f.report; });
+    files = {dir + "/topology.json"};
+    if (f.schedule) files.push_back(dir + "/schedule.json");
+    files.push_back(dir + "/report.txt");
+  }
+  return {f.what,
+          describe(f.topology),
+          std::move(files),
+          f.schedule && !dir.empty() ? "phasecheck verify " + dir + "/schedule.json" : again,
+          again,
+          f.report,
+          f.topology,
+          f.schedule};
+}
+
+}  // namespace phasecheck::properties

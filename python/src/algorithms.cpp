@@ -1,0 +1,156 @@
+// The registry from Python (schedules/registry.hpp): phasecheck.algorithms() with each
+// parameter's type and range, generate(name, topology, **params) and check(name, topology,
+// **params), the latter streaming as `phasecheck check` does (pipeline/check.hpp). The GIL is
+// released while they work; Ctrl-C stops them between phases.
+
+#include <pybind11/stl.h>
+
+#include <thread>
+
+#include "core/error.hpp"
+#include "core/overloaded.hpp"
+#include "pipeline/check.hpp"
+#include "python/src/arrays.hpp"
+#include "python/src/interrupt.hpp"
+#include "python/src/native.hpp"
+#include "python/src/objects.hpp"
+#include "python/src/schedule_input.hpp"
+#include "python/src/spread.hpp"
+#include "schedules/registry.hpp"
+#include "verify/parallel.hpp"
+
+namespace phasecheck::python {
+namespace {
+
+/// An algorithm parameter as the registry declares it (core/parameter_spec.hpp).
+py::dict parameter(const ParameterSpec& spec) {
+  py::dict d;
+  d["name"] = std::string(spec.name);
+  d["help"] = std::string(spec.help);
+  const auto bound = [](const RangeBound& b) -> py::object {
+    return b.is_rank_count ? py::object(py::str("p")) : py::object(py::int_(b.number));
+  };
+  std::visit(Overloaded{[&](const UInt& u) {
+                          d["type"] = "int";
+                          d["min"] = bound(u.min);
+                          d["max"] = bound(u.max);
+                        },
+                        [&](const Boolean&) { d["type"] = "bool"; },
+                        [&](const Choice& c) {
+                          d["type"] = "choice";
+                          py::list values;
+                          for (const std::string_view v : c.values) values.append(std::string(v));
+                          d["choices"] = values;
+                        },
+                        [&](const Text& t) {
+                          d["type"] = "text";
+                          d["form"] = std::string(t.form);
+                        }},
+             spec.type);
+  std::visit(Overloaded{[&](const Fixed& f) { d["default"] = std::string(f.value); },
+                        [&](const InWords& w) {
+                          d["default"] = py::none();
+                          d["default_description"] = std::string(w.description);
+                        }},
+             spec.fallback);
+  return d;
+}
+
+/// Keyword parameters as the registry reads them ("radix" -> "4"): int, bool or str.
+Parameters read_parameters(const py::kwargs& params) {
+  Parameters out;
+  for (const auto& [key, value] : params) {
+    const std::string name = py::str(key);
+    if (PyBool_Check(value.ptr()))
+      out.set(name, value.cast<bool>() ? "true" : "false");
+    else if (py::isinstance<py::int_>(value))
+      out.set(name, text_of(value));
+    else if (py::isinstance<py::str>(value))
+      out.set(name, value.cast<std::string>());
+    else
+      throw InputError("parameter " + name + ": " +
+                       text_of(py::type::handle_of(value).attr("__name__")) +
+                       " is not an int, bool or str");
+  }
+  return out;
+}
+
+const Topology& machine_of(const py::object& topology) {
+  if (!py::isinstance<Machine>(topology))
+    throw InputError("topology: a phasecheck.Topology is needed (phasecheck.topology.tree(...), "
+                     ".load(path), ...)");
+  return topology.cast<const Machine&>().topology;
+}
+
+}  // namespace
+
+void bind_algorithms(py::module_& m) {
+  m.def(
+      "algorithms",
+      [] {
+        py::list out;
+        for (const schedules::Algorithm& a : schedules::algorithms()) {
+          py::dict d;
+          d["name"] = std::string(a.name);
+          d["summary"] = std::string(a.summary);
+          d["reference"] = std::string(a.reference);
+          d["library"] = std::string(a.library);
+          d["alltoallv"] = schedules::is_alltoallv(a);
+          py::list parameters;
+          for (const ParameterSpec& spec : a.parameter_specs) parameters.append(parameter(spec));
+          d["parameters"] = parameters;
+          out.append(d);
+        }
+        return out;
+      },
+      "Every registered algorithm: name, summary, reference, library, alltoallv, and its "
+      "parameters (name, type int/bool/choice/text, min/max with 'p' for the rank count, "
+      "choices, default, help)");
+
+  m.def(
+      "generate",
+      [](const std::string& name, const py::object& topology, bool buffers,
+         const py::object& traffic, const py::kwargs& params) {
+        const schedules::Algorithm& algorithm = schedules::require_algorithm(name);
+        const Topology& model = machine_of(topology);
+        Parameters parameters = read_parameters(params);
+        SharedTraffic matrix = read_traffic_argument(traffic, ranks(model));
+        py::gil_scoped_release unlocked;
+        const ScheduleHeader header =
+            schedules::make_header(algorithm, model, std::move(parameters), std::move(matrix));
+        if (buffers) return schedules::generate_program(algorithm, header);
+        Schedule schedule{header, {}};
+        Checkpoint checkpoint;
+        algorithm.generate(schedule.header, [&](const Phase& phase) {
+          checkpoint();
+          schedule.phases.push_back(phase);
+        });
+        return schedule;
+      },
+      py::arg("name"), py::arg("topology"), py::kw_only(), py::arg("buffers") = false,
+      py::arg("traffic") = py::none(),
+      "The registered algorithm's schedule on the machine, held in memory (buffers=True: its "
+      "buffer program). Parameters as keywords: generate('bruck-index', t, radix=4)");
+
+  m.def(
+      "check",
+      [](const std::string& name, const py::object& topology, const py::object& threads,
+         const py::object& traffic, const py::kwargs& params) {
+        const schedules::Algorithm& algorithm = schedules::require_algorithm(name);
+        const Topology& model = machine_of(topology);
+        Parameters parameters = read_parameters(params);
+        SharedTraffic matrix = read_traffic_argument(traffic, ranks(model));
+        Checkpoint checkpoint;
+        const pipeline::Spread spread = make_spread(threads, checkpoint);
+        py::gil_scoped_release unlocked;
+        ScheduleHeader header = schedules::make_header(algorithm, model, parameters, matrix);
+        std::optional<verify::Report> report =
+            pipeline::check_algorithm(algorithm, model, std::move(parameters), spread, std::move(matrix));
+        return PyReport{std::move(*report), name + " on " + describe(model), std::move(header)};
+      },
+      py::arg("name"), py::arg("topology"), py::kw_only(), py::arg("threads") = 0,
+      py::arg("traffic") = py::none(),
+      "Generates and verifies in one pass, the schedule never held (`phasecheck check`)");
+}
+
+}  // namespace phasecheck::python

@@ -1,0 +1,55 @@
+// A gate manifest from Python (ci/gate.hpp, ci/case_source.hpp): every case compared with its
+// baseline as `phasecheck gate` does, returned case by case for `pytest --phasecheck-manifest`.
+
+#include <pybind11/stl.h>
+
+#include "ci/case_source.hpp"
+#include "ci/gate.hpp"
+#include "core/limits.hpp"
+#include "io/gate_manifest.hpp"
+#include "python/src/native.hpp"
+#include "python/src/objects.hpp"
+#include "report/comparison_report.hpp"
+
+namespace phasecheck::python {
+
+void bind_gate(py::module_& m) {
+  m.def(
+      "gate_cases",
+      [](const py::object& manifest) {
+        const std::string path = path_of(manifest, "manifest");
+        std::vector<std::string> names;
+        for (const io::GateCase& c : io::read_gate_manifest(path).cases) names.push_back(c.name);
+        return names;
+      },
+      py::arg("manifest"), "The names of a gate manifest's cases, in order (docs/ci.md)");
+  m.def(
+      "gate",
+      [](const py::object& manifest, const std::vector<std::string>& allow, bool generators,
+         double timeout, const std::vector<py::object>& allow_outside) {
+        const std::string path = path_of(manifest, "manifest");
+        ci::GateOptions options;
+        options.allow = {allow.begin(), allow.end()};
+        options.generators = generators;
+        for (const py::object& dir : allow_outside)
+          options.allow_outside.push_back(path_of(dir, "allow_outside"));
+        check_timeout(timeout, "timeout");
+        py::gil_scoped_release unlocked;
+        const io::GateManifest read = io::read_gate_manifest(path);
+        const ci::GateResult result =
+            ci::run_gate(path, read, options, ci::case_source(path, timeout), nullptr);
+        std::vector<std::tuple<std::string, std::string, std::string>> cases;
+        for (const ci::GateCaseResult& c : result.cases)
+          cases.emplace_back(c.name, std::string(to_string(c.comparison.verdict())),
+                             reports::render_comparison(c.comparison, reports::ReportFormat::text));
+        return std::make_tuple(std::string(to_string(result.verdict())), cases,
+                               reports::render_gate(result, reports::ReportFormat::text));
+      },
+      py::arg("manifest"), py::arg("allow") = std::vector<std::string>{},
+      py::arg("generators") = true, py::arg("timeout") = 300.0,
+      py::arg("allow_outside") = std::vector<py::object>{},
+      "Runs every case of a gate manifest against its baseline (`phasecheck gate`, never "
+      "--update): (verdict, [(case, verdict, text)], the whole report's text)");
+}
+
+}  // namespace phasecheck::python
