@@ -28,6 +28,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--phasecheck-allow", action="append", default=[], metavar="REGRESSION",
                     help="a regression the manifest's cases may show (as `phasecheck gate "
                          "--allow`; repeatable)")
+    group.addoption("--phasecheck-allow-outside", action="append", default=[], metavar="DIR",
+                    help="a directory outside the manifest's own that its paths may lead into "
+                         "(as `phasecheck gate --allow-outside`; repeatable)")
     group.addoption("--phasecheck-no-generators", action="store_true", default=False,
                     help="refuse the manifest's cases that run an external generator "
                          "(pull requests)")
@@ -62,12 +65,20 @@ class GateManifest(pytest.File):
             yield item
 
     def results(self) -> dict:
+        """Each case's (verdict, text); the gate's InputError (a case that cannot run, a path
+        outside the manifest's directory) is every case's error."""
         if not hasattr(self, "_results"):
             config = self.config
-            _, cases, _ = phasecheck.gate(
-                str(self.path), allow=config.getoption("--phasecheck-allow"),
-                generators=not config.getoption("--phasecheck-no-generators"))
-            self._results = {name: (verdict, text) for name, verdict, text in cases}
+            try:
+                _, cases, _ = phasecheck.gate(
+                    str(self.path), allow=config.getoption("--phasecheck-allow"),
+                    generators=not config.getoption("--phasecheck-no-generators"),
+                    allow_outside=config.getoption("--phasecheck-allow-outside"))
+                self._results = {name: (verdict, text) for name, verdict, text in cases}
+            except phasecheck.InputError as error:
+                self._results = error
+        if isinstance(self._results, Exception):
+            raise self._results
         return self._results
 
 

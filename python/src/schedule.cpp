@@ -14,6 +14,7 @@
 #include "core/buffers.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/limits.hpp"
 #include "core/traffic.hpp"
 #include "deploy/msccl_export.hpp"
 #include "deploy/mscclpp_export.hpp"
@@ -21,6 +22,7 @@
 #include "io/schedule_binary.hpp"
 #include "pipeline/read_schedule.hpp"
 #include "python/src/arrays.hpp"
+#include "python/src/interrupt.hpp"
 #include "python/src/native.hpp"
 #include "python/src/objects.hpp"
 #include "python/src/schedule_input.hpp"
@@ -338,8 +340,28 @@ void bind_schedule(py::module_& m) {
           "load",
           [](const py::object& path) {
             const std::string file = path_of(path, "load: path");
+            const std::string source = input_name(file);
             py::gil_scoped_release unlocked;
-            return pipeline::read_schedule_file(file);
+            Schedule s;
+            Checkpoint checkpoint;
+            pipeline::read_schedule_file(
+                file,
+                [&](const ScheduleHeader& h) {
+                  // The whole table is held: refused before its phases are read when it cannot
+                  // fit (as gate and generate --buffers refuse theirs).
+                  with_source(source, [&] {
+                    check_memory(held_table_bytes(h),
+                                 "Schedule.load of " + std::to_string(h.ranks()) +
+                                     " ranks (the whole table is held; phasecheck.verify(path) "
+                                     "streams it)");
+                  });
+                  s.header = h;
+                },
+                [&](const Phase& p) {
+                  checkpoint();
+                  s.phases.push_back(p);
+                });
+            return s;
           },
           py::arg("path"),
           "Any schedule file, told by content: JSON (formats 1-4), the binary stream, MSCCL XML "
