@@ -131,6 +131,9 @@ FuzzOutcome fuzz_function(const FunctionFuzzOptions& o,
   validate(o);
   const std::string name = "function '" + o.name + "'";
   const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   // One case: declined (nothing), passed ("" broken), or failed.
   struct Case {
     bool declined = false;
@@ -172,7 +175,7 @@ FuzzOutcome fuzz_function(const FunctionFuzzOptions& o,
     Case c = run(seed);
     if (c.declined) {
       if (++discarded > kMaxDiscardRatio * o.cases)
-        return {name, Verdict::not_evaluated, passed, discarded, 0,
+        return {name, Verdict::not_evaluated, passed, discarded, elapsed(),
                 "the function declined too many machines (" + std::to_string(discarded) + ")",
                 std::nullopt};
       continue;
@@ -195,15 +198,14 @@ FuzzOutcome fuzz_function(const FunctionFuzzOptions& o,
         break;
       }
     }
-    const std::string again = "phasecheck.fuzz(" + o.name + ", seed=" + std::to_string(o.seed) +
-                              ", cases=" + std::to_string(o.cases) + ", max_size=" +
-                              std::to_string(o.max_size) + ")";
-    return {name,          Verdict::fail, passed + 1, discarded, 0, "",
+    const std::string again = "phasecheck.fuzz(" + o.name + ", cases=" + std::to_string(o.cases) +
+                              ", seed=" + std::to_string(o.seed) +
+                              ", max_size=" + std::to_string(o.max_size) +
+                              (o.contention_free ? ", contention_free=True" : "") + ")";
+    return {name,          Verdict::fail, passed + 1, discarded, elapsed(), "",
             record_failure(c.failure, o.out, again)};
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return {name, Verdict::pass, passed, discarded, seconds, "", std::nullopt};
+  return {name, Verdict::pass, passed, discarded, elapsed(), "", std::nullopt};
 }
 
 }  // namespace phasecheck::properties

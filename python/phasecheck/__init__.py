@@ -21,6 +21,7 @@ from typing import Any, Callable, Optional
 
 from . import _native
 from ._native import (
+    Bound,
     CheckFailed,
     Check,
     Counterexample,
@@ -43,7 +44,7 @@ from ._native import (
 from . import topology
 
 __all__ = [
-    "CheckFailed", "Check", "Counterexample", "FuzzFailure", "FuzzResult", "InputError",
+    "Bound", "CheckFailed", "Check", "Counterexample", "FuzzFailure", "FuzzResult", "InputError",
     "OffendingOp", "OffendingTransfer", "Report", "Schedule", "Topology", "algorithms",
     "assert_verifies", "check", "draw", "fuzz", "gate", "gate_cases", "generate", "limits",
     "set_limits", "topology", "verify",

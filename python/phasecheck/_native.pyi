@@ -85,17 +85,18 @@ class _BufferLayout(TypedDict):
     scratch: int
 
 class _Parameter(TypedDict):
-    """One parameter of a registered algorithm (core/parameter_spec.hpp)."""
+    """One parameter of a registered algorithm, as `phasecheck algorithms --report json` describes
+    it (report/algorithms_report.cpp, parameter_json)."""
 
     name: str
-    help: str
-    type: Literal["int", "bool", "choice", "text"]
-    min: NotRequired[Union[int, Literal["p"]]]  #: type int; "p" is the rank count
-    max: NotRequired[Union[int, Literal["p"]]]  #: type int
-    choices: NotRequired[list[str]]  #: type choice
+    type: Literal["unsigned", "boolean", "choice", "text"]
+    min: NotRequired[Union[int, Literal["p"]]]  #: type unsigned; "p" is the rank count
+    max: NotRequired[Union[int, Literal["p"]]]  #: type unsigned
+    values: NotRequired[list[str]]  #: type choice
     form: NotRequired[str]  #: type text: what the value looks like ("SWITCH")
-    default: Optional[str]  #: None: the default is described in words
-    default_description: NotRequired[str]  #: when default is None
+    default: NotRequired[str]  #: the default, as --set would give it ...
+    default_in_words: NotRequired[str]  #: ... or, instead, the default described
+    help: str
 
 class _Algorithm(TypedDict):
     """One entry of algorithms()."""
@@ -103,7 +104,7 @@ class _Algorithm(TypedDict):
     name: str
     summary: str
     reference: str
-    library: str  #: "", "ompi", "mpich", "nccl", ...
+    library: str  #: "" (the papers' own), "Open MPI", "MPICH", "NCCL", "RCCL"
     alltoallv: bool  #: takes a traffic matrix
     parameters: list[_Parameter]
 
@@ -389,7 +390,7 @@ class Report:
 
 def algorithms() -> list[_Algorithm]:
     """Every registered algorithm: name, summary, reference, library, alltoallv, and its
-    parameters."""
+    parameters as `phasecheck algorithms --report json` gives them."""
 
 def generate(name: str, topology: Topology, *, buffers: bool = False,
              traffic: Union[_IntArray, _Path, None] = None,

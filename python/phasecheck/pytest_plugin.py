@@ -110,7 +110,9 @@ class Assert:
         try:
             return phasecheck.assert_verifies(target, topology, threads=threads)
         except phasecheck.CheckFailed as failed:
-            pytest.fail(str(failed), pytrace=False)
+            message = str(failed)
+        # Outside the except block, so that pytest shows the report once, not chained.
+        pytest.fail(message, pytrace=False)
 
     def generator(self, function: Callable, *, cases: int = 100, seed: int = 1,
                   max_size: int = 40, contention_free: bool = False,

@@ -8,7 +8,6 @@
 #include <thread>
 
 #include "core/error.hpp"
-#include "core/overloaded.hpp"
 #include "pipeline/check.hpp"
 #include "python/src/arrays.hpp"
 #include "python/src/interrupt.hpp"
@@ -16,44 +15,36 @@
 #include "python/src/objects.hpp"
 #include "python/src/schedule_input.hpp"
 #include "python/src/spread.hpp"
+#include "report/algorithms_report.hpp"
 #include "schedules/registry.hpp"
 #include "verify/parallel.hpp"
 
 namespace phasecheck::python {
 namespace {
 
-/// An algorithm parameter as the registry declares it (core/parameter_spec.hpp).
-py::dict parameter(const ParameterSpec& spec) {
-  py::dict d;
-  d["name"] = std::string(spec.name);
-  d["help"] = std::string(spec.help);
-  const auto bound = [](const RangeBound& b) -> py::object {
-    return b.is_rank_count ? py::object(py::str("p")) : py::object(py::int_(b.number));
-  };
-  std::visit(Overloaded{[&](const UInt& u) {
-                          d["type"] = "int";
-                          d["min"] = bound(u.min);
-                          d["max"] = bound(u.max);
-                        },
-                        [&](const Boolean&) { d["type"] = "bool"; },
-                        [&](const Choice& c) {
-                          d["type"] = "choice";
-                          py::list values;
-                          for (const std::string_view v : c.values) values.append(std::string(v));
-                          d["choices"] = values;
-                        },
-                        [&](const Text& t) {
-                          d["type"] = "text";
-                          d["form"] = std::string(t.form);
-                        }},
-             spec.type);
-  std::visit(Overloaded{[&](const Fixed& f) { d["default"] = std::string(f.value); },
-                        [&](const InWords& w) {
-                          d["default"] = py::none();
-                          d["default_description"] = std::string(w.description);
-                        }},
-             spec.fallback);
-  return d;
+/// A JSON value of a report as Python values (objects keep their key order).
+py::object python_value(const nlohmann::ordered_json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::object: {
+      py::dict d;
+      for (const auto& [key, value] : j.items()) d[py::str(key)] = python_value(value);
+      return d;
+    }
+    case nlohmann::json::value_t::array: {
+      py::list l;
+      for (const auto& value : j) l.append(python_value(value));
+      return l;
+    }
+    case nlohmann::json::value_t::string: return py::str(j.get<std::string>());
+    case nlohmann::json::value_t::boolean: return py::bool_(j.get<bool>());
+    case nlohmann::json::value_t::number_unsigned: return py::int_(j.get<std::uint64_t>());
+    case nlohmann::json::value_t::number_integer: return py::int_(j.get<std::int64_t>());
+    case nlohmann::json::value_t::number_float: return py::float_(j.get<double>());
+    case nlohmann::json::value_t::null:
+    case nlohmann::json::value_t::binary:
+    case nlohmann::json::value_t::discarded: return py::none();
+  }
+  return py::none();
 }
 
 /// Keyword parameters as the registry reads them ("radix" -> "4"): int, bool or str.
@@ -97,15 +88,18 @@ void bind_algorithms(py::module_& m) {
           d["library"] = std::string(a.library);
           d["alltoallv"] = schedules::is_alltoallv(a);
           py::list parameters;
-          for (const ParameterSpec& spec : a.parameter_specs) parameters.append(parameter(spec));
+          // As `phasecheck algorithms --report json` describes them (one definition).
+          for (const ParameterSpec& spec : a.parameter_specs)
+            parameters.append(python_value(reports::parameter_json(spec)));
           d["parameters"] = parameters;
           out.append(d);
         }
         return out;
       },
       "Every registered algorithm: name, summary, reference, library, alltoallv, and its "
-      "parameters (name, type int/bool/choice/text, min/max with 'p' for the rank count, "
-      "choices, default, help)");
+      "parameters as `phasecheck algorithms --report json` gives them (name, type unsigned/"
+      "boolean/choice/text, min/max with 'p' for the rank count, values, default or "
+      "default_in_words, help)");
 
   m.def(
       "generate",

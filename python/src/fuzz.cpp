@@ -5,6 +5,8 @@
 // exception of the function's (KeyboardInterrupt included) ends the campaign and reaches Python
 // as it was raised.
 
+#include <pybind11/stl.h>
+
 #include "core/error.hpp"
 #include "properties/function_fuzz.hpp"
 #include "python/src/arrays.hpp"

@@ -275,24 +275,20 @@ py::dict layout_dict(const BufferLayout& b) {
   return d;
 }
 
+/// The schedule through a streaming writer (io::ScheduleWriter, io::BinaryScheduleWriter).
+template <class Writer>
+void write_with(const Schedule& s, const std::string& path) {
+  write_output(path, [&](std::ostream& os) {
+    Writer writer(os, s.header);
+    for (const Phase& p : s.phases) writer.phase(p);
+    writer.finish();
+  });
+}
+
 void save(const Schedule& s, const std::string& path, const std::string& format) {
   const std::string source = "<schedule>";
-  if (format == "json") {
-    write_output(path, [&](std::ostream& os) {
-      io::ScheduleWriter writer(os, s.header);
-      for (const Phase& p : s.phases) writer.phase(p);
-      writer.finish();
-    });
-    return;
-  }
-  if (format == "binary") {
-    write_output(path, [&](std::ostream& os) {
-      io::BinaryScheduleWriter writer(os, s.header);
-      for (const Phase& p : s.phases) writer.phase(p);
-      writer.finish();
-    });
-    return;
-  }
+  if (format == "json") return write_with<io::ScheduleWriter>(s, path);
+  if (format == "binary") return write_with<io::BinaryScheduleWriter>(s, path);
   deploy::VerifiedExport made;
   if (format == "msccl") {
     py::gil_scoped_release unlocked;
@@ -490,7 +486,11 @@ void bind_schedule(py::module_& m) {
           },
           py::arg("phase"),
           "A program's phase: (src, dst, from_buffer, from_slot, to_buffer, to_slot, count)")
-      .def("__eq__", [](const Schedule& a, const Schedule& b) { return a == b; })
+      .def("__eq__",
+           [](const Schedule& a, const py::object& b) -> py::object {
+             if (!py::isinstance<Schedule>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+             return py::bool_(a == b.cast<const Schedule&>());
+           })
       .def("__repr__", [](const Schedule& s) {
         return "<phasecheck.Schedule " + std::string(s.header.collective_name()) + " of " +
                std::to_string(s.header.ranks()) + " ranks, " + std::to_string(s.phases.size()) +

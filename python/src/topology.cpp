@@ -66,7 +66,11 @@ void bind_topology(py::module_& m) {
             write_output(file, [&](std::ostream& os) { os << io::topology_to_pretty_json(t.topology); });
           },
           py::arg("path"), "Writes the topology file (never over a link or a non-regular file)")
-      .def("__eq__", [](const Machine& a, const Machine& b) { return a.topology == b.topology; })
+      .def("__eq__",
+           [](const Machine& a, const py::object& b) -> py::object {
+             if (!py::isinstance<Machine>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+             return py::bool_(a.topology == b.cast<const Machine&>().topology);
+           })
       .def("__str__", [](const Machine& t) { return describe(t.topology); })
       .def("__repr__", [](const Machine& t) {
         return "<phasecheck.Topology " + kind(t.topology) + ": " + describe(t.topology) + ">";

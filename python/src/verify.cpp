@@ -10,6 +10,7 @@
 #include "io/json.hpp"
 #include "pipeline/check.hpp"
 #include "pipeline/read_schedule.hpp"
+#include "python/src/arrays.hpp"
 #include "python/src/interrupt.hpp"
 #include "python/src/native.hpp"
 #include "python/src/objects.hpp"
@@ -32,6 +33,14 @@ std::optional<Topology> what_if_of(const py::object& topology) {
   return io::read_topology_file(path);
 }
 
+/// The file `schedule` names when it is not a Schedule.
+std::string schedule_path(const py::object& schedule) {
+  if (!py::isinstance<py::str>(schedule) && !py::hasattr(schedule, "__fspath__"))
+    throw InputError("schedule: a phasecheck.Schedule or a schedule file's path is needed, not " +
+                     text_of(py::type::handle_of(schedule).attr("__name__")));
+  return path_of(schedule, "schedule");
+}
+
 /// Streams `schedule` (a Schedule or a file's path) into `on_header` and `on_phase`; the source
 /// it is named by.
 std::string stream(const py::object& schedule,
@@ -44,7 +53,7 @@ std::string stream(const py::object& schedule,
     for (const Phase& p : s.phases) on_phase(p);
     return kHeld;
   }
-  const std::string path = path_of(schedule, "schedule");
+  const std::string path = schedule_path(schedule);
   const std::string source = input_name(path);
   py::gil_scoped_release unlocked;
   pipeline::read_schedule_file(
@@ -69,7 +78,7 @@ void bind_verify(py::module_& m) {
           std::optional<verify::Report> report = pipeline::verify_schedule(s, model, spread);
           return PyReport{std::move(*report), kHeld, s.header};
         }
-        const std::string path = path_of(schedule, "schedule");
+        const std::string path = schedule_path(schedule);
         py::gil_scoped_release unlocked;
         pipeline::Verified v = pipeline::verify_file(path, model, spread);
         return PyReport{std::move(*v.report), v.source, std::move(v.header)};
