@@ -103,8 +103,10 @@ void bind_algorithms(py::module_& m) {
 
   m.def(
       "generate",
-      [](const std::string& name, const py::object& topology, bool buffers,
+      [](const py::object& name_object, const py::object& topology, const py::object& buffers_object,
          const py::object& traffic, const py::kwargs& params) {
+        const std::string name = read_text(name_object, "name");
+        const bool buffers = read_flag(buffers_object, "buffers");
         const schedules::Algorithm& algorithm = schedules::require_algorithm(name);
         const Topology& model = machine_of(topology);
         Parameters parameters = read_parameters(params);
@@ -121,15 +123,16 @@ void bind_algorithms(py::module_& m) {
         });
         return schedule;
       },
-      py::arg("name"), py::arg("topology"), py::kw_only(), py::arg("buffers") = false,
+      py::arg("name"), py::arg("topology"), py::kw_only(), py::arg("buffers") = py::bool_(false),
       py::arg("traffic") = py::none(),
       "The registered algorithm's schedule on the machine, held in memory (buffers=True: its "
       "buffer program). Parameters as keywords: generate('bruck-index', t, radix=4)");
 
   m.def(
       "check",
-      [](const std::string& name, const py::object& topology, const py::object& threads,
+      [](const py::object& name_object, const py::object& topology, const py::object& threads,
          const py::object& traffic, const py::kwargs& params) {
+        const std::string name = read_text(name_object, "name");
         const schedules::Algorithm& algorithm = schedules::require_algorithm(name);
         const Topology& model = machine_of(topology);
         Parameters parameters = read_parameters(params);

@@ -23,6 +23,37 @@ std::uint64_t read_count(const py::handle& object, const std::string& where, std
   return static_cast<std::uint64_t>(signed_value);
 }
 
+namespace {
+
+std::string type_name(const py::handle& object) {
+  return text_of(py::type::handle_of(object).attr("__name__"));
+}
+
+}  // namespace
+
+std::string read_text(const py::handle& object, const std::string& argument) {
+  if (!py::isinstance<py::str>(object))
+    throw InputError(argument + ": a str is needed, not " + type_name(object));
+  return object.cast<std::string>();
+}
+
+bool read_flag(const py::handle& object, const std::string& argument) {
+  if (PyBool_Check(object.ptr())) return object.ptr() == Py_True;
+  if (py::isinstance(object, py::module_::import("numpy").attr("bool_")))
+    return PyObject_IsTrue(object.ptr()) == 1;
+  throw InputError(argument + ": True or False is needed, not " + type_name(object));
+}
+
+std::vector<std::string> read_texts(const py::handle& object, const std::string& argument) {
+  if (!py::isinstance<py::list>(object) && !py::isinstance<py::tuple>(object))
+    throw InputError(argument + ": a list of str is needed, not " + type_name(object));
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  for (const py::handle item : object)
+    out.push_back(read_text(item, argument + "[" + std::to_string(i++) + "]"));
+  return out;
+}
+
 IntMatrix::IntMatrix(const py::array& array, std::string argument, std::size_t columns)
     : array_(array), argument_(std::move(argument)) {
   const py::dtype dtype = array.dtype();

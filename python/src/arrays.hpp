@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -28,6 +29,14 @@ bool is_array(const py::handle& object);
 /// The non-negative integer `object` at most `max`: InputError naming `where` for another type
 /// (bool included), a negative value or one above `max`.
 std::uint64_t read_count(const py::handle& object, const std::string& where, std::uint64_t max);
+
+/// The str `object`: InputError naming `argument` for another type.
+std::string read_text(const py::handle& object, const std::string& argument);
+/// The bool `object` (True, False or a NumPy bool; 1 is not a flag): InputError naming `argument`
+/// for another type.
+bool read_flag(const py::handle& object, const std::string& argument);
+/// A list or tuple of str (each named `argument[i]` when it is not one).
+std::vector<std::string> read_texts(const py::handle& object, const std::string& argument);
 
 /// A NumPy array of integers seen as a matrix of `rows()` x `columns()` (a vector is one
 /// column). Refuses another dtype, another number of dimensions or columns, naming `argument`.

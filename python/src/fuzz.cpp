@@ -21,12 +21,12 @@ void bind_fuzz(py::module_& m) {
   m.def(
       "_fuzz",
       [input_error](const py::function& function, const py::object& cases, const py::object& seed,
-                    const py::object& max_size, bool contention_free, const py::object& out) {
+                    const py::object& max_size, const py::object& contention_free, const py::object& out) {
         properties::FunctionFuzzOptions options;
         options.cases = read_count(cases, "cases", std::uint64_t{1} << 30);
         options.seed = read_count(seed, "seed", UINT64_MAX);
         options.max_size = static_cast<int>(read_count(max_size, "max_size", properties::kMaxFuzzSize));
-        options.contention_free = contention_free;
+        options.contention_free = read_flag(contention_free, "contention_free");
         options.out = out.is_none() ? "" : path_of(out, "out");
         options.name = py::hasattr(function, "__qualname__") ? text_of(function.attr("__qualname__"))
                                                              : text_of(function);

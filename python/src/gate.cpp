@@ -7,6 +7,8 @@
 #include "ci/gate.hpp"
 #include "core/limits.hpp"
 #include "io/gate_manifest.hpp"
+#include "core/error.hpp"
+#include "python/src/arrays.hpp"
 #include "python/src/native.hpp"
 #include "python/src/objects.hpp"
 #include "report/comparison_report.hpp"
@@ -25,14 +27,23 @@ void bind_gate(py::module_& m) {
       py::arg("manifest"), "The names of a gate manifest's cases, in order (docs/ci.md)");
   m.def(
       "gate",
-      [](const py::object& manifest, const std::vector<std::string>& allow, bool generators,
-         double timeout, const std::vector<py::object>& allow_outside) {
+      [](const py::object& manifest, const py::object& allow, const py::object& generators,
+         const py::object& timeout_object, const py::object& allow_outside) {
         const std::string path = path_of(manifest, "manifest");
         ci::GateOptions options;
-        options.allow = {allow.begin(), allow.end()};
-        options.generators = generators;
-        for (const py::object& dir : allow_outside)
-          options.allow_outside.push_back(path_of(dir, "allow_outside"));
+        const std::vector<std::string> allowed = read_texts(allow, "allow");
+        options.allow = {allowed.begin(), allowed.end()};
+        options.generators = read_flag(generators, "generators");
+        if (!py::isinstance<py::list>(allow_outside) && !py::isinstance<py::tuple>(allow_outside))
+          throw InputError("allow_outside: a list of paths is needed");
+        std::size_t i = 0;
+        for (const py::handle dir : allow_outside)
+          options.allow_outside.push_back(
+              path_of(dir, "allow_outside[" + std::to_string(i++) + "]"));
+        if (PyBool_Check(timeout_object.ptr()) ||
+            (!py::isinstance<py::float_>(timeout_object) && !py::isinstance<py::int_>(timeout_object)))
+          throw InputError("timeout: a number of seconds is needed");
+        const double timeout = timeout_object.cast<double>();
         check_timeout(timeout, "timeout");
         py::gil_scoped_release unlocked;
         const io::GateManifest read = io::read_gate_manifest(path);
@@ -45,9 +56,8 @@ void bind_gate(py::module_& m) {
         return std::make_tuple(std::string(to_string(result.verdict())), cases,
                                reports::render_gate(result, reports::ReportFormat::text));
       },
-      py::arg("manifest"), py::arg("allow") = std::vector<std::string>{},
-      py::arg("generators") = true, py::arg("timeout") = 300.0,
-      py::arg("allow_outside") = std::vector<py::object>{},
+      py::arg("manifest"), py::arg("allow") = py::list(), py::arg("generators") = py::bool_(true),
+      py::arg("timeout") = py::float_(300.0), py::arg("allow_outside") = py::list(),
       "Runs every case of a gate manifest against its baseline (`phasecheck gate`, never "
       "--update): (verdict, [(case, verdict, text)], the whole report's text)");
 }

@@ -319,19 +319,20 @@ void bind_schedule(py::module_& m) {
   py::class_<Schedule>(m, "Schedule",
                        "A schedule held in memory: phases of transfers (a phase table) or of "
                        "buffer ops (a program, format 3)")
-      .def(py::init([](const py::object& ranks, const std::string& collective,
-                       const py::object& topology, const std::string& algorithm,
+      .def(py::init([](const py::object& ranks, const py::object& collective,
+                       const py::object& topology, const py::object& algorithm,
                        const py::object& buffers, const py::object& parts,
-                       const py::object& traffic, bool inplace) {
+                       const py::object& traffic, const py::object& inplace) {
              return Schedule{
-                 make_schedule_header(ranks, collective, topology, algorithm, buffers, parts,
-                                      traffic, inplace),
+                 make_schedule_header(ranks, read_text(collective, "collective"), topology,
+                                      read_text(algorithm, "algorithm"), buffers, parts, traffic,
+                                      read_flag(inplace, "inplace")),
                  {}};
            }),
-           py::arg("ranks") = py::none(), py::arg("collective") = "alltoall",
-           py::arg("topology") = py::none(), py::kw_only(), py::arg("algorithm") = "",
+           py::arg("ranks") = py::none(), py::arg("collective") = py::str("alltoall"),
+           py::arg("topology") = py::none(), py::kw_only(), py::arg("algorithm") = py::str(""),
            py::arg("buffers") = py::none(), py::arg("parts") = 1, py::arg("traffic") = py::none(),
-           py::arg("inplace") = false)
+           py::arg("inplace") = py::bool_(false))
       .def_static(
           "load",
           [](const py::object& path) {
@@ -364,10 +365,10 @@ void bind_schedule(py::module_& m) {
           "or an MSCCL++ plan (lowered to its buffer program; the runtime model judges it)")
       .def(
           "save",
-          [](const Schedule& s, const py::object& path, const std::string& format) {
-            save(s, path_of(path, "save: path"), format);
+          [](const Schedule& s, const py::object& path, const py::object& format) {
+            save(s, path_of(path, "save: path"), read_text(format, "save: format"));
           },
-          py::arg("path"), py::arg("format") = "json",
+          py::arg("path"), py::arg("format") = py::str("json"),
           "json, binary (phase tables), msccl or mscclpp (verified, exported, read back and "
           "verified again: CheckFailed when it does not verify)")
       .def("json",
@@ -375,7 +376,8 @@ void bind_schedule(py::module_& m) {
       .def(
           "add_phase",
           [](Schedule& s, const py::object& transfers, const py::object& blocks,
-             const py::object& offsets, const std::string& label) {
+             const py::object& offsets, const py::object& label_object) {
+            const std::string label = read_text(label_object, "add_phase: label");
             const ScheduleHeader& h = s.header;
             if (h.buffers)
               throw InputError("add_phase: this schedule is a buffer program (buffers=...): "
@@ -401,13 +403,14 @@ void bind_schedule(py::module_& m) {
             s.phases.push_back(std::move(phase));
           },
           py::arg("transfers"), py::arg("blocks") = py::none(), py::arg("offsets") = py::none(),
-          py::arg("label") = "",
+          py::arg("label") = py::str(""),
           "Appends a phase: transfers is a NumPy (n, 2) integer array of (src, dst), read in "
           "place, or a list of (src, dst) / (src, dst, blocks). (src, dst) carries the direct "
           "message; blocks and offsets (NumPy, CSR) give each transfer's blocks instead")
       .def(
           "add_program_phase",
-          [](Schedule& s, const py::object& ops, const std::string& label) {
+          [](Schedule& s, const py::object& ops, const py::object& label_object) {
+            const std::string label = read_text(label_object, "add_program_phase: label");
             if (!s.header.buffers)
               throw InputError("add_program_phase: this schedule is a phase table: give "
                                "buffers=... to Schedule for a buffer program");
@@ -415,7 +418,7 @@ void bind_schedule(py::module_& m) {
             add_ops(phase, s.header, ops);
             s.phases.push_back(std::move(phase));
           },
-          py::arg("ops"), py::arg("label") = "",
+          py::arg("ops"), py::arg("label") = py::str(""),
           "Appends a phase of a buffer program: ops is a NumPy (n, 7) integer array or a list of "
           "(src, dst, from_buffer, from_slot, to_buffer, to_slot[, count]); buffers are 'input', "
           "'output', 'scratch' (0, 1, 2)")
@@ -426,7 +429,7 @@ void bind_schedule(py::module_& m) {
                              [](const Schedule& s) { return std::string(s.header.collective_name()); })
       .def_property(
           "algorithm", [](const Schedule& s) { return s.header.algorithm; },
-          [](Schedule& s, const std::string& name) { s.header.algorithm = name; })
+          [](Schedule& s, const py::object& name) { s.header.algorithm = read_text(name, "algorithm"); })
       .def_property_readonly("topology", [](const Schedule& s) { return Machine{s.header.topology}; })
       .def_property_readonly("parts", [](const Schedule& s) { return s.header.parts; })
       .def_property_readonly("parameters",

@@ -88,10 +88,10 @@ void bind_topology(py::module_& m) {
       "A topology file (JSON, versions 1 and 2) or NCCL's/RCCL's topology XML, told by content");
   t.def(
       "parse",
-      [](const std::string& text, const std::string& source) {
-        return built(io::parse_topology(text, source));
+      [](const py::object& text, const py::object& source) {
+        return built(io::parse_topology(read_text(text, "text"), read_text(source, "source")));
       },
-      py::arg("text"), py::arg("source") = "<string>", "A topology file's text");
+      py::arg("text"), py::arg("source") = py::str("<string>"), "A topology file's text");
   t.def(
       "tree", [](const py::object& fanout) { return built(tree_network(count_list(fanout, "fanout"))); },
       py::arg("fanout"), "A tree of switches, level by level from the root: fanout=[8, 4]");
@@ -113,11 +113,12 @@ void bind_topology(py::module_& m) {
       py::arg("d"), "2^d ranks, e-cube routing");
   t.def(
       "mesh",
-      [](const py::object& rows, const py::object& cols, bool wraparound) {
+      [](const py::object& rows, const py::object& cols, const py::object& wraparound) {
         return built(mesh_network(read_count(rows, "rows", UINT64_MAX),
-                                  read_count(cols, "cols", UINT64_MAX), wraparound));
+                                  read_count(cols, "cols", UINT64_MAX),
+                                  read_flag(wraparound, "wraparound")));
       },
-      py::arg("rows"), py::arg("cols"), py::arg("wraparound") = false,
+      py::arg("rows"), py::arg("cols"), py::arg("wraparound") = py::bool_(false),
       "rows x cols ranks, XY routing; a torus with wraparound=True");
   t.def(
       "ring", [](const py::object& p) { return built(ring_network(read_count(p, "p", UINT64_MAX))); },

@@ -91,9 +91,10 @@ void bind_verify(py::module_& m) {
 
   m.def(
       "draw",
-      [](const py::object& schedule, const py::object& path, bool links,
+      [](const py::object& schedule, const py::object& path, const py::object& links_object,
          const py::object& report) -> py::object {
         const std::string file = path_of(path, "path");
+        const bool links = read_flag(links_object, "links");
         if (!report.is_none()) {
           if (!py::isinstance<PyReport>(report))
             throw InputError("report: a phasecheck.Report is needed");
@@ -122,7 +123,7 @@ void bind_verify(py::module_& m) {
         write_output(file, [&](std::ostream& os) { os << drawn.svg; });
         return py::str(drawn.summary);
       },
-      py::arg("schedule"), py::arg("path"), py::kw_only(), py::arg("links") = false,
+      py::arg("schedule"), py::arg("path"), py::kw_only(), py::arg("links") = py::bool_(false),
       py::arg("report") = py::none(),
       "Draws a Schedule or schedule file as SVG at `path`: the phase grid, the link-load heat "
       "map (links=True), or with report= the report's first failure located in a phase (None "
