@@ -67,6 +67,7 @@ Block read_block(const py::handle& item, const ScheduleHeader& h, const std::str
 /// The direct message src -> dst: every part of [src, dst] (alltoall) or [src] (allgather).
 void add_direct(Phase& phase, const ScheduleHeader& h, Rank src, Rank dst,
                 std::vector<Block>& message) {
+  if (h.parts == 1) return phase.add(src, dst, direct_block(h.collective, src, dst));
   message.resize(h.parts);
   const Block whole = direct_block(h.collective, src, dst);
   for (std::uint32_t k = 0; k < h.parts; ++k) message[k] = Block{whole.origin, whole.dest, k};
@@ -257,12 +258,22 @@ py::object block_tuple(const Block& b) {
                               : py::make_tuple(b.origin, b.dest, b.part);
 }
 
+/// Phase `index` of a phase table (a program's phases are ops: InputError naming `what`).
+const Phase& table_phase_at(const Schedule& s, const py::object& index, const char* what);
+
 const Phase& phase_at(const Schedule& s, const py::object& index) {
   const std::uint64_t i = read_count(index, "phase index", UINT64_MAX);
   if (i >= s.phases.size())
     throw py::index_error("phase " + std::to_string(i) + " of " +
                           std::to_string(s.phases.size()));
   return s.phases[i];
+}
+
+const Phase& table_phase_at(const Schedule& s, const py::object& index, const char* what) {
+  if (s.header.buffers)
+    throw InputError(std::string(what) +
+                     ": this schedule is a buffer program; its phases are ops (use ops(i))");
+  return phase_at(s, index);
 }
 
 py::dict layout_dict(const BufferLayout& b) {
@@ -357,7 +368,10 @@ void bind_schedule(py::module_& m) {
                 [&](const Phase& p) {
                   checkpoint();
                   s.phases.push_back(p);
-                });
+                },
+                // A program's phases keep their ops only, as add_program_phase and generate
+                // make them (the verifier runs the program itself).
+                io::Tables::ops_only);
             return s;
           },
           py::arg("path"),
@@ -452,7 +466,7 @@ void bind_schedule(py::module_& m) {
       .def(
           "pairs",
           [](const Schedule& s, const py::object& i) {
-            const Phase& p = phase_at(s, i);
+            const Phase& p = table_phase_at(s, i, "pairs");
             py::array_t<std::uint32_t> out({static_cast<py::ssize_t>(p.size()), py::ssize_t{2}});
             auto w = out.mutable_unchecked<2>();
             for (std::size_t k = 0; k < p.size(); ++k) {
@@ -465,7 +479,7 @@ void bind_schedule(py::module_& m) {
       .def(
           "transfers",
           [](const Schedule& s, const py::object& i) {
-            const Phase& p = phase_at(s, i);
+            const Phase& p = table_phase_at(s, i, "transfers");
             py::list out;
             for (const Transfer& t : p.transfers()) {
               py::list blocks;
