@@ -2,10 +2,25 @@
 
 #include <filesystem>
 
+#include "core/escape.hpp"
 #include "core/files.hpp"
 #include "io/json.hpp"
 
 namespace phasecheck::properties {
+
+namespace {
+
+/// The command that shows the failure again: verify of the written schedule, on the written
+/// machine when the schedule was made for another one (a generator may keep its own topology).
+std::string replay(const FoundFailure& f, const std::string& dir, const std::string& again) {
+  if (!f.schedule || dir.empty()) return again;
+  std::string command = "phasecheck verify " + shell_word(dir + "/schedule.json");
+  if (!(f.schedule->header.topology == f.topology))
+    command += " --topology " + shell_word(dir + "/topology.json");
+  return command;
+}
+
+}  // namespace
 
 FuzzFailure record_failure(const FoundFailure& f, const std::string& dir, const std::string& again) {
   std::vector<std::string> files;
@@ -24,7 +39,7 @@ FuzzFailure record_failure(const FoundFailure& f, const std::string& dir, const 
   return {f.what,
           describe(f.topology),
           std::move(files),
-          f.schedule && !dir.empty() ? "phasecheck verify " + dir + "/schedule.json" : again,
+          replay(f, dir, again),
           again,
           f.report,
           f.topology,

@@ -111,6 +111,8 @@ std::string judge_generated(const Schedule& s, const Topology& t, bool contentio
     const auto* known = schedules::find_algorithm(s.header.algorithm);
     verify::Report r = verify::verify(s, t, known ? known->claims(s.header) : Claims{});
     std::string broken = r.broken_claims(contention_free);
+    // "name: summary; name: summary; " -> without the last separator.
+    while (!broken.empty() && (broken.back() == ' ' || broken.back() == ';')) broken.pop_back();
     if (report) *report = std::move(r);
     return broken;
   } catch (const InputError& e) {

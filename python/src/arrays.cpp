@@ -17,10 +17,17 @@ std::uint64_t read_count(const py::handle& object, const std::string& where, std
   const long long signed_value = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
   if (overflow < 0 || (overflow == 0 && signed_value < 0))
     throw InputError(where + ": " + text_of(value) + " is negative");
-  if (overflow > 0 || static_cast<std::uint64_t>(signed_value) > max)
-    throw InputError(where + ": " + text_of(value) + " is above " +
-                     std::to_string(max));
-  return static_cast<std::uint64_t>(signed_value);
+  std::uint64_t unsigned_value = static_cast<std::uint64_t>(signed_value);
+  if (overflow > 0) {  // at least 2^63: up to 2^64 - 1 still fits
+    unsigned_value = PyLong_AsUnsignedLongLong(value.ptr());
+    if (unsigned_value == static_cast<std::uint64_t>(-1) && PyErr_Occurred()) {
+      PyErr_Clear();
+      throw InputError(where + ": " + text_of(value) + " is above " + std::to_string(max));
+    }
+  }
+  if (unsigned_value > max)
+    throw InputError(where + ": " + text_of(value) + " is above " + std::to_string(max));
+  return unsigned_value;
 }
 
 namespace {
@@ -34,7 +41,13 @@ std::string type_name(const py::handle& object) {
 std::string read_text(const py::handle& object, const std::string& argument) {
   if (!py::isinstance<py::str>(object))
     throw InputError(argument + ": a str is needed, not " + type_name(object));
-  return object.cast<std::string>();
+  Py_ssize_t size = 0;
+  const char* utf8 = PyUnicode_AsUTF8AndSize(object.ptr(), &size);
+  if (!utf8) {  // a lone surrogate has no UTF-8
+    PyErr_Clear();
+    throw InputError(argument + ": the str is not valid Unicode text (a lone surrogate)");
+  }
+  return std::string(utf8, static_cast<std::size_t>(size));
 }
 
 bool read_flag(const py::handle& object, const std::string& argument) {
@@ -59,6 +72,10 @@ IntMatrix::IntMatrix(const py::array& array, std::string argument, std::size_t c
   const py::dtype dtype = array.dtype();
   kind_ = dtype.kind();
   item_size_ = static_cast<std::size_t>(dtype.itemsize());
+  // '=' native, '|' not applicable, '<' or '>' explicit (the other order is swapped when read).
+  const char order = dtype.attr("byteorder").cast<std::string>().front();
+  swapped_ = (order == '>' && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) ||
+             (order == '<' && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
   if (kind_ != 'i' && kind_ != 'u')
     throw InputError(argument_ + ": dtype " + text_of(dtype) +
                      " is not an integer type (use int32, int64, uint32, ...)");

@@ -20,6 +20,14 @@ namespace phasecheck::python {
 
 namespace py = pybind11;
 
+/// `bits` with its bytes reversed (an array of the other byte order).
+template <class U>
+U byteswap(U bits) {
+  if constexpr (sizeof(U) == 2) return __builtin_bswap16(bits);
+  else if constexpr (sizeof(U) == 4) return __builtin_bswap32(bits);
+  else return __builtin_bswap64(bits);
+}
+
 /// str(object), for messages.
 inline std::string text_of(const py::handle object) { return py::str(object).cast<std::string>(); }
 
@@ -72,7 +80,8 @@ class IntMatrix {
   std::string limit_;
   const char* data_ = nullptr;
   std::size_t rows_ = 0, columns_ = 1;
-  bool matrix_ = false;  // (n, k): places name row and column
+  bool matrix_ = false;   // (n, k): places name row and column
+  bool swapped_ = false;  // the array's byte order is not the machine's: read by value
   py::ssize_t row_stride_ = 0, column_stride_ = 0;
   char kind_ = 'i';
   std::size_t item_size_ = 8;
@@ -80,11 +89,14 @@ class IntMatrix {
 
 template <class T>
 std::uint64_t IntMatrix::element(std::size_t row, std::size_t column, std::uint64_t max) const {
-  T value;
-  __builtin_memcpy(&value,
+  std::make_unsigned_t<T> bits;
+  __builtin_memcpy(&bits,
                    data_ + static_cast<py::ssize_t>(row) * row_stride_ +
                        static_cast<py::ssize_t>(column) * column_stride_,
                    sizeof(T));
+  if constexpr (sizeof(T) > 1)
+    if (swapped_) bits = byteswap(bits);
+  const T value = static_cast<T>(bits);
   if constexpr (std::is_signed_v<T>)
     if (value < 0) refuse_negative(row, column, value);
   if (static_cast<std::uint64_t>(value) > max)

@@ -20,8 +20,11 @@ void bind_fuzz(py::module_& m) {
   const py::object input_error = m.attr("InputError");
   m.def(
       "_fuzz",
-      [input_error](const py::function& function, const py::object& cases, const py::object& seed,
+      [input_error](const py::object& function, const py::object& cases, const py::object& seed,
                     const py::object& max_size, const py::object& contention_free, const py::object& out) {
+        if (!PyCallable_Check(function.ptr()))
+          throw InputError("function: a callable is needed (machine -> Schedule or None), not " +
+                           text_of(py::type::handle_of(function).attr("__name__")));
         properties::FunctionFuzzOptions options;
         options.cases = read_count(cases, "cases", std::uint64_t{1} << 30);
         options.seed = read_count(seed, "seed", UINT64_MAX);

@@ -262,7 +262,16 @@ py::object block_tuple(const Block& b) {
 const Phase& table_phase_at(const Schedule& s, const py::object& index, const char* what);
 
 const Phase& phase_at(const Schedule& s, const py::object& index) {
-  const std::uint64_t i = read_count(index, "phase index", UINT64_MAX);
+  // Negative indices count from the end, as Python's do.
+  std::uint64_t i = 0;
+  if (PyLong_Check(index.ptr()) && !PyBool_Check(index.ptr()) && py::int_(index) < py::int_(0)) {
+    const long long back = -index.cast<long long>();
+    if (static_cast<std::uint64_t>(back) > s.phases.size())
+      throw py::index_error("phase " + text_of(index) + " of " + std::to_string(s.phases.size()));
+    i = s.phases.size() - static_cast<std::uint64_t>(back);
+  } else {
+    i = read_count(index, "phase index", UINT64_MAX);
+  }
   if (i >= s.phases.size())
     throw py::index_error("phase " + std::to_string(i) + " of " +
                           std::to_string(s.phases.size()));

@@ -43,13 +43,16 @@ Machine built(Topology topology) { return Machine{std::move(topology)}; }
 }  // namespace
 
 std::string path_of(const py::handle& object, const std::string& argument) {
-  if (py::isinstance<py::str>(object)) return object.cast<std::string>();
-  if (py::hasattr(object, "__fspath__")) {
-    const py::object path = py::module_::import("os").attr("fspath")(object);
-    if (py::isinstance<py::str>(path)) return path.cast<std::string>();
-  }
-  throw InputError(argument + ": a path (str or os.PathLike) is needed, not " +
-                   text_of(py::type::handle_of(object).attr("__name__")));
+  if (!py::isinstance<py::str>(object) && !py::isinstance<py::bytes>(object) &&
+      !py::hasattr(object, "__fspath__"))
+    throw InputError(argument + ": a path (str, bytes or os.PathLike) is needed, not " +
+                     text_of(py::type::handle_of(object).attr("__name__")));
+  // The file system's bytes, as the command line gets them (a name that is not UTF-8 included).
+  const std::string path = py::module_::import("os").attr("fsencode")(object).cast<std::string>();
+  if (path == "-")
+    throw InputError(argument + ": '-' is the command line's standard input or output; name a "
+                                "file ('./-' for one called '-')");
+  return path;
 }
 
 void bind_topology(py::module_& m) {

@@ -35,7 +35,8 @@ std::optional<Topology> what_if_of(const py::object& topology) {
 
 /// The file `schedule` names when it is not a Schedule.
 std::string schedule_path(const py::object& schedule) {
-  if (!py::isinstance<py::str>(schedule) && !py::hasattr(schedule, "__fspath__"))
+  if (!py::isinstance<py::str>(schedule) && !py::isinstance<py::bytes>(schedule) &&
+      !py::hasattr(schedule, "__fspath__"))
     throw InputError("schedule: a phasecheck.Schedule or a schedule file's path is needed, not " +
                      text_of(py::type::handle_of(schedule).attr("__name__")));
   return path_of(schedule, "schedule");
@@ -95,6 +96,10 @@ void bind_verify(py::module_& m) {
          const py::object& report) -> py::object {
         const std::string file = path_of(path, "path");
         const bool links = read_flag(links_object, "links");
+        // The picture never replaces the schedule file it draws.
+        std::vector<std::string> inputs;
+        if (!py::isinstance<Schedule>(schedule)) inputs.push_back(schedule_path(schedule));
+        check_output(file, inputs);
         if (!report.is_none()) {
           if (!py::isinstance<PyReport>(report))
             throw InputError("report: a phasecheck.Report is needed");
@@ -109,9 +114,14 @@ void bind_verify(py::module_& m) {
               [&](const Phase& p) {
                 if (index++ == wanted) phase = p;
               });
+          if (!phase)
+            throw InputError("report: its " + std::string(failure->name()) +
+                             " failure lies in phase " + std::to_string(wanted) +
+                             ", which this schedule does not have (a report of another "
+                             "schedule?)");
           const std::string svg = reports::counterexample_svg(
               *failure, r.report, r.header.ranks(), phase ? &*phase : nullptr, source);
-          write_output(file, [&](std::ostream& os) { os << svg; });
+          write_output(file, [&](std::ostream& os) { os << svg; }, inputs);
           return py::str("the counterexample of " + std::string(failure->name()) + " in phase " +
                          std::to_string(wanted));
         }
@@ -120,7 +130,7 @@ void bind_verify(py::module_& m) {
             schedule, [&](const ScheduleHeader& h) { picture.emplace(h, links); },
             [&](const Phase& p) { picture->consume(p); });
         const reports::Picture drawn = picture->finish(source);
-        write_output(file, [&](std::ostream& os) { os << drawn.svg; });
+        write_output(file, [&](std::ostream& os) { os << drawn.svg; }, inputs);
         return py::str(drawn.summary);
       },
       py::arg("schedule"), py::arg("path"), py::kw_only(), py::arg("links") = py::bool_(false),

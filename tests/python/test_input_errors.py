@@ -38,13 +38,15 @@ CASES = [
     (lambda: eight().add_phase(np.zeros((2, 2, 2), dtype=np.int32)),
      "add_phase: transfers: shape (2, 2, 2) is not (n, 2)"),
     # add_phase, tuples
-    (lambda: eight().add_phase([(0, True)]), "add_phase: transfers[0][1] (dst): bool is not an integer"),
+    (lambda: eight().add_phase([(0, True)]),
+     "add_phase: transfers[0][1] (dst): bool is not an integer"),
     (lambda: eight().add_phase([(0, 1), (1.5, 2)]),
      "add_phase: transfers[1][0] (src): float is not an integer"),
     (lambda: eight().add_phase([(0, 1), ("x", 2)]),
      "add_phase: transfers[1][0] (src): str is not an integer"),
     (lambda: eight().add_phase([(0, 1), (1, 8)]), "add_phase: transfers[1][1] (dst): 8 is above 7"),
-    (lambda: eight().add_phase([(0, 1), (-1, 2)]), "add_phase: transfers[1][0] (src): -1 is negative"),
+    (lambda: eight().add_phase([(0, 1), (-1, 2)]),
+     "add_phase: transfers[1][0] (src): -1 is negative"),
     (lambda: eight().add_phase([(0, 2**70)]),
      "add_phase: transfers[0][1] (dst): 1180591620717411303424 is above 7"),
     (lambda: eight().add_phase([(0, 1, 2, 3)]),
@@ -58,8 +60,10 @@ CASES = [
     (lambda: eight().add_phase([(0, 1, "blocks")]),
      "add_phase: transfers[0][2] (blocks): a list of blocks, not str"),
     (lambda: eight().add_phase([(0, 1, [(2,)])]),
-     "add_phase: transfers[0][2][0]: an alltoall's block is (origin, dest) or (origin, dest, part)"),
-    (lambda: eight().add_phase([(0, 1, [(0, 1, 1)])]), "add_phase: transfers[0][2][0][2]: 1 is above 0"),
+     "add_phase: transfers[0][2][0]: an alltoall's block is (origin, dest) or "
+     "(origin, dest, part)"),
+    (lambda: eight().add_phase([(0, 1, [(0, 1, 1)])]),
+     "add_phase: transfers[0][2][0][2]: 1 is above 0"),
     # add_phase, blocks and offsets
     (lambda: eight().add_phase(np.array([[0, 1]]), blocks=np.array([[0, 1]])),
      "add_phase: blocks and offsets go together"),
@@ -127,13 +131,33 @@ CASES = [
      "traffic: a (4, 4) matrix of element counts is needed"),
     (lambda: phasecheck.Schedule(2, "alltoallv", traffic=np.array([[0, 1], [-1, 0]])),
      "traffic[1, 0]: -1 is negative"),
+    # strings and flags the module checks itself
+    (lambda: eight().add_phase([(0, 1)], label=3), "add_phase: label: a str is needed, not int"),
+    (lambda: program().add_program_phase([], label=None),
+     "add_program_phase: label: a str is needed, not NoneType"),
+    (lambda: phasecheck.generate(3, phasecheck.topology.ring(4)), "name: a str is needed, not int"),
+    (lambda: phasecheck.Schedule(4, 1), "collective: a str is needed, not int"),
+    (lambda: phasecheck.Schedule(4, algorithm=1), "algorithm: a str is needed, not int"),
+    (lambda: setattr(eight(), "algorithm", 5), "algorithm: a str is needed, not int"),
+    (lambda: phasecheck.Schedule(4, inplace=1), "inplace: True or False is needed, not int"),
+    (lambda: eight().save("never-written.json", format=None),
+     "save: format: a str is needed, not NoneType"),
+    (lambda: phasecheck.draw(eight(), "never-written.svg", links="yes"),
+     "links: True or False is needed, not str"),
+    (lambda: phasecheck.topology.mesh(2, 2, wraparound=1),
+     "wraparound: True or False is needed, not int"),
+    (lambda: phasecheck.topology.parse(5), "text: a str is needed, not int"),
+    (lambda: phasecheck.fuzz(lambda t: None, contention_free="x"),
+     "contention_free: True or False is needed, not str"),
+    (lambda: phasecheck.fuzz(lambda t: None, max_size=100000), "max_size: 100000 is above 1000"),
     # indices of a schedule's phases
-    (lambda: eight().label(-1), "phase index: -1 is negative"),
+    (lambda: eight().label(1.5), "phase index: float is not an integer"),
     (lambda: eight().pairs("0"), "phase index: str is not an integer"),
     # verify, draw, fuzz, limits, gate
     (lambda: phasecheck.verify(42),
      "schedule: a phasecheck.Schedule or a schedule file's path is needed, not int"),
-    (lambda: phasecheck.verify(eight(), 5), "topology: a path (str or os.PathLike) is needed, not int"),
+    (lambda: phasecheck.verify(eight(), 5),
+     "topology: a path (str, bytes or os.PathLike) is needed, not int"),
     (lambda: phasecheck.verify(eight(), threads=-1), "threads: -1 is negative"),
     (lambda: phasecheck.verify(eight(), threads=4096), "threads: 4096 is above 1024"),
     (lambda: phasecheck.verify("/nonexistent/s.json"),
@@ -142,7 +166,7 @@ CASES = [
     (lambda: phasecheck.fuzz(lambda t: None, seed=1.5), "seed: float is not an integer"),
     (lambda: phasecheck.set_limits(max_memory=-1), "max_memory: -1 is negative"),
     (lambda: phasecheck.set_limits(max_input_size="1G"), "max_input_size: str is not an integer"),
-    (lambda: phasecheck.gate_cases(3), "manifest: a path (str or os.PathLike) is needed, not int"),
+    (lambda: phasecheck.gate_cases(3), "manifest: a path (str, bytes or os.PathLike) is needed, not int"),
 ]
 
 
@@ -171,12 +195,11 @@ def test_a_refused_phase_is_not_added():
     assert s.pairs(0).tolist() == [[0, 1]]
 
 
-def test_pybind_arguments_raise_type_error():
-    # strings pybind11 converts itself (label, format, collective, name) raise TypeError
-    with pytest.raises(TypeError):
-        eight().add_phase([(0, 1)], label=3)
-    with pytest.raises(TypeError):
-        phasecheck.generate(3, phasecheck.topology.ring(4))
+def test_fuzz_refuses_what_is_not_callable():
+    # Regression (a bug this suite found, fixed): fuzz(5) raises pybind11's TypeError "_fuzz():
+    # incompatible function arguments.
+    with pytest.raises(phasecheck.InputError, match="function"):
+        phasecheck.fuzz(5, cases=1)
 
 
 def test_an_index_past_the_phases_is_an_index_error():
@@ -186,17 +209,55 @@ def test_an_index_past_the_phases_is_an_index_error():
 
 @pytest.mark.parametrize("dtype", [">u2", ">i4", ">i8"])
 def test_non_native_byte_order_is_read_by_value(dtype):
-    # BUG: add_phase reads an array of non-native byte order (a big-endian dtype on x86) as if
-    # it were native: np.array([[0, 1], [2, 3]], dtype=">i4") is refused with "transfers[0, 1]:
-    # 16777216 is above 7", and worse, np.array([[0, 256], [512, 768]], dtype=">u2") on 8 ranks
-    # is silently ACCEPTED as the transfers (0, 1) and (2, 3) instead of refused (256 is above
-    # 7). The same for topology.tree(fanout=np.array([2, 512], dtype=">u2")) (a tree of 512 x 2).
-    # Reproduction:
-    #   s = phasecheck.Schedule(8); s.add_phase(np.array([[0, 256], [512, 768]], dtype=">u2"))
-    #   s.transfers(0)  # [(0, 1, [(0, 1, 0)]), (2, 3, [(2, 3, 0)])]: no InputError
-    # (arrays.cpp IntMatrix looks at dtype kind and itemsize only, not byteorder.)
+    # Regression (a bug this suite found, fixed): add_phase reads an array of non-native byte
+    # order (a big-endian dtype on x86) as if it were native: np.array([[0, 1], [2, 3]],
+    # dtype=">i4") is refused with "transfers[0, 1]: 16777216 is above 7", and worse,
+    # np.array([[0, 256], [512, 768]], dtype=">u2") on 8 ranks is silently ACCEPTED as the
+    # transfers (0, 1) and (2, 3) instead of refused (256 is above 7).
     s = eight()
     s.add_phase(np.array([[0, 1], [2, 3]], dtype=dtype))
     assert s.pairs(0).tolist() == [[0, 1], [2, 3]]
     with pytest.raises(phasecheck.InputError, match=r"transfers\[0, 1\]: 256 is above 7"):
         eight().add_phase(np.array([[0, 256], [512, 768]], dtype=dtype))
+
+
+@pytest.mark.parametrize("value", [2**63, 2**64 - 1])
+def test_unsigned_64_bit_arguments_take_their_whole_range(value, restore_limits):
+    # Regression (a bug this suite found, fixed): an integer argument whose limit is 2^64 - 1
+    # refuses every value from 2^63 on with a message that contradicts itself:
+    # set_limits(max_memory=2**63) raises "max_memory: 9223372036854775808 is above
+    # 18446744073709551615", fuzz(f, seed=2**64 - 1) raises "seed: 18446744073709551615 is above
+    # 18446744073709551615" (arrays.cpp read_count treats the overflow of
+    # PyLong_AsLongLongAndOverflow as above any limit).
+    phasecheck.set_limits(max_memory=value)
+    assert phasecheck.limits()["max_memory"] == value
+    result = phasecheck.fuzz(lambda machine: None, cases=1, seed=value)
+    assert result.verdict == "not-evaluated"
+
+
+def test_above_64_bits_is_refused():
+    with pytest.raises(phasecheck.InputError, match=r"max_memory: 18446744073709551616 is above"):
+        phasecheck.set_limits(max_memory=2**64)
+    with pytest.raises(phasecheck.InputError, match=r"max_memory: -1 is negative"):
+        phasecheck.set_limits(max_memory=-1)
+
+
+def test_a_str_that_is_not_utf8_names_the_argument():
+    # Regression (a bug this suite found, fixed): a str with a lone surrogate (what os.fsdecode
+    # makes of a byte that is not UTF-8) as a label, name or algorithm raises RuntimeError "Unable
+    # to cast Python instance to C++ type", not InputError naming the argument (arrays.cpp
+    # read_text).
+    with pytest.raises(phasecheck.InputError, match="add_phase: label"):
+        eight().add_phase([(0, 1)], label="\udcff")
+
+
+def test_negative_phase_indices_count_from_the_end_as_in_python():
+    s = eight()
+    s.add_phase([(0, 1)], label="first")
+    s.add_phase([(1, 2)], label="last")
+    assert s.label(-1) == "last" and s.label(-2) == "first"
+    assert s.transfers(-1) == [(1, 2, [(1, 2, 0)])]
+    with pytest.raises(IndexError, match="phase -3 of 2"):
+        s.label(-3)
+    with pytest.raises(IndexError, match="phase 2 of 2"):
+        s.label(2)

@@ -116,7 +116,7 @@ def test_load_refuses_a_missing_file_and_a_directory(tmp_path):
     (lambda: T.mesh(-1, 2), "rows: -1 is negative"),
     (lambda: T.ring("6"), "p: str is not an integer"),
     (lambda: T.xgmi(2**33), "gpus: 8589934592 is above 4294967295"),
-    (lambda: T.load(42), "load: path: a path (str or os.PathLike) is needed, not int"),
+    (lambda: T.load(42), "load: path: a path (str, bytes or os.PathLike) is needed, not int"),
 ])
 def test_bad_arguments_name_the_argument(call, message):
     with pytest.raises(phasecheck.InputError) as error:

@@ -3,6 +3,8 @@ counterexample, what-if models, every file format, the report's text/JSON/JUnit,
 raise_for_failure."""
 
 import json
+import os
+import shutil
 import xml.etree.ElementTree as ElementTree
 
 import numpy as np
@@ -232,7 +234,8 @@ def test_a_deadlocking_mscclpp_plan():
 
 
 def test_report_json_is_what_the_command_prints():
-    for report in (phasecheck.verify(FC8_SHIFT), phasecheck.verify(FC8_SHIFT, T.tree(fanout=[2, 4]))):
+    tree = T.tree(fanout=[2, 4])
+    for report in (phasecheck.verify(FC8_SHIFT), phasecheck.verify(FC8_SHIFT, tree)):
         data = json.loads(report.json())
         assert data["verdict"] == report.verdict
         assert [c["name"] for c in data["checks"]] == ids(report)
@@ -319,3 +322,47 @@ def test_uint64_transfers_of_a_big_machine_verify():
     report = phasecheck.verify(s)
     assert report.verdict == "pass"
     assert report.transfers == p * p
+
+
+@pytest.mark.parametrize("machine, resource, route", [
+    (lambda: T.mesh(2, 4), "link 1 -> 2", ["0", "1", "2"]),
+    (lambda: T.ring(8), "link 1 -> 2", ["0", "1", "2"]),
+    (lambda: T.cluster([4, 4]), "node 0 (ranks 0-3)", ["node 0"]),
+    (lambda: T.dgx1(), "link gpu3 -> gpu0", ["h3", "gpu3", "gpu0", "gpu4", "h4"]),
+    (lambda: T.gpu_cluster(2, 4, 1), "link node0 -> network",
+     ["h2", "node0", "network", "node1", "h4"]),
+])
+def test_what_if_every_kind_of_model(machine, resource, route):
+    report = phasecheck.verify(FC8_SHIFT, machine())
+    contention = report.check("contention")
+    assert contention.verdict == "fail"
+    example = contention.counterexample
+    assert example.resource == resource
+    assert example.transfers[0].route == route
+    assert example.explanation in report.text()
+
+
+def test_what_if_models_where_the_shift_fits():
+    for machine in (T.hypercube(3), T.xgmi(8), T.nvswitch(8), T.fully_connected(8, ports=2)):
+        report = phasecheck.verify(FC8_SHIFT, machine)
+        assert report.check("contention").passed, report.text()
+        assert report.check("delivery").passed
+
+
+def test_a_file_name_that_is_not_utf8(tmp_path):
+    # Regression (a bug this suite found, fixed): a file whose name is not UTF-8, as os.listdir
+    # and os.fsdecode give it (a str with surrogate escapes), cannot be verified, loaded, drawn or
+    # written: every path argument raises RuntimeError "Unable to cast Python instance to C++ type
+    # (#define PYBIND11_DETAILED_ERROR_MESSAGES ...)", which names neither the argument nor the
+    # file (python/src/topology.cpp path_of casts the str to UTF-8; os.fsencode would give the
+    # bytes).
+    raw = os.fsencode(tmp_path) + b"/odd-\xff.json"
+    shutil.copy(DATA / "direct-3.json", raw)
+    name = os.fsdecode(raw)
+    assert os.path.isfile(name)
+    report = phasecheck.verify(name)
+    assert report.verdict == "pass"
+    assert phasecheck.Schedule.load(name).phases == 3
+    out = os.fsdecode(os.fsencode(tmp_path) + b"/out-\xfe.json")
+    rotation(3).save(out)
+    assert os.path.isfile(os.fsencode(out))
