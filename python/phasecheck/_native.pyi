@@ -4,7 +4,7 @@ package phasecheck re-exports them (docs/python.md describes every name).
 Conventions of the module that the types below follow:
 - An integer argument takes an int or a NumPy integer (anything with __index__), never a bool; a
   negative or too large value raises InputError naming the argument and the index.
-- A path is a str or an os.PathLike giving a str.
+- A path is a str, bytes or an os.PathLike (passed to the file system as os.fsencode gives it).
 - An array argument is a NumPy array of any integer dtype and any strides, read where it lies;
   another dtype or shape raises InputError.
 - The classes below cannot be constructed from Python except Schedule (TypeError "No constructor
@@ -24,7 +24,7 @@ from . import topology as topology
 
 # --- the vocabulary -------------------------------------------------------------------------
 
-_Path = Union[str, os.PathLike[str]]
+_Path = Union[str, bytes, os.PathLike[str], os.PathLike[bytes]]
 _IntArray = NDArray[np.integer[Any]]
 
 #: A report's, a check's or a gate's verdict (core/verdict.cpp).
