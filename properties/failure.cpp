@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "core/error.hpp"
 #include "core/escape.hpp"
 #include "core/files.hpp"
 #include "io/json.hpp"
@@ -25,7 +26,11 @@ std::string replay(const FoundFailure& f, const std::string& dir, const std::str
 FuzzFailure record_failure(const FoundFailure& f, const std::string& dir, const std::string& again) {
   std::vector<std::string> files;
   if (!dir.empty()) {
-    std::filesystem::create_directories(dir);
+    try {
+      std::filesystem::create_directories(dir);
+    } catch (const std::filesystem::filesystem_error& e) {
+      throw InputError(dir + ": the failure's directory cannot be made: " + e.code().message());
+    }
     write_output(dir + "/topology.json",
                  [&](std::ostream& os) { os << io::topology_to_pretty_json(f.topology); });
     if (f.schedule)

@@ -151,6 +151,11 @@ FuzzOutcome fuzz_function(const FunctionFuzzOptions& o,
     } catch (const InputError&) {
       c.declined = true;
       return c;
+    } catch (const FunctionFailed& e) {
+      c.broken = e.what();
+      c.failure.what = name + ": " + c.broken;
+      c.failure.report = c.broken + "\n";
+      return c;
     }
     if (!made) {
       c.declined = true;

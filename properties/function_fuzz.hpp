@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,13 @@ std::vector<MachineSeed> shrinks(const MachineSeed& seed);
 std::string judge_generated(const Schedule& s, const Topology& t, bool contention_free,
                             verify::Report* report);
 
+/// Thrown by the function to fail the case with `what()` (a schedule it could not make: the
+/// Python module's InputError from building one), as an external generator's invalid output fails.
+class FunctionFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct FunctionFuzzOptions {
   std::string name;           ///< the function's name, for the outcome ("function 'NAME'")
   std::uint64_t cases = 100;  ///< machines the function takes
@@ -60,8 +68,8 @@ void validate(const FunctionFuzzOptions& options);
 
 /// Runs the campaign: pass when every case passed, fail with the smallest failing case (its
 /// topology and schedule set), not evaluated when the function declined more than 50 machines per
-/// case. `function` returns nothing or throws InputError to decline a machine; anything else it
-/// throws ends the campaign (propagates).
+/// case. `function` returns nothing or throws InputError to decline a machine, and throws
+/// FunctionFailed to fail the case; anything else it throws ends the campaign (propagates).
 FuzzOutcome fuzz_function(const FunctionFuzzOptions& options,
                           const std::function<std::optional<Schedule>(const Topology&)>& function,
                           const CaseReportRenderer& render_case);

@@ -105,11 +105,12 @@ def fuzz(function: Callable[[Topology], Optional[Schedule]], *, cases: int = 100
          max_size: int = 40, contention_free: bool = False, out: Any = None) -> FuzzResult:
     """Calls `function` on machines drawn by phasecheck's own generators (trees, clusters, fully
     connected, hypercubes, meshes, rings, graphs; growing with `max_size`), verifies each schedule
-    it returns (None, or raising InputError, declines a machine) and shrinks a failure to the
+    it returns (None declines a machine; an InputError the function lets out fails the case, a
+    schedule it could not make) and shrinks a failure to the
     smallest machine that still fails. Deterministic for a seed. A failure is every check but the
     bounds, and contention only with contention_free=True (as `phasecheck fuzz --generator`).
     out=DIR also writes the failure's topology.json, schedule.json and report.txt there. An
-    exception of the function's other than InputError is raised as it is."""
+    exception of the function's other than InputError ends the campaign and is raised as it is."""
     result = _native._fuzz(function, cases, seed, max_size, contention_free, out)
     failure = result.pop("failure")
     return FuzzResult(failure=FuzzFailure(**failure) if failure is not None else None, **result)

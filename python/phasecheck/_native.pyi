@@ -406,8 +406,8 @@ def check(name: str, topology: Topology, *, threads: SupportsIndex = 0,
 def verify(schedule: Union[Schedule, _Path], topology: Union[Topology, _Path, None] = None, *,
            threads: SupportsIndex = 0) -> Report:
     """Verifies a Schedule or any schedule file (JSON, binary, MSCCL XML, MSCCL++ plan) on its
-    own machine or on `topology` (a Topology or a topology file). Do not change the Schedule
-    from another thread meanwhile."""
+    own machine or on `topology` (a Topology or a topology file). Another thread's changes to the
+    Schedule meanwhile raise InputError."""
 
 @overload
 def draw(schedule: Union[Schedule, _Path], path: _Path, *, links: bool = False,

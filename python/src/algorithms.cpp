@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/limits.hpp"
 #include "pipeline/check.hpp"
 #include "python/src/arrays.hpp"
 #include "python/src/interrupt.hpp"
@@ -51,16 +52,16 @@ py::object python_value(const nlohmann::ordered_json& j) {
 Parameters read_parameters(const py::kwargs& params) {
   Parameters out;
   for (const auto& [key, value] : params) {
-    const std::string name = py::str(key);
+    const std::string name = read_text(key, "parameter name");
     if (PyBool_Check(value.ptr()))
       out.set(name, value.cast<bool>() ? "true" : "false");
     else if (py::isinstance<py::int_>(value))
       out.set(name, text_of(value));
     else if (py::isinstance<py::str>(value))
-      out.set(name, value.cast<std::string>());
+      out.set(name, read_text(value, "parameter " + name));
     else
       throw InputError("parameter " + name + ": " +
-                       text_of(py::type::handle_of(value).attr("__name__")) +
+                       type_name(value) +
                        " is not an int, bool or str");
   }
   return out;
@@ -114,6 +115,11 @@ void bind_algorithms(py::module_& m) {
         py::gil_scoped_release unlocked;
         const ScheduleHeader header =
             schedules::make_header(algorithm, model, std::move(parameters), std::move(matrix));
+        // The whole table is held (a program: the table and the program), refused before it is
+        // made when it cannot fit, as `generate --buffers` and gate refuse theirs.
+        check_memory(checked_mul(held_table_bytes(header), buffers ? 2 : 1),
+                     "generate " + name + " on " + std::to_string(header.ranks()) +
+                         " ranks (the whole table is held; phasecheck.check streams it)");
         if (buffers) return schedules::generate_program(algorithm, header);
         Schedule schedule{header, {}};
         Checkpoint checkpoint;

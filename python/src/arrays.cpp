@@ -9,7 +9,7 @@ bool is_array(const py::handle& object) { return py::isinstance<py::array>(objec
 std::uint64_t read_count(const py::handle& object, const std::string& where, std::uint64_t max) {
   // bool is an int in Python; a True where a rank belongs is a mistake, not a 1.
   if (PyBool_Check(object.ptr()) || !PyIndex_Check(object.ptr()))
-    throw InputError(where + ": " + text_of(py::type::handle_of(object).attr("__name__")) +
+    throw InputError(where + ": " + type_name(object) +
                      " is not an integer");
   const py::int_ value = py::reinterpret_steal<py::int_>(PyNumber_Index(object.ptr()));
   if (!value) throw py::error_already_set();
@@ -28,43 +28,6 @@ std::uint64_t read_count(const py::handle& object, const std::string& where, std
   if (unsigned_value > max)
     throw InputError(where + ": " + text_of(value) + " is above " + std::to_string(max));
   return unsigned_value;
-}
-
-namespace {
-
-std::string type_name(const py::handle& object) {
-  return text_of(py::type::handle_of(object).attr("__name__"));
-}
-
-}  // namespace
-
-std::string read_text(const py::handle& object, const std::string& argument) {
-  if (!py::isinstance<py::str>(object))
-    throw InputError(argument + ": a str is needed, not " + type_name(object));
-  Py_ssize_t size = 0;
-  const char* utf8 = PyUnicode_AsUTF8AndSize(object.ptr(), &size);
-  if (!utf8) {  // a lone surrogate has no UTF-8
-    PyErr_Clear();
-    throw InputError(argument + ": the str is not valid Unicode text (a lone surrogate)");
-  }
-  return std::string(utf8, static_cast<std::size_t>(size));
-}
-
-bool read_flag(const py::handle& object, const std::string& argument) {
-  if (PyBool_Check(object.ptr())) return object.ptr() == Py_True;
-  if (py::isinstance(object, py::module_::import("numpy").attr("bool_")))
-    return PyObject_IsTrue(object.ptr()) == 1;
-  throw InputError(argument + ": True or False is needed, not " + type_name(object));
-}
-
-std::vector<std::string> read_texts(const py::handle& object, const std::string& argument) {
-  if (!py::isinstance<py::list>(object) && !py::isinstance<py::tuple>(object))
-    throw InputError(argument + ": a list of str is needed, not " + type_name(object));
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  for (const py::handle item : object)
-    out.push_back(read_text(item, argument + "[" + std::to_string(i++) + "]"));
-  return out;
 }
 
 IntMatrix::IntMatrix(const py::array& array, std::string argument, std::size_t columns)

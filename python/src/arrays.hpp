@@ -1,5 +1,6 @@
 #pragma once
-// Integers from Python, checked where they come in: a NumPy array of an integer dtype read where
+// Integers from Python, checked where they come in (python/src/arguments.hpp has the other
+// arguments): a NumPy array of an integer dtype read where
 // it lies (any strides, no copy), or a Python int. Every refusal is phasecheck::InputError
 // (Python's phasecheck.InputError, a ValueError) naming the argument and the index:
 // "add_phase: transfers[17, 1]: -3 is negative", "transfers: dtype float64 is not an integer
@@ -7,6 +8,8 @@
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+
+#include "python/src/arguments.hpp"
 
 #include <cstdint>
 #include <string>
@@ -28,23 +31,12 @@ U byteswap(U bits) {
   else return __builtin_bswap64(bits);
 }
 
-/// str(object), for messages.
-inline std::string text_of(const py::handle object) { return py::str(object).cast<std::string>(); }
-
 /// Whether `object` is a NumPy array (then it is read as one, never element by element).
 bool is_array(const py::handle& object);
 
 /// The non-negative integer `object` at most `max`: InputError naming `where` for another type
 /// (bool included), a negative value or one above `max`.
 std::uint64_t read_count(const py::handle& object, const std::string& where, std::uint64_t max);
-
-/// The str `object`: InputError naming `argument` for another type.
-std::string read_text(const py::handle& object, const std::string& argument);
-/// The bool `object` (True, False or a NumPy bool; 1 is not a flag): InputError naming `argument`
-/// for another type.
-bool read_flag(const py::handle& object, const std::string& argument);
-/// A list or tuple of str (each named `argument[i]` when it is not one).
-std::vector<std::string> read_texts(const py::handle& object, const std::string& argument);
 
 /// A NumPy array of integers seen as a matrix of `rows()` x `columns()` (a vector is one
 /// column). Refuses another dtype, another number of dimensions or columns, naming `argument`.

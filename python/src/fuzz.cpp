@@ -7,6 +7,8 @@
 
 #include <pybind11/stl.h>
 
+#include <filesystem>
+
 #include "core/error.hpp"
 #include "properties/function_fuzz.hpp"
 #include "python/src/arrays.hpp"
@@ -24,13 +26,16 @@ void bind_fuzz(py::module_& m) {
                     const py::object& max_size, const py::object& contention_free, const py::object& out) {
         if (!PyCallable_Check(function.ptr()))
           throw InputError("function: a callable is needed (machine -> Schedule or None), not " +
-                           text_of(py::type::handle_of(function).attr("__name__")));
+                           type_name(function));
         properties::FunctionFuzzOptions options;
         options.cases = read_count(cases, "cases", std::uint64_t{1} << 30);
         options.seed = read_count(seed, "seed", UINT64_MAX);
         options.max_size = static_cast<int>(read_count(max_size, "max_size", properties::kMaxFuzzSize));
         options.contention_free = read_flag(contention_free, "contention_free");
         options.out = out.is_none() ? "" : path_of(out, "out");
+        if (std::error_code error; !options.out.empty() && std::filesystem::exists(options.out, error) &&
+                                   !std::filesystem::is_directory(options.out, error))
+          throw InputError("out: " + options.out + " exists and is not a directory");
         options.name = py::hasattr(function, "__qualname__") ? text_of(function.attr("__qualname__"))
                                                              : text_of(function);
         properties::validate(options);
@@ -41,12 +46,16 @@ void bind_fuzz(py::module_& m) {
             if (made.is_none()) return std::nullopt;
             if (!py::isinstance<Schedule>(made))
               throw py::type_error("phasecheck.fuzz: the function returned " +
-                                   text_of(py::type::handle_of(made).attr("__name__")) +
+                                   type_name(made) +
                                    ", not a phasecheck.Schedule or None");
             return made.cast<Schedule>();
           } catch (py::error_already_set& e) {
-            // phasecheck.InputError declines the machine, as returning None does.
-            if (e.matches(input_error)) throw InputError(e.what());
+            // A phasecheck.InputError the function lets out (a transfer outside the machine's
+            // ranks, say) is a schedule it could not make: the case fails, as an external
+            // generator's invalid output does. Only None declines a machine.
+            if (e.matches(input_error))
+              throw properties::FunctionFailed(std::string("the function's schedule is not valid: ") +
+                                               e.what());
             throw;
           }
         };

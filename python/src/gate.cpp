@@ -3,6 +3,8 @@
 
 #include <pybind11/stl.h>
 
+#include <algorithm>
+
 #include "ci/case_source.hpp"
 #include "ci/gate.hpp"
 #include "core/limits.hpp"
@@ -32,6 +34,14 @@ void bind_gate(py::module_& m) {
         const std::string path = path_of(manifest, "manifest");
         ci::GateOptions options;
         const std::vector<std::string> allowed = read_texts(allow, "allow");
+        const std::vector<std::string> known = ci::allowable_regressions();
+        for (std::size_t k = 0; k < allowed.size(); ++k)
+          if (std::find(known.begin(), known.end(), allowed[k]) == known.end()) {
+            std::string list;
+            for (const std::string& name : known) list += (list.empty() ? "" : ", ") + name;
+            throw InputError("allow[" + std::to_string(k) + "]: unknown regression '" +
+                             allowed[k] + "' (known: " + list + ")");
+          }
         options.allow = {allowed.begin(), allowed.end()};
         options.generators = read_flag(generators, "generators");
         if (!py::isinstance<py::list>(allow_outside) && !py::isinstance<py::tuple>(allow_outside))
@@ -43,7 +53,11 @@ void bind_gate(py::module_& m) {
         if (PyBool_Check(timeout_object.ptr()) ||
             (!py::isinstance<py::float_>(timeout_object) && !py::isinstance<py::int_>(timeout_object)))
           throw InputError("timeout: a number of seconds is needed");
-        const double timeout = timeout_object.cast<double>();
+        const double timeout = PyFloat_AsDouble(timeout_object.ptr());
+        if (timeout == -1.0 && PyErr_Occurred()) {
+          PyErr_Clear();
+          throw InputError("timeout: " + text_of(timeout_object) + " seconds is out of range");
+        }
         check_timeout(timeout, "timeout");
         py::gil_scoped_release unlocked;
         const io::GateManifest read = io::read_gate_manifest(path);

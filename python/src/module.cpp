@@ -4,13 +4,24 @@
 // ValueError, with the message `phasecheck` prints before exit 2.
 
 #include "core/error.hpp"
+#include "core/escape.hpp"
 #include "python/src/native.hpp"
 
 PYBIND11_MODULE(_native, m) {
   namespace py = pybind11;
   using namespace phasecheck::python;
   m.doc() = "phasecheck's libraries, bound for Python (docs/python.md)";
-  py::register_exception<phasecheck::InputError>(m, "InputError", PyExc_ValueError);
+  // The message as the command line prints it before exit 2: through text_escape, so that what
+  // a file put in it stays inert and it is always valid text.
+  static py::exception<phasecheck::InputError> input_error(m, "InputError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr error) {
+    try {
+      if (error) std::rethrow_exception(error);
+    } catch (const phasecheck::InputError& e) {
+      PyErr_SetString(input_error.ptr(),
+                      phasecheck::text_escape(e.what(), phasecheck::Newlines::keep).c_str());
+    }
+  });
   bind_limits(m);
   bind_topology(m);
   bind_schedule(m);

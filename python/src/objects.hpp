@@ -3,7 +3,6 @@
 
 #include <pybind11/pybind11.h>
 
-#include <memory>
 #include <string>
 
 #include "core/schedule.hpp"
@@ -35,8 +34,26 @@ struct PyCheck {
   Collective collective = Collective::alltoall;
 };
 
-/// The path `object` names (str or os.PathLike): InputError naming `argument` otherwise.
-std::string path_of(const py::handle& object, const std::string& argument);
+/// Marks a Schedule as read with the GIL released (verify, draw, save): add_phase and the other
+/// changes refuse it meanwhile (busy), so another Python thread cannot reallocate its phases
+/// under the reader. Made and destroyed with the GIL held (before gil_scoped_release, whose
+/// destructor takes the GIL back first).
+class ReadingSchedule {
+ public:
+  explicit ReadingSchedule(const Schedule& schedule);
+  ~ReadingSchedule();
+  ReadingSchedule(const ReadingSchedule&) = delete;
+  ReadingSchedule& operator=(const ReadingSchedule&) = delete;
+  /// InputError naming `what` when `schedule` is being read.
+  static void refuse_change(const Schedule& schedule, const std::string& what);
+
+ private:
+  const Schedule& schedule_;
+};
+
+/// Text made by the libraries (a report, a message naming a file) as a Python str: UTF-8, each
+/// ill-formed byte replaced, never a UnicodeDecodeError.
+py::str python_text(const std::string& text);
 
 /// Raises phasecheck.CheckFailed carrying `report` (the exception's `report` attribute), its
 /// message `message` followed by the report's text.

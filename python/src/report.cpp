@@ -41,10 +41,15 @@ py::object check_failed_type;  // phasecheck.CheckFailed, made in bind_report
 
 }  // namespace
 
+py::str python_text(const std::string& text) {
+  return py::reinterpret_steal<py::str>(
+      PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "replace"));
+}
+
 void raise_check_failed(const PyReport& report, const std::string& message) {
   const std::string text = message + "\n" +
                            reports::render(report.report, report.source, reports::ReportFormat::text);
-  py::object error = check_failed_type(text);
+  py::object error = check_failed_type(python_text(text));
   error.attr("report") = py::cast(report);
   PyErr_SetObject(check_failed_type.ptr(), error.ptr());
   throw py::error_already_set();
@@ -173,7 +178,8 @@ void bind_report(py::module_& m) {
                              [](const PyReport& r) { return std::string(r.report.collective_name()); })
       .def_property_readonly("topology", [](const PyReport& r) { return r.report.topology; },
                              "The model judged on, described")
-      .def_property_readonly("source", [](const PyReport& r) { return r.source; })
+      .def_property_readonly("source", [](const PyReport& r) { return python_text(r.source); },
+                             "The file it names (ill-formed UTF-8 replaced), or '<schedule>'")
       .def_property_readonly("phases", [](const PyReport& r) { return r.report.counts.phases; })
       .def_property_readonly("c1", [](const PyReport& r) { return r.report.counts.c1; })
       .def_property_readonly("c2", [](const PyReport& r) { return r.report.counts.c2; })
@@ -202,11 +208,11 @@ void bind_report(py::module_& m) {
                                return d;
                              },
                              "An alltoallv's figures in bytes (cost, load_bound, argument)")
-      .def("text", [](const PyReport& r) { return reports::render(r.report, r.source, reports::ReportFormat::text); },
+      .def("text", [](const PyReport& r) { return python_text(reports::render(r.report, r.source, reports::ReportFormat::text)); },
            "What `phasecheck verify` prints")
-      .def("json", [](const PyReport& r) { return reports::render(r.report, r.source, reports::ReportFormat::json); },
+      .def("json", [](const PyReport& r) { return python_text(reports::render(r.report, r.source, reports::ReportFormat::json)); },
            "What `phasecheck verify --report json` prints (docs/formats.md)")
-      .def("junit", [](const PyReport& r) { return reports::render(r.report, r.source, reports::ReportFormat::junit); })
+      .def("junit", [](const PyReport& r) { return python_text(reports::render(r.report, r.source, reports::ReportFormat::junit)); })
       .def("raise_for_failure",
            [](const PyReport& r) {
              if (r.report.verdict() != Verdict::pass)
@@ -215,8 +221,9 @@ void bind_report(py::module_& m) {
            },
            "Raises CheckFailed (carrying this report) unless the verdict is pass")
       .def("__repr__", [](const PyReport& r) {
-        return "<phasecheck.Report " + text_escape(r.source) + ": " +
-               std::string(to_string(r.report.verdict())) + ", " + tally(r.report.checks) + ">";
+        return python_text("<phasecheck.Report " + text_escape(r.source) + ": " +
+                           std::string(to_string(r.report.verdict())) + ", " +
+                           tally(r.report.checks) + ">");
       });
 }
 

@@ -8,7 +8,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/buffers.hpp"
@@ -20,6 +22,7 @@
 #include "deploy/mscclpp_export.hpp"
 #include "io/json.hpp"
 #include "io/schedule_binary.hpp"
+#include "pipeline/check.hpp"
 #include "pipeline/read_schedule.hpp"
 #include "python/src/arrays.hpp"
 #include "python/src/interrupt.hpp"
@@ -30,8 +33,10 @@
 namespace phasecheck::python {
 namespace {
 
-std::string type_name(const py::handle& object) {
-  return py::str(py::type::handle_of(object).attr("__name__"));
+/// The schedules being read with the GIL released, and by how many readers (the GIL guards it).
+std::unordered_map<const Schedule*, int>& readers() {
+  static std::unordered_map<const Schedule*, int> readers;
+  return readers;
 }
 
 /// The block `item` of a tuple-form transfer: alltoall (o, d) or (o, d, part); allgather o, (o,),
@@ -85,7 +90,8 @@ void add_from_arrays(Phase& phase, const ScheduleHeader& h, const py::array& tra
                      "transfer i's rows of blocks)");
   std::vector<Block> message;
   if (blocks.is_none()) {
-    phase.reserve(pairs.rows(), std::uint64_t{pairs.rows()} * h.parts);
+    with_source("add_phase: transfers",
+                [&] { phase.reserve(pairs.rows(), std::uint64_t{pairs.rows()} * h.parts); });
     Rank src = 0;
     pairs.for_each(last, [&](std::size_t, std::size_t column, std::uint64_t v) {
       if (column == 0)
@@ -109,6 +115,12 @@ void add_from_arrays(Phase& phase, const ScheduleHeader& h, const py::array& tra
                                   "(origin, dest, part)"));
   const IntMatrix block_rows(block_array, "add_phase: blocks", columns);
   const IntMatrix bounds(py::reinterpret_borrow<py::array>(offsets), "add_phase: offsets", 0);
+  // What the arrays' shapes make this read allocate, before it does (an array of stride 0 may
+  // claim any number of rows).
+  check_memory(checked_add(checked_mul(block_rows.rows(), sizeof(Block)),
+                           checked_mul(bounds.rows(), sizeof(std::uint64_t))),
+               "add_phase: blocks and offsets of " + std::to_string(block_rows.rows()) + " and " +
+                   std::to_string(bounds.rows()) + " rows");
   if (bounds.rows() != pairs.rows() + 1)
     throw InputError("add_phase: offsets has " + std::to_string(bounds.rows()) +
                      " entries; transfers has " + std::to_string(pairs.rows()) + " rows, so " +
@@ -144,7 +156,7 @@ void add_from_arrays(Phase& phase, const ScheduleHeader& h, const py::array& tra
       b.part = static_cast<std::uint32_t>(v);
     }
   });
-  phase.reserve(pairs.rows(), all.size());
+  with_source("add_phase: transfers", [&] { phase.reserve(pairs.rows(), all.size()); });
   for (std::size_t i = 0; i < pairs.rows(); ++i) {
     if (first[i + 1] < first[i])
       throw InputError("add_phase: offsets[" + std::to_string(i + 1) + "] is " +
@@ -189,7 +201,7 @@ void add_from_tuples(Phase& phase, const ScheduleHeader& h, const py::sequence& 
 /// A buffer named by its name or its number (0 input, 1 output, 2 scratch).
 Buffer read_buffer(const py::handle& object, const std::string& where) {
   if (py::isinstance<py::str>(object)) {
-    const auto name = object.cast<std::string>();
+    const std::string name = read_text(object, where);
     if (const auto b = parse_buffer(name)) return *b;
     throw InputError(where + ": '" + name + "' is not a buffer (input, output or scratch)");
   }
@@ -265,10 +277,13 @@ const Phase& phase_at(const Schedule& s, const py::object& index) {
   // Negative indices count from the end, as Python's do.
   std::uint64_t i = 0;
   if (PyLong_Check(index.ptr()) && !PyBool_Check(index.ptr()) && py::int_(index) < py::int_(0)) {
-    const long long back = -index.cast<long long>();
-    if (static_cast<std::uint64_t>(back) > s.phases.size())
+    int overflow = 0;
+    const long long negative = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+    // -1 is the last phase; -(n + 1) and anything below is past the first.
+    const std::uint64_t back = overflow != 0 ? UINT64_MAX : static_cast<std::uint64_t>(-(negative + 1));
+    if (back >= s.phases.size())
       throw py::index_error("phase " + text_of(index) + " of " + std::to_string(s.phases.size()));
-    i = s.phases.size() - static_cast<std::uint64_t>(back);
+    i = s.phases.size() - back - 1;
   } else {
     i = read_count(index, "phase index", UINT64_MAX);
   }
@@ -305,15 +320,34 @@ void write_with(const Schedule& s, const std::string& path) {
   });
 }
 
+/// A program read from MSCCL XML or an MSCCL++ plan whose execution faults cannot be written as
+/// JSON (the file would not carry the faults, and would verify): CheckFailed with its report, as
+/// `phasecheck import` refuses it.
+void refuse_faulty_import(const Schedule& s, const std::string& what) {
+  if (!s.header.imported || s.header.imported->faults.empty()) return;
+  std::optional<verify::Report> report;
+  {
+    ReadingSchedule reading(s);
+    py::gil_scoped_release unlocked;
+    report = pipeline::verify_schedule(s, nullptr);
+  }
+  raise_check_failed({std::move(*report), "<schedule>", s.header},
+                     what + ": the program's execution faults, which the file would not carry: "
+                            "nothing written");
+}
+
 void save(const Schedule& s, const std::string& path, const std::string& format) {
   const std::string source = "<schedule>";
+  refuse_faulty_import(s, "save as " + format);
   if (format == "json") return write_with<io::ScheduleWriter>(s, path);
   if (format == "binary") return write_with<io::BinaryScheduleWriter>(s, path);
   deploy::VerifiedExport made;
   if (format == "msccl") {
+    ReadingSchedule reading(s);
     py::gil_scoped_release unlocked;
     made = deploy::export_msccl(s, source, {});
   } else if (format == "mscclpp") {
+    ReadingSchedule reading(s);
     py::gil_scoped_release unlocked;
     made = deploy::export_mscclpp(s, source, {});
   } else {
@@ -334,6 +368,21 @@ void save(const Schedule& s, const std::string& path, const std::string& format)
 }
 
 }  // namespace
+
+ReadingSchedule::ReadingSchedule(const Schedule& schedule) : schedule_(schedule) {
+  ++readers()[&schedule_];
+}
+
+ReadingSchedule::~ReadingSchedule() {
+  auto& count = readers();
+  if (--count[&schedule_] == 0) count.erase(&schedule_);
+}
+
+void ReadingSchedule::refuse_change(const Schedule& schedule, const std::string& what) {
+  if (readers().contains(&schedule))
+    throw InputError(what + ": the schedule is being verified, drawn or saved by another "
+                            "thread; change it when that call has returned");
+}
 
 void bind_schedule(py::module_& m) {
   py::class_<Schedule>(m, "Schedule",
@@ -395,13 +444,18 @@ void bind_schedule(py::module_& m) {
           "json, binary (phase tables), msccl or mscclpp (verified, exported, read back and "
           "verified again: CheckFailed when it does not verify)")
       .def("json",
-           [](const Schedule& s) { return io::schedule_to_json(s); }, "The JSON file's text")
+           [](const Schedule& s) {
+             refuse_faulty_import(s, "json()");
+             return python_text(io::schedule_to_json(s));
+           },
+           "The JSON file's text")
       .def(
           "add_phase",
           [](Schedule& s, const py::object& transfers, const py::object& blocks,
              const py::object& offsets, const py::object& label_object) {
             const std::string label = read_text(label_object, "add_phase: label");
             const ScheduleHeader& h = s.header;
+            ReadingSchedule::refuse_change(s, "add_phase");
             if (h.buffers)
               throw InputError("add_phase: this schedule is a buffer program (buffers=...): "
                                "use add_program_phase");
@@ -434,6 +488,7 @@ void bind_schedule(py::module_& m) {
           "add_program_phase",
           [](Schedule& s, const py::object& ops, const py::object& label_object) {
             const std::string label = read_text(label_object, "add_program_phase: label");
+            ReadingSchedule::refuse_change(s, "add_program_phase");
             if (!s.header.buffers)
               throw InputError("add_program_phase: this schedule is a phase table: give "
                                "buffers=... to Schedule for a buffer program");
@@ -452,7 +507,10 @@ void bind_schedule(py::module_& m) {
                              [](const Schedule& s) { return std::string(s.header.collective_name()); })
       .def_property(
           "algorithm", [](const Schedule& s) { return s.header.algorithm; },
-          [](Schedule& s, const py::object& name) { s.header.algorithm = read_text(name, "algorithm"); })
+          [](Schedule& s, const py::object& name) {
+            ReadingSchedule::refuse_change(s, "algorithm");
+            s.header.algorithm = read_text(name, "algorithm");
+          })
       .def_property_readonly("topology", [](const Schedule& s) { return Machine{s.header.topology}; })
       .def_property_readonly("parts", [](const Schedule& s) { return s.header.parts; })
       .def_property_readonly("parameters",
@@ -503,6 +561,9 @@ void bind_schedule(py::module_& m) {
       .def(
           "ops",
           [](const Schedule& s, const py::object& i) {
+            if (!s.header.buffers)
+              throw InputError("ops: this schedule is a phase table; its phases are transfers "
+                               "(use transfers(i) or pairs(i))");
             py::list out;
             for (const BufferOp& op : phase_at(s, i).ops())
               out.append(py::make_tuple(op.src, op.dst, std::string(to_string(op.from.buffer)),

@@ -84,7 +84,7 @@ ScheduleHeader make_schedule_header(const py::object& ranks, const std::string& 
       return static_cast<std::uint32_t>(
           read_count(d[key], std::string("buffers['") + key + "']", kMaxSlots));
     };
-    const bool in_place = d.contains("inplace") && py::bool_(d["inplace"]);
+    const bool in_place = d.contains("inplace") && read_flag(d["inplace"], "buffers['inplace']");
     const std::uint32_t chunks = get("chunks", h.parts != 1 ? h.parts : 1);
     const BufferLayout natural = natural_layout(h.collective, h.ranks(), std::max(chunks, 1u), in_place);
     BufferLayout layout{chunks, in_place, get("input", natural.input), get("output", natural.output),

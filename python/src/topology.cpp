@@ -26,7 +26,7 @@ std::vector<std::uint64_t> count_list(const py::handle& object, const std::strin
   }
   if (!py::isinstance<py::sequence>(object) || py::isinstance<py::str>(object))
     throw InputError(argument + ": a list of integers is needed, not " +
-                     text_of(py::type::handle_of(object).attr("__name__")));
+                     type_name(object));
   std::vector<std::uint64_t> out;
   std::size_t i = 0;
   for (const py::handle item : py::reinterpret_borrow<py::sequence>(object))
@@ -41,19 +41,6 @@ unsigned small(const py::handle& object, const std::string& argument) {
 Machine built(Topology topology) { return Machine{std::move(topology)}; }
 
 }  // namespace
-
-std::string path_of(const py::handle& object, const std::string& argument) {
-  if (!py::isinstance<py::str>(object) && !py::isinstance<py::bytes>(object) &&
-      !py::hasattr(object, "__fspath__"))
-    throw InputError(argument + ": a path (str, bytes or os.PathLike) is needed, not " +
-                     text_of(py::type::handle_of(object).attr("__name__")));
-  // The file system's bytes, as the command line gets them (a name that is not UTF-8 included).
-  const std::string path = py::module_::import("os").attr("fsencode")(object).cast<std::string>();
-  if (path == "-")
-    throw InputError(argument + ": '-' is the command line's standard input or output; name a "
-                                "file ('./-' for one called '-')");
-  return path;
-}
 
 void bind_topology(py::module_& m) {
   py::class_<Machine>(m, "Topology", "A machine model (docs/models.md)")

@@ -38,7 +38,7 @@ std::string schedule_path(const py::object& schedule) {
   if (!py::isinstance<py::str>(schedule) && !py::isinstance<py::bytes>(schedule) &&
       !py::hasattr(schedule, "__fspath__"))
     throw InputError("schedule: a phasecheck.Schedule or a schedule file's path is needed, not " +
-                     text_of(py::type::handle_of(schedule).attr("__name__")));
+                     type_name(schedule));
   return path_of(schedule, "schedule");
 }
 
@@ -49,6 +49,7 @@ std::string stream(const py::object& schedule,
                    const PhaseSink& on_phase) {
   if (py::isinstance<Schedule>(schedule)) {
     const Schedule& s = schedule.cast<const Schedule&>();
+    ReadingSchedule reading(s);
     py::gil_scoped_release unlocked;
     on_header(s.header);
     for (const Phase& p : s.phases) on_phase(p);
@@ -75,6 +76,7 @@ void bind_verify(py::module_& m) {
         const Topology* model = what_if ? &*what_if : nullptr;
         if (py::isinstance<Schedule>(schedule)) {
           const Schedule& s = schedule.cast<const Schedule&>();
+          ReadingSchedule reading(s);
           py::gil_scoped_release unlocked;
           std::optional<verify::Report> report = pipeline::verify_schedule(s, model, spread);
           return PyReport{std::move(*report), kHeld, s.header};
@@ -109,18 +111,21 @@ void bind_verify(py::module_& m) {
           const std::size_t wanted = *failure->counterexample->phase;
           std::optional<Phase> phase;
           std::size_t index = 0;
+          bool same = false;
           const std::string source = stream(
-              schedule, [](const ScheduleHeader&) {},
+              schedule,
+              [&](const ScheduleHeader& h) {
+                same = h.ranks() == r.header.ranks() && h.collective == r.header.collective &&
+                       h.algorithm == r.header.algorithm && h.topology == r.header.topology;
+              },
               [&](const Phase& p) {
                 if (index++ == wanted) phase = p;
               });
-          if (!phase)
-            throw InputError("report: its " + std::string(failure->name()) +
-                             " failure lies in phase " + std::to_string(wanted) +
-                             ", which this schedule does not have (a report of another "
-                             "schedule?)");
-          const std::string svg = reports::counterexample_svg(
-              *failure, r.report, r.header.ranks(), phase ? &*phase : nullptr, source);
+          if (!same || !phase || index != r.report.counts.phases)
+            throw InputError("report: it is not this schedule's report (another header or "
+                             "another number of phases)");
+          const std::string svg = reports::counterexample_svg(*failure, r.report,
+                                                              r.header.ranks(), &*phase, source);
           write_output(file, [&](std::ostream& os) { os << svg; }, inputs);
           return py::str("the counterexample of " + std::string(failure->name()) + " in phase " +
                          std::to_string(wanted));

@@ -3,6 +3,7 @@ its failure shrunk to a small machine, deterministic for a seed."""
 
 import pytest
 
+import numpy as np
 import phasecheck
 from helpers import rotation
 
@@ -125,16 +126,24 @@ def test_declining_machines_by_none():
     assert calls.count("tree") == 10
 
 
-def test_declining_machines_by_input_error():
-    def even_only(machine):
-        if machine.ranks % 2:
-            raise phasecheck.InputError("odd rank counts are not supported")
-        return rotation(machine)
+def test_an_input_error_the_function_lets_out_fails_the_case():
+    # Only None declines a machine: an InputError from building the schedule (here a transfer to
+    # rank p on machines whose p is a multiple of 3) is a schedule the function could not make,
+    # a failure as an external generator's invalid output is, shrunk like any other.
+    def forgets_the_modulo(machine):
+        p = machine.ranks
+        s = phasecheck.Schedule(topology=machine, algorithm="rotation")
+        r = np.arange(p)
+        for k in range(1, p):
+            s.add_phase(np.stack([r, (r + k) % p if p % 3 else r + k], axis=1))
+        return s
 
-    result = phasecheck.fuzz(even_only, cases=20, seed=3)
-    assert result.verdict == "pass"
-    assert result.cases == 20
-    assert result.discarded > 0
+    result = phasecheck.fuzz(forgets_the_modulo, cases=100, seed=1)
+    assert result.verdict == "fail"
+    assert "the function's schedule is not valid" in result.failure.what
+    assert "add_phase: transfers" in result.failure.what
+    assert result.failure.topology.ranks == 3  # the smallest machine that still fails
+    assert result.failure.schedule is None
 
 
 def test_declining_every_machine_is_not_evaluated():
