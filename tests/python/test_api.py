@@ -1,5 +1,6 @@
 """The package as a whole: every public name, a light import (no NumPy, Z3, SimGrid or MPI
-loaded by `import phasecheck`, under 200 ms), and type stubs for every native name."""
+loaded by `import phasecheck`; its time is bench/python_verify.py's figure, not a test's), and
+type stubs for every native name."""
 
 import ast
 import os
@@ -8,7 +9,6 @@ import subprocess
 
 import phasecheck
 import phasecheck._native as native
-from helpers import SLOW
 
 
 def test_every_public_name_exists():
@@ -26,21 +26,19 @@ def test_every_public_name_exists():
 
 
 IMPORT = """
-import sys, time
-start = time.perf_counter()
+import sys
 import phasecheck
-seconds = time.perf_counter() - start
 maps = open("/proc/self/maps").read().lower()
-print(seconds, "numpy" in sys.modules, *(name in maps for name in ("libz3", "simgrid", "libmpi")))
+print("phasecheck._native" in sys.modules, "numpy" in sys.modules,
+      *(name in maps for name in ("libz3", "simgrid", "libmpi")))
 """
 
 
 def test_import_is_light():
     out = subprocess.run(["/usr/bin/python3", "-c", IMPORT], env=dict(os.environ), check=True,
                          capture_output=True, text=True).stdout.split()
-    seconds = float(out[0])
+    assert out[0] == "True", "the native module was not imported"
     assert out[1:] == ["False", "False", "False", "False"], "numpy, z3, simgrid, mpi loaded"
-    assert seconds < 0.2 * SLOW, f"import phasecheck took {seconds:.3f} s"
 
 
 def stub_names(path):
