@@ -89,8 +89,8 @@ void bind_verify(py::module_& m) {
       py::arg("schedule"), py::arg("topology") = py::none(), py::kw_only(),
       py::arg("threads") = 0,
       "Verifies a Schedule or any schedule file (JSON, binary, MSCCL XML, MSCCL++ plan) on its "
-      "own machine or on `topology` (a Topology or a topology file): a Report. Do not change "
-      "the Schedule from another thread meanwhile");
+      "own machine or on `topology` (a Topology or a topology file): a Report. Another "
+      "thread's changes to the Schedule meanwhile raise InputError");
 
   m.def(
       "draw",
