@@ -28,6 +28,13 @@ class DataView {
   /// What `origin` has for `dest` has reached `dest`: block [origin,dest] for alltoall, block
   /// [origin] at dest for allgather. A rank's own data counts as delivered to itself.
   virtual bool delivered(Rank origin, Rank dest) const = 0;
+  /// delivered(o, dest) for every o in [first, last): one query where the checker keeps its
+  /// arrivals as ranges of origins.
+  virtual bool delivered_all(Rank first, Rank last, Rank dest) const {
+    for (Rank o = first; o < last; ++o)
+      if (!delivered(o, dest)) return false;
+    return true;
+  }
   /// How many other ranks' data has reached `dest` (deliveries, not counting its own).
   virtual Rank delivered_count(Rank dest) const = 0;
 };

@@ -101,6 +101,32 @@ std::optional<std::string> message_problem(const Phase& phase, const Transfer& t
 
 }  // namespace
 
+bool transfers_well_formed(const Phase& phase, Collective collective, Rank ranks,
+                           std::uint32_t parts) {
+  // Largest and smallest fields, then one comparison each: reductions without a branch per
+  // element, which the compiler vectorizes. Ranks are below kEveryRank, so an alltoall block's
+  // dest < ranks excludes it too; an allgather's dest is kEveryRank exactly.
+  Rank most_rank = 0;
+  std::uint32_t fewest_blocks = std::numeric_limits<std::uint32_t>::max();
+  for (const Transfer& t : phase.transfers()) {
+    most_rank = std::max({most_rank, t.src, t.dst});
+    fewest_blocks = std::min(fewest_blocks, t.block_count);
+  }
+  Rank most_origin = 0, most_dest = 0, least_dest = kEveryRank;
+  std::uint32_t most_part = 0;
+  for (const Block& b : phase.blocks()) {
+    most_origin = std::max(most_origin, b.origin);
+    most_dest = std::max(most_dest, b.dest);
+    least_dest = std::min(least_dest, b.dest);
+    most_part = std::max(most_part, b.part);
+  }
+  const bool dests = collective == Collective::alltoall
+                         ? phase.blocks().empty() || most_dest < ranks
+                         : phase.blocks().empty() || least_dest == kEveryRank;
+  return (phase.empty() || (most_rank < ranks && fewest_blocks != 0)) &&
+         (phase.blocks().empty() || (most_origin < ranks && most_part < parts)) && dests;
+}
+
 std::optional<std::string> transfer_problem(const Phase& phase, const Transfer& t,
                                             Collective collective, Rank ranks,
                                             std::uint32_t parts, const Traffic* traffic,

@@ -76,7 +76,15 @@ class Phase {
   /// 2^32 - 1 blocks: InputError otherwise (one phase of a million ranks' linear alltoall holds
   /// 2^40 transfers).
   void add(Rank src, Rank dst, std::span<const Block> blocks);
-  void add(Rank src, Rank dst, Block block) { add(src, dst, std::span<const Block>(&block, 1)); }
+  void add(Rank src, Rank dst, Block block) {
+    // Within the capacity already charged: no charge, no call (generators add billions).
+    if (transfers_.size() < transfers_.capacity() && blocks_.size() < blocks_.capacity()) {
+      transfers_.push_back({src, dst, static_cast<std::uint32_t>(blocks_.size()), 1});
+      blocks_.push_back(block);
+      return;
+    }
+    add(src, dst, std::span<const Block>(&block, 1));
+  }
 
   std::size_t size() const { return transfers_.size(); }
   bool empty() const { return transfers_.empty(); }
@@ -85,6 +93,8 @@ class Phase {
   std::span<const Block> blocks(const Transfer& t) const {
     return std::span<const Block>(blocks_).subspan(t.first_block, t.block_count);
   }
+  /// Every block of the phase: its transfers' blocks one after another, in transfer order.
+  std::span<const Block> blocks() const { return blocks_; }
 
   /// Format 3: the phase's buffer program (core/buffers.hpp). Its transfers are then the table
   /// its sends form (BufferState::apply derives them).
@@ -165,6 +175,13 @@ std::optional<std::string> transfer_problem(const Phase& phase, const Transfer& 
                                             Collective collective, Rank ranks,
                                             std::uint32_t parts = 1,
                                             const Traffic* traffic = nullptr, Pieces pieces = {});
+
+/// Whether every transfer of `phase` is well-formed for an even collective (no traffic matrix):
+/// transfer_problem finds nothing in any of them. One branch-free pass over the transfers and
+/// the blocks, for the common case; a caller that gets false asks transfer_problem which
+/// transfer is wrong and why.
+bool transfers_well_formed(const Phase& phase, Collective collective, Rank ranks,
+                           std::uint32_t parts = 1);
 
 /// Receives phases one at a time, in order. The phase is only valid during the call.
 using PhaseSink = std::function<void(const Phase&)>;

@@ -18,49 +18,95 @@ std::uint64_t Arrivals::base_bytes(std::uint32_t ranks) {
   return std::uint64_t{ranks} * sizeof(Set);
 }
 
-std::vector<std::uint64_t>::const_iterator Arrivals::find(const Set& s, std::uint32_t item) {
-  const auto after = std::upper_bound(s.data.begin(), s.data.end(),
-                                      run(item, std::numeric_limits<std::uint32_t>::max()));
-  if (after != s.data.begin() && hi(*std::prev(after)) > item) return std::prev(after);
+std::size_t Arrivals::find(std::span<const std::uint64_t> runs, std::uint32_t item) {
+  // Few runs (the inline ones): a scan; many: a binary search.
+  std::size_t after = 0;
+  if (runs.size() <= kInline) {
+    while (after < runs.size() && lo(runs[after]) <= item) ++after;
+  } else {
+    after = static_cast<std::size_t>(
+        std::upper_bound(runs.begin(), runs.end(),
+                         run(item, std::numeric_limits<std::uint32_t>::max())) -
+        runs.begin());
+  }
+  if (after != 0 && hi(runs[after - 1]) > item) return after - 1;
   return after;
 }
 
 bool Arrivals::contains(std::uint32_t r, std::uint32_t item) const {
   const Set& s = sets_[r];
-  if (s.bits) return (s.data[item / 64] >> (item % 64)) & 1;
-  const auto it = find(s, item);
-  return it != s.data.end() && lo(*it) <= item;
+  if (s.mode == Mode::bits) return (heap_[s.spill][item / 64] >> (item % 64)) & 1;
+  const auto d = runs(s);
+  const std::size_t at = find(d, item);
+  return at != d.size() && lo(d[at]) <= item;
 }
 
 bool Arrivals::contains_all(std::uint32_t r, std::uint32_t first, std::uint32_t last) const {
   const Set& s = sets_[r];
-  if (s.bits) {
+  if (s.mode == Mode::bits) {
+    const auto& bits = heap_[s.spill];
     for (std::uint32_t i = first; i < last; ++i)
-      if (!((s.data[i / 64] >> (i % 64)) & 1)) return false;
+      if (!((bits[i / 64] >> (i % 64)) & 1)) return false;
     return true;
   }
-  const auto it = find(s, first);
-  return it != s.data.end() && lo(*it) <= first && hi(*it) >= last;
+  const auto d = runs(s);
+  const std::size_t at = find(d, first);
+  return at != d.size() && lo(d[at]) <= first && hi(d[at]) >= last;
 }
 
 bool Arrivals::insert(std::uint32_t r, std::uint32_t item) {
   Set& s = sets_[r];
-  if (s.bits) {
-    std::uint64_t& word = s.data[item / 64];
-    const std::uint64_t bit = std::uint64_t{1} << (item % 64);
-    if (word & bit) return false;
-    word |= bit;
-    ++s.count;
-    return true;
+  switch (s.mode) {
+    case Mode::inline_runs:
+      if (!insert_inline(s, item)) return false;
+      break;
+    case Mode::heap_runs:
+      if (!insert_heap(heap_[s.spill], item)) return false;
+      break;
+    case Mode::bits: {
+      std::uint64_t& word = heap_[s.spill][item / 64];
+      const std::uint64_t bit = std::uint64_t{1} << (item % 64);
+      if (word & bit) return false;
+      word |= bit;
+      ++s.count;
+      return true;
+    }
   }
-  if (!insert_run(s, item)) return false;
   ++s.count;
-  if (s.data.size() > words_) to_bits(s);
+  const std::size_t n = s.mode == Mode::inline_runs ? s.runs : heap_[s.spill].size();
+  if (n > words_) to_bits(s);
   return true;
 }
 
-bool Arrivals::insert_run(Set& s, std::uint32_t item) {
-  auto& d = s.data;
+bool Arrivals::insert_inline(Set& s, std::uint32_t item) {
+  std::uint64_t* d = s.inline_;
+  const std::uint32_t n = s.runs;
+  std::uint32_t next = 0;  // the first run starting after item
+  while (next < n && lo(d[next]) <= item) ++next;
+  const bool has_prev = next != 0;
+  if (has_prev && hi(d[next - 1]) > item) return false;  // already there
+  const bool join_prev = has_prev && hi(d[next - 1]) == item;
+  const bool join_next = next != n && lo(d[next]) == item + 1;
+  if (join_prev && join_next) {
+    d[next - 1] = run(lo(d[next - 1]), hi(d[next]));
+    std::copy(d + next + 1, d + n, d + next);
+    --s.runs;
+  } else if (join_prev) {
+    d[next - 1] = run(lo(d[next - 1]), item + std::uint64_t{1});
+  } else if (join_next) {
+    d[next] = run(item, hi(d[next]));
+  } else if (n < kInline) {
+    std::copy_backward(d + next, d + n, d + n + 1);
+    d[next] = run(item, item + std::uint64_t{1});
+    ++s.runs;
+  } else {
+    spill(s);
+    return insert_heap(heap_[s.spill], item);
+  }
+  return true;
+}
+
+bool Arrivals::insert_heap(std::vector<std::uint64_t>& d, std::uint32_t item) {
   auto next =
       std::upper_bound(d.begin(), d.end(), run(item, std::numeric_limits<std::uint32_t>::max()));
   const bool has_prev = next != d.begin();
@@ -87,14 +133,31 @@ bool Arrivals::insert_run(Set& s, std::uint32_t item) {
   return true;
 }
 
+void Arrivals::spill(Set& s) {
+  // The inline runs move to the heap with room for a few more, charged before the allocation.
+  const std::size_t capacity = std::size_t{kInline} + 2;
+  charge(0, capacity);
+  std::vector<std::uint64_t> d;
+  d.reserve(capacity);
+  d.assign(s.inline_, s.inline_ + s.runs);
+  s.spill = static_cast<std::uint32_t>(heap_.size());
+  heap_.push_back(std::move(d));
+  s.mode = Mode::heap_runs;
+}
+
 void Arrivals::to_bits(Set& s) {
   charge(0, words_);
   std::vector<std::uint64_t> bits(words_, 0);
-  for (const std::uint64_t x : s.data)
+  for (const std::uint64_t x : runs(s))
     for (std::uint32_t i = lo(x); i < hi(x); ++i) bits[i / 64] |= std::uint64_t{1} << (i % 64);
-  bytes_ -= s.data.capacity() * sizeof(std::uint64_t);
-  s.data = std::move(bits);
-  s.bits = true;
+  if (s.mode == Mode::heap_runs) {
+    bytes_ -= heap_[s.spill].capacity() * sizeof(std::uint64_t);
+    heap_[s.spill] = std::move(bits);
+  } else {
+    s.spill = static_cast<std::uint32_t>(heap_.size());
+    heap_.push_back(std::move(bits));
+  }
+  s.mode = Mode::bits;
 }
 
 void Arrivals::charge(std::size_t before, std::size_t after) {
@@ -110,11 +173,12 @@ std::uint32_t Arrivals::first_missing(std::uint32_t r, std::uint32_t skip_lo,
   for (;;) {
     if (c >= skip_lo && c < skip_hi) c = skip_hi;
     if (c >= items_) return items_;
-    if (s.bits) {
+    if (s.mode == Mode::bits) {
       // The first clear bit at or after c.
+      const auto& bits = heap_[s.spill];
       std::uint32_t w = c / 64;
-      std::uint64_t clear = ~s.data[w] & (~std::uint64_t{0} << (c % 64));
-      while (clear == 0 && ++w < words_) clear = ~s.data[w];
+      std::uint64_t clear = ~bits[w] & (~std::uint64_t{0} << (c % 64));
+      while (clear == 0 && ++w < words_) clear = ~bits[w];
       if (clear == 0) return items_;
       const std::uint32_t found = w * 64 + static_cast<std::uint32_t>(std::countr_zero(clear));
       if (found >= items_) return items_;
@@ -124,9 +188,10 @@ std::uint32_t Arrivals::first_missing(std::uint32_t r, std::uint32_t skip_lo,
       }
       return found;
     }
-    const auto it = find(s, c);
-    if (it == s.data.end() || lo(*it) > c) return c;
-    c = hi(*it);
+    const auto d = runs(s);
+    const std::size_t at = find(d, c);
+    if (at == d.size() || lo(d[at]) > c) return c;
+    c = hi(d[at]);
   }
 }
 

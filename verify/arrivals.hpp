@@ -2,10 +2,11 @@
 // Internal to the delivery checker: for every receiving rank, the set of items that have arrived
 // there (item = origin x parts + part). Memory follows the order in which a schedule delivers,
 // not ranks^2:
-//  - a rank's set starts as a sorted list of runs [lo, hi) of consecutive items, 8 bytes a run.
+//  - a rank's set starts as a sorted list of runs [lo, hi) of consecutive items, 8 bytes a run,
+//    the first kInline of them inside the set's own 64-byte cache line.
 //    Schedules deliver in orderly sweeps (shift: origins d-1, d-2, ... at d; Faraj-Yuan: a
 //    subtree's machines one after another), so a rank's runs stay few and the whole state is a
-//    few bytes per rank: 65,536 ranks of Faraj-Yuan take megabytes where a bit per pair takes
+//    cache line per rank: 65,536 ranks of Faraj-Yuan take megabytes where a bit per pair takes
 //    512 MiB;
 //  - once a rank's runs would take more memory than one bit per item, they become that bitset,
 //    so no order costs more than ranks^2 x parts bits in all.
@@ -14,6 +15,7 @@
 // exceed it, before the allocation.
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,9 @@ class Arrivals {
   bool contains(std::uint32_t r, std::uint32_t item) const;
   /// Every item of [lo, hi) has arrived at `r`.
   bool contains_all(std::uint32_t r, std::uint32_t lo, std::uint32_t hi) const;
+  /// Asks the memory for the set of `r` ahead of an insert: arrivals land on scattered ranks, and
+  /// each set is one cache line.
+  void prefetch(std::uint32_t r) const { __builtin_prefetch(&sets_[r], 1); }
   /// Adds `item` to the set of `r`; false when it was there already.
   bool insert(std::uint32_t r, std::uint32_t item);
   /// Items that have arrived at `r`.
@@ -41,25 +46,42 @@ class Arrivals {
   /// Memory held now, in bytes.
   std::uint64_t bytes() const { return bytes_; }
 
+  /// Runs a set keeps inside its own cache line before they move to the heap: the orderly
+  /// schedules need a few (Faraj-Yuan on a two-level tree at most 4), so an arrival touches one
+  /// cache line of state.
+  static constexpr std::uint32_t kInline = 6;
+
  private:
-  struct Set {
-    // Runs mode: sorted disjoint runs, each (lo << 32 | hi), no two adjacent. Bits mode: one bit
-    // per item.
-    std::vector<std::uint64_t> data;
+  enum class Mode : std::uint8_t { inline_runs, heap_runs, bits };
+  // Runs mode: sorted disjoint runs, each (lo << 32 | hi), no two adjacent; in `inline_` while
+  // there are at most kInline of them, then in heap_[spill]. Bits mode: one bit per item, in
+  // heap_[spill].
+  struct alignas(64) Set {
+    std::uint64_t inline_[kInline] = {};
     std::uint32_t count = 0;
-    bool bits = false;
+    std::uint16_t runs = 0;  // inline runs in use
+    Mode mode = Mode::inline_runs;
+    std::uint32_t spill = 0;  // index in heap_ (heap runs, bits)
   };
   static std::uint32_t lo(std::uint64_t run) { return static_cast<std::uint32_t>(run >> 32); }
   static std::uint32_t hi(std::uint64_t run) { return static_cast<std::uint32_t>(run); }
   static std::uint64_t run(std::uint64_t lo, std::uint64_t hi) { return lo << 32 | hi; }
-  /// The run containing `item`, or the first run after it.
-  static std::vector<std::uint64_t>::const_iterator find(const Set& s, std::uint32_t item);
-  bool insert_run(Set& s, std::uint32_t item);
+  /// The runs of a set in runs mode.
+  std::span<const std::uint64_t> runs(const Set& s) const {
+    return s.mode == Mode::inline_runs ? std::span<const std::uint64_t>(s.inline_, s.runs)
+                                       : std::span<const std::uint64_t>(heap_[s.spill]);
+  }
+  /// The run containing `item`, or the first run after it (an index into `runs`).
+  static std::size_t find(std::span<const std::uint64_t> runs, std::uint32_t item);
+  bool insert_inline(Set& s, std::uint32_t item);
+  bool insert_heap(std::vector<std::uint64_t>& d, std::uint32_t item);
+  void spill(Set& s);
   void to_bits(Set& s);
-  /// Charges a change of `s.data`'s capacity from `before` elements; throws past the limit.
+  /// Charges a change of a heap vector's capacity from `before` elements; throws past the limit.
   void charge(std::size_t before, std::size_t after);
 
   std::vector<Set> sets_;
+  std::vector<std::vector<std::uint64_t>> heap_;  // spilled runs and bitsets
   std::uint32_t items_;
   std::uint32_t words_;  // a bitset's 64-bit words
   std::uint64_t bytes_;

@@ -45,6 +45,7 @@ class DeliveryChecker final : public DataView {
 
   bool holds(Rank r, Block b) const override;
   bool delivered(Rank origin, Rank dest) const override;
+  bool delivered_all(Rank first, Rank last, Rank dest) const override;
   Rank delivered_count(Rank dest) const override;
 
  private:

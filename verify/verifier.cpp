@@ -129,6 +129,7 @@ void Verifier::validate(std::size_t index, const Phase& phase) const {
   }
   const Rank ranks = header_.ranks();  // (a visit of the topology: once, not per transfer)
   const Traffic* traffic = header_.traffic ? &*header_.traffic : nullptr;
+  if (!traffic && transfers_well_formed(phase, header_.collective, ranks, header_.parts)) return;
   for (std::size_t i = 0; i < phase.size(); ++i)
     if (const auto problem = transfer_problem(phase, phase[i], header_.collective, ranks,
                                               header_.parts, traffic, header_.pieces()))
@@ -161,15 +162,20 @@ void Verifier::consume_table(const Phase& phase, std::size_t index) {
   std::uint32_t largest = 0;
   std::uint64_t heaviest = 0;  // an alltoallv's largest transfer, in bytes
   const Traffic* traffic = header_.traffic ? &*header_.traffic : nullptr;
+  // Local sums: the members would be stored back at every transfer (they may alias the phase).
+  std::uint64_t blocks = 0;
+  bool direct = counts_.direct;
   for (const Transfer& t : phase.transfers()) {
-    ++counts_.transfers;
-    counts_.blocks += t.block_count;
+    blocks += t.block_count;
     if (t.local()) continue;
     largest = std::max(largest, t.block_count);
     if (traffic)
       heaviest = std::max(heaviest, transfer_bytes(phase, t, *traffic, header_.pieces()));
-    if (counts_.direct && !carries_own_message(phase, t, header_)) counts_.direct = false;
+    if (direct && !carries_own_message(phase, t, header_)) direct = false;
   }
+  counts_.transfers += phase.size();
+  counts_.blocks += blocks;
+  counts_.direct = direct;
   ++counts_.phases;
   if (largest > 0) ++counts_.c1;
   counts_.c2 += largest;

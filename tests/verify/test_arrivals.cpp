@@ -68,3 +68,27 @@ TEST_CASE("arrivals: growth past the memory limit is refused before the allocati
                        InputError);
   set_limits(saved);
 }
+
+TEST_CASE("arrivals: runs past the inline ones move to the heap and keep merging") {
+  // 4096 items: a bitset is 64 words, so up to 64 runs stay runs. Every other item first (runs
+  // of one, past the kInline kept in the set itself), then the gaps in a scattered order, which
+  // merges runs on the heap two at a time; std::set is the reference throughout.
+  Arrivals a(1, 4096, "test");
+  std::set<std::uint32_t> reference;
+  const auto insert = [&](std::uint32_t x) {
+    CHECK(a.insert(0, x) == reference.insert(x).second);
+  };
+  for (std::uint32_t x = 0; x < 80; x += 2) insert(x);
+  CHECK(a.bytes() > Arrivals::base_bytes(1));  // 40 runs: spilled to the heap
+  CHECK(a.bytes() <= Arrivals::base_bytes(1) + 64 * 8);  // never more than the bitset
+  for (std::uint32_t x = 0; x < 80; x += 2) CHECK_FALSE(a.insert(0, x));
+  for (std::uint32_t k = 0; k < 40; ++k) {
+    insert((k * 17 % 40) * 2 + 1);  // the gaps 1, 35, 69, 23, ... in turn
+    for (std::uint32_t y = 0; y < 82; ++y) CHECK(a.contains(0, y) == reference.contains(y));
+  }
+  CHECK(a.size(0) == 80);
+  CHECK(a.contains_all(0, 0, 80));
+  CHECK_FALSE(a.contains_all(0, 0, 81));
+  CHECK(a.first_missing(0, 0, 0) == 80);
+  CHECK(a.first_missing(0, 80, 100) == 100);
+}
