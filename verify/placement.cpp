@@ -87,7 +87,7 @@ CheckResult PlacementChecker::finish() const {
                                      : "the send from rank " + std::to_string(w->src)) +
                        ", reading " + to_string(w->from) + " (op " + std::to_string(w->op) + ")";
       c.ops.push_back({w->phase, w->op, part});
-    } else if (const auto last = state_.last_write(r, {Buffer::output, i})) {
+    } else if (const auto last = state_.last_write(r, i)) {
       c.explanation += "; it was last written in phase " + std::to_string(last->first) + " by op " +
                        std::to_string(last->second);
     } else if (got) {
