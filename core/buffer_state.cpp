@@ -327,6 +327,7 @@ void BufferState::apply_to(ZeroedArray<Code>& cells, std::size_t index,
     std::uint64_t* out = pending_.data() + reads;
     Block* to_send = sends_.data() + sent;
     bool full = true;
+    std::uint64_t run = 0;  // a run of one message's input: the code of its first chunk
     if (op.from.buffer == Buffer::input) {
       // The chunks of input slots from.. are computed: one division for the op, none per chunk.
       const auto n = static_cast<std::uint32_t>(
@@ -335,14 +336,23 @@ void BufferState::apply_to(ZeroedArray<Code>& cells, std::size_t index,
       const Rank src = op.src;
       const std::uint64_t origin = std::uint64_t{src} + 1;
       const unsigned dest_shift = packing_.dest_shift, part_shift = packing_.part_shift;
-      if (allgather_) {
-        for (std::uint32_t j = 0, k = op.from.index; j < n; ++j, ++k) {
+      const Rank d0 = allgather_ ? kEveryRank : op.from.index / c;
+      const std::uint32_t k0 = allgather_ ? op.from.index : op.from.index % c;
+      if (n == op.count && k0 + n <= c) {
+        // Parts k0.. of one message, whose codes step by one part: computed again when
+        // written, not kept.
+        run = origin | (allgather_ ? 0 : std::uint64_t{d0} << dest_shift) |
+              std::uint64_t{k0} << part_shift;
+        if (send)
+          for (std::uint32_t j = 0; j < n; ++j) to_send[j] = {src, d0, k0 + j};
+      } else if (allgather_) {
+        for (std::uint32_t j = 0, k = k0; j < n; ++j, ++k) {
           out[j] = origin | std::uint64_t{k} << part_shift;
           if (send) to_send[j] = {src, kEveryRank, k};
         }
       } else {
-        Rank d = op.from.index / c;
-        std::uint32_t k = op.from.index % c;
+        Rank d = d0;
+        std::uint32_t k = k0;
         for (std::uint32_t j = 0; j < n; ++j) {
           out[j] = origin | std::uint64_t{d} << dest_shift | std::uint64_t{k} << part_shift;
           if (send) to_send[j] = {src, d, k};
@@ -371,8 +381,14 @@ void BufferState::apply_to(ZeroedArray<Code>& cells, std::size_t index,
       }
     }
     if (send) runs_.back().end = sent;
-    moves_.push_back(
-        {static_cast<std::uint32_t>(i), op.count, reads, slot_offset(op.dst, op.to), full});
+    const std::size_t to = slot_offset(op.dst, op.to);
+    moves_.push_back({static_cast<std::uint32_t>(i), op.count, reads, to, full, run});
+    // The writes land after every read of the phase, each op's somewhere else (shift writes
+    // every rank's slots in every phase): ask for their cache lines now, so that the misses
+    // overlap the reads instead of stalling the writes. (A longer op streams; the hardware
+    // prefetches it.)
+    __builtin_prefetch(&cells[to], 1);
+    __builtin_prefetch(&cells[to + op.count - 1], 1);
     reads += op.count;
   }
   sends_.resize(sent);
@@ -381,7 +397,7 @@ void BufferState::apply_to(ZeroedArray<Code>& cells, std::size_t index,
   // that is overwritten in the same phase is never counted as lost.
   const bool counting = !copies_.empty();
   const std::vector<Code>& row = this->row<Code>();
-  if (counting)
+  if (counting)  // (in place: no input, so every chunk read is in pending_)
     for (std::size_t r = 0; r < reads; ++r)
       if (pending_[r] != 0) ++copies_[key(unpack(pending_[r]))];
   phase_writers_.clear();
@@ -391,11 +407,26 @@ void BufferState::apply_to(ZeroedArray<Code>& cells, std::size_t index,
     const BufferOp& op = ops[move.op];
     const bool output = op.to.buffer == Buffer::output;
     const std::uint64_t* chunks = pending_.data() + move.first;
+    const std::uint64_t step = std::uint64_t{1} << packing_.part_shift;  // one part further
     Code* to = &cells[move.to];
-    if (move.full && !counting && !tracking && claim(move.to, move.count)) {
+    const std::uint32_t n = move.count;
+    const bool fast = move.full && !counting && !tracking && claim(move.to, n);
+    if (fast && move.run != 0) {
+      // A run of one message's input: its codes step by one part, and it belongs where it
+      // lands when its first chunk does.
+      const Code first = static_cast<Code>(move.run), by = static_cast<Code>(step);
+      for (std::uint32_t j = 0; j < n; ++j) to[j] = static_cast<Code>(first + j * by);
+      if (!output) continue;
+      if (op.to.index < row.size() && first == (row[op.to.index] | dest_bits(op.dst)) &&
+          misplaced_.empty() && late_writers_.size() == 0)
+        continue;
+      for (std::uint32_t j = 0; j < n; ++j)
+        note_output(move.to + j, move.run + j * step, op.to.index + j, phase, move.op, op, j);
+      continue;
+    }
+    if (fast) {
       // The common case: whole, no slot written twice, nothing to count. Stores only (no load of
       // what they overwrite), and whether every chunk is the one its slot holds at the end.
-      const std::uint32_t n = move.count;
       if (!output) {
         for (std::uint32_t j = 0; j < n; ++j) to[j] = static_cast<Code>(chunks[j]);
         continue;
@@ -418,14 +449,14 @@ void BufferState::apply_to(ZeroedArray<Code>& cells, std::size_t index,
       continue;
     }
     for (std::uint32_t j = 0; j < move.count; ++j) {
-      const std::uint64_t chunk = chunks[j];
+      const std::uint64_t chunk = move.run != 0 ? move.run + j * step : chunks[j];
       if (chunk == 0) continue;  // an empty read writes nothing
       const std::size_t w = move.to + j;
       if (!claim(w, 1)) {
         if (!tracking) {  // the first double write of the phase: who wrote what so far
           for (std::size_t e = 0; e <= m; ++e)
             for (std::uint32_t x = 0; x < (e < m ? moves_[e].count : j); ++x)
-              if (pending_[moves_[e].first + x] != 0)
+              if (moves_[e].full || pending_[moves_[e].first + x] != 0)
                 phase_writers_[moves_[e].to + x] = moves_[e].op;
           tracking = true;
         }

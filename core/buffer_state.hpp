@@ -185,11 +185,21 @@ class BufferState {
                    std::uint32_t op_index, const BufferOp& op, std::uint32_t j);
   /// Sets the bits of slots [w, w + n) and returns true when none was set; else changes nothing.
   bool claim(std::size_t w, std::size_t n) {
-    if (w % 64 + n > 64) return claim_range(w, n);
-    std::uint64_t& word = written_now_[w / 64];
-    const std::uint64_t bits = low_bits(static_cast<unsigned>(n)) << (w % 64);
-    if (word & bits) return false;
-    word |= bits;
+    const unsigned at = w % 64;
+    if (at + n > 128) return claim_range(w, n);
+    std::uint64_t* word = &written_now_[w / 64];
+    if (at + n <= 64) {
+      const std::uint64_t bits = low_bits(static_cast<unsigned>(n)) << at;
+      if (word[0] & bits) return false;
+      word[0] |= bits;
+      return true;
+    }
+    // Across two words: bits [at, 64) of the first, [0, at + n - 64) of the second.
+    const std::uint64_t first = ~std::uint64_t{0} << at,
+                        second = low_bits(static_cast<unsigned>(at + n - 64));
+    if ((word[0] & first) | (word[1] & second)) return false;
+    word[0] |= first;
+    word[1] |= second;
     return true;
   }
   bool claim_range(std::size_t w, std::size_t n);
@@ -202,13 +212,15 @@ class BufferState {
   void form_table(Phase& table);
 
   /// One op's reads, to be written at the phase's end: its chunks are pending_[first, first +
-  /// count), 0 where it read an empty slot.
+  /// count), 0 where it read an empty slot; or, when `run` is not 0, parts of one message from
+  /// the input, run + j << part_shift (not stored).
   struct Move {
     std::uint32_t op;
     std::uint32_t count;
     std::size_t first;
     std::size_t to;  ///< slot_offset of the first destination slot
     bool full;       ///< every read found a chunk
+    std::uint64_t run;
   };
   /// The writer of a slot: phase + 1 (0: none) and op.
   struct Writer {
