@@ -188,14 +188,8 @@ std::uint32_t BufferState::copies(const Block& c) const {
   return n;
 }
 
-std::uint32_t BufferState::transfer_of(Rank src, Rank dst) {
+std::uint32_t BufferState::another_pair(Rank src, Rank dst) {
   FirstPair& first = first_pair_[src];
-  if (first.stamp != pair_now_) {  // the first send from src in this phase: a new pair
-    first = {pair_now_, dst, static_cast<std::uint32_t>(pairs_.size()), false};
-    pairs_.emplace_back(src, dst);
-    return first.transfer;
-  }
-  if (first.dst == dst) return first.transfer;
   if (!first.hashed) {  // src sends to a second rank: its pairs go to the hash from now on
     first.hashed = true;
     hashed(src, first.dst, first.transfer);
@@ -234,12 +228,10 @@ std::uint32_t* BufferState::probe(std::uint64_t key, bool insert) {
   return &pair_values_[h];
 }
 
-void BufferState::apply(std::size_t index, std::span<const BufferOp> ops, Phase& table,
-                        const FaultSink& fault) {
-  if (wide_)
-    apply_to(wide_cells_, index, ops, table, fault);
-  else
-    apply_to(narrow_cells_, index, ops, table, fault);
+std::uint64_t BufferState::apply(std::size_t index, std::span<const BufferOp> ops, Phase& table,
+                                 const FaultSink& fault) {
+  return wide_ ? apply_to(wide_cells_, index, ops, table, fault)
+               : apply_to(narrow_cells_, index, ops, table, fault);
 }
 
 bool BufferState::claim_range(std::size_t w, std::size_t n) {
@@ -269,8 +261,9 @@ void BufferState::note_output(std::size_t w, std::uint64_t chunk, std::uint32_t 
 }
 
 template <class Code>
-void BufferState::apply_to(ZeroedArray<Code>& cells, std::size_t index,
-                           std::span<const BufferOp> ops, Phase& table, const FaultSink& fault) {
+std::uint64_t BufferState::apply_to(ZeroedArray<Code>& cells, std::size_t index,
+                                    std::span<const BufferOp> ops, Phase& table,
+                                    const FaultSink& fault) {
   const auto phase = static_cast<std::uint32_t>(index);
   moves_.clear();
   runs_.clear();
@@ -288,8 +281,11 @@ void BufferState::apply_to(ZeroedArray<Code>& cells, std::size_t index,
            std::uint64_t{op.to.index} + op.count <= layout_.size(op.to.buffer);
   };
   std::size_t moved = 0;  // the chunks the ops within their buffers read: room for all of them
-  for (const BufferOp& op : ops)
+  std::uint64_t named = 0;
+  for (const BufferOp& op : ops) {
+    named += op.count;
     if (in_bounds(op)) moved += op.count;
+  }
   pending_.resize(moved);
   sends_.resize(moved);
   std::size_t reads = 0, sent = 0;
@@ -478,6 +474,7 @@ void BufferState::apply_to(ZeroedArray<Code>& cells, std::size_t index,
       written_now_[word] = 0;
 
   form_table(table);
+  return named;
 }
 
 void BufferState::form_table(Phase& table) {

@@ -17,10 +17,13 @@
 /// kept only where a counterexample can ask for it: the writer of each output slot that holds a
 /// chunk that does not belong there (kMaxMisplaced of them in full; past that the phase and op of
 /// every later output write, in an array allocated then). Two writes to one slot in one phase are
-/// found with one bit per slot, set by the phase's writes and cleared after them; the op of the
-/// first write is looked up only when a phase has such a fault. In place, 4 bytes per chunk (how
-/// many copies exist: a chunk can be lost). Cost per phase O(ops + chunks moved), op by op (no
-/// division per chunk), plus O(pairs) to form the table.
+/// found with one bit per slot, set by the phase's writes and cleared after them; the op that
+/// wrote the slot before is looked up only in a phase that has such a fault. In place, 4 bytes per
+/// chunk (how many copies exist: a chunk can be lost). Cost per phase O(ops + chunks moved), op by
+/// op (no division per chunk), plus O(pairs) to form the table. The reads run first and ask for the
+/// cache lines the writes will land in, so that the misses of a phase that writes every rank's
+/// slots overlap; an op that reads a run of one message from the input keeps nothing between
+/// its read and its write (the codes of the run step by one part).
 
 #include <cstdint>
 #include <functional>
@@ -86,9 +89,10 @@ class BufferState {
   using FaultSink = std::function<void(const OpFault&)>;
   /// Applies phase `index` (0-based, consecutive): `ops` as one step. Replaces the transfers of
   /// `table` by the table the sends form (its ops and label are left alone, so `table` may be
-  /// the phase that holds `ops`). The ops must be well-formed (op_problem).
-  void apply(std::size_t index, std::span<const BufferOp> ops, Phase& table,
-             const FaultSink& fault);
+  /// the phase that holds `ops`). The ops must be well-formed (op_problem). Returns the chunk
+  /// moves the ops name (the sum of their counts, faulty ones included).
+  std::uint64_t apply(std::size_t index, std::span<const BufferOp> ops, Phase& table,
+                      const FaultSink& fault);
 
   /// The chunk in `slot` of `rank`, if any (the slot must exist).
   std::optional<Block> at(Rank rank, Slot slot) const;
@@ -159,7 +163,16 @@ class BufferState {
   /// The transfer of this phase for sends src -> dst: by the first pair of src when it is
   /// that one (an array by rank), else through a flat hash of the pairs of ranks that send to
   /// more than one rank in the phase.
-  std::uint32_t transfer_of(Rank src, Rank dst);
+  std::uint32_t transfer_of(Rank src, Rank dst) {
+    FirstPair& first = first_pair_[src];
+    if (first.stamp != pair_now_) {  // the first send from src in this phase: a new pair
+      first = {pair_now_, dst, static_cast<std::uint32_t>(pairs_.size()), false};
+      pairs_.emplace_back(src, dst);
+      return first.transfer;
+    }
+    return first.dst == dst ? first.transfer : another_pair(src, dst);
+  }
+  std::uint32_t another_pair(Rank src, Rank dst);  ///< src's second destination or later
   /// The transfer of src -> dst in the hash, entered as `fresh` if absent (a new transfer when
   /// `fresh` is the next one).
   std::uint32_t hashed(Rank src, Rank dst, std::uint32_t fresh);
@@ -175,8 +188,8 @@ class BufferState {
   }
   std::size_t slot_count() const { return wide_ ? wide_cells_.size() : narrow_cells_.size(); }
   template <class Code>
-  void apply_to(ZeroedArray<Code>& cells, std::size_t index, std::span<const BufferOp> ops,
-                Phase& table, const FaultSink& fault);
+  std::uint64_t apply_to(ZeroedArray<Code>& cells, std::size_t index, std::span<const BufferOp> ops,
+                         Phase& table, const FaultSink& fault);
   template <class Code>
   Misplaced misplaced_in(const ZeroedArray<Code>& cells) const;
   /// The bookkeeping of a write of `chunk` to output slot `slot` (slot_offset `w`): the writer of

@@ -20,8 +20,8 @@ PlacementChecker::PlacementChecker(Collective collective, Rank ranks, const Buff
 
 const Phase& PlacementChecker::consume(std::size_t index, const Phase& phase) {
   table_.set_label(phase.label());
-  for (const BufferOp& op : phase.ops()) chunk_moves_ += op.count;
-  state_.apply(index, phase.ops(), table_, [&](const OpFault& f) { fault(index, phase, f); });
+  chunk_moves_ +=
+      state_.apply(index, phase.ops(), table_, [&](const OpFault& f) { fault(index, phase, f); });
   return table_;
 }
 
