@@ -2,8 +2,9 @@
 // over 1024 ranks with 10 chunks per message, as a program (every message one send of 10 chunks
 // into its final output slots, the self copies in the first phase) and as the phase table its
 // sends form. 1024 x 1024 x 10 = 10,485,760 chunk moves. The budget (issue 19): verifying the
-// program runs at no less than half the delivery check's blocks per second.
-// Figures and commands: docs/performance.md, "Buffer programs".
+// program runs at no less than half the delivery check's blocks per second (issue 41: in every one
+// of five interleaved runs, the ratio taken within each run).
+// Figures and commands: docs/performance.md, "Buffer programs" and "Issue 41".
 //
 //   ./build/bench/phasecheck_bench --benchmark_filter=buffers --benchmark_counters_tabular=true
 

@@ -20,8 +20,8 @@ PlacementChecker::PlacementChecker(Collective collective, Rank ranks, const Buff
 
 const Phase& PlacementChecker::consume(std::size_t index, const Phase& phase) {
   table_.set_label(phase.label());
-  for (const BufferOp& op : phase.ops()) chunk_moves_ += op.count;
-  state_.apply(index, phase.ops(), table_, [&](const OpFault& f) { fault(index, phase, f); });
+  chunk_moves_ +=
+      state_.apply(index, phase.ops(), table_, [&](const OpFault& f) { fault(index, phase, f); });
   return table_;
 }
 
@@ -87,7 +87,7 @@ CheckResult PlacementChecker::finish() const {
                                      : "the send from rank " + std::to_string(w->src)) +
                        ", reading " + to_string(w->from) + " (op " + std::to_string(w->op) + ")";
       c.ops.push_back({w->phase, w->op, part});
-    } else if (const auto last = state_.last_write(r, {Buffer::output, i})) {
+    } else if (const auto last = state_.last_write(r, i)) {
       c.explanation += "; it was last written in phase " + std::to_string(last->first) + " by op " +
                        std::to_string(last->second);
     } else if (got) {

@@ -118,3 +118,61 @@ TEST_CASE("buffers: an alltoall in place starts with the input's layout in the o
   CHECK(s.misplaced().count == 3 * 4);       // every slot but the rank's own two
   CHECK(s.copies(Block{2, 0, 1}) == 1);
 }
+
+TEST_CASE(
+    "buffers: a slot written by three ops in one phase: each double write names the op "
+    "before it") {
+  for (const auto codes : {BufferState::Codes::narrowest, BufferState::Codes::wide}) {
+    BufferState s(Collective::alltoall, 2, {1, false, 2, 2, 1}, codes);
+    const auto faults = run(s, 0,
+                            ops("thrice", {copy(0, in(0), scr(0)), send(1, 0, in(0), out(1)),
+                                           copy(0, in(1), scr(0)), copy(0, in(0), scr(0))}));
+    REQUIRE(faults.size() == 2);
+    CHECK(faults[0] == OpFault{OpFault::Kind::double_write, 2, 0, scr(0), 0});
+    CHECK(faults[1] == OpFault{OpFault::Kind::double_write, 3, 0, scr(0), 2});
+    CHECK(s.at(0, scr(0)) == Block{0, 0});  // the last write wins
+    CHECK(s.at(0, out(1)) == Block{1, 0});
+  }
+}
+
+TEST_CASE("buffers: 4-byte and 8-byte slots hold the same chunks and form the same tables") {
+  // Three ranks, two chunks: slots are 4 bytes unless asked for 8; the sends of ranks 0 and 2 to
+  // rank 1 are not consecutive, so their transfers gather them.
+  const BufferLayout layout{2, false, 6, 6, 2};
+  BufferState narrow(Collective::alltoall, 3, layout);
+  BufferState wide(Collective::alltoall, 3, layout, BufferState::Codes::wide);
+  CHECK(narrow.code_bytes() == 4);
+  CHECK(wide.code_bytes() == 8);
+  const Phase p = ops("p", {send(0, 1, in(2), out(0), 2), send(2, 1, in(2), out(4), 2),
+                            send(0, 1, in(4), scr(0), 2), copy(1, in(2), out(2), 2)});
+  Phase a, b;
+  CHECK(run(narrow, 0, p, &a).empty());
+  CHECK(run(wide, 0, p, &b).empty());
+  CHECK(a == b);
+  REQUIRE(a.size() == 2);
+  CHECK(a[0].src == 0);
+  CHECK(std::vector<Block>(a.blocks(a[0]).begin(), a.blocks(a[0]).end()) ==
+        std::vector<Block>{{0, 1, 0}, {0, 1, 1}, {0, 2, 0}, {0, 2, 1}});
+  CHECK(a[1].src == 2);
+  for (Rank r = 0; r < 3; ++r)
+    for (std::uint32_t i = 0; i < 6; ++i) CHECK(narrow.at(r, out(i)) == wide.at(r, out(i)));
+  CHECK(narrow.at(1, scr(1)) == Block{0, 2, 1});
+  CHECK(narrow.misplaced().count == wide.misplaced().count);
+  CHECK(narrow.misplaced().count == 3 * 6 - 6);  // rank 1 holds its output
+}
+
+TEST_CASE(
+    "buffers: the last write of a misplaced output slot, and none for a slot that holds its "
+    "chunk") {
+  BufferState s(Collective::alltoall, 2, {1, false, 2, 2, 0});
+  CHECK(run(s, 0, ops("a", {send(0, 1, in(1), out(1)), copy(1, in(1), out(1))})).size() == 1);
+  CHECK(run(s, 1, ops("b", {send(0, 1, in(0), out(0))})).empty());
+  // out[1] of rank 1 holds its chunk (1,1) (written last in phase 0); out[0] holds (0,0).
+  CHECK(!s.last_write(1, 1));
+  REQUIRE(s.last_write(1, 0));
+  CHECK(*s.last_write(1, 0) == std::pair<std::uint32_t, std::uint32_t>{1, 0});
+  CHECK(!s.last_write(0, 0));  // never written
+  const BufferState inplace(Collective::alltoall, 2, {1, true, 0, 2, 0});
+  CHECK(inplace.at(0, out(1)) == Block{0, 1});  // there from the start, not where it ends
+  CHECK(!inplace.last_write(0, 1));
+}

@@ -203,3 +203,24 @@ TEST_CASE("placement: in place there is no input buffer to read") {
         "op 0 (send 0 -> 1: input[1] -> output[0]) reads input[1] of rank 0, beyond its 0 input "
         "slots");
 }
+
+TEST_CASE("placement: past 2^20 misplaced slots, the first still names the op that wrote it last") {
+  // 1100 ranks, one chunk: every rank copies its input one slot along its output, the highest rank
+  // first, so the writers of rank 0's slots are no longer kept in full when they are written
+  // (1,210,000 misplaced slots, 2^20 kept).
+  const Rank p = 1100;
+  Phase shift("shift by one");
+  for (Rank r = p; r-- > 0;) {
+    shift.add(copy(r, in(0), out(1), p - 1));
+    shift.add(copy(r, in(p - 1), out(0)));
+  }
+  verify::PlacementChecker checker(Collective::alltoall, p,
+                                   natural_layout(Collective::alltoall, p, 1));
+  checker.consume(0, shift);
+  const verify::CheckResult r = checker.finish();
+  CHECK(r.summary == "1210000 of 1210000 output slots hold the wrong chunk");
+  REQUIRE(r.counterexample);
+  CHECK(r.counterexample->explanation ==
+        "rank 0: output[0] holds (0,1099,0), expected (0,0,0); it was last written in phase 0 by "
+        "op 2199. (0,0,0) is left in rank 0 output[1]");
+}
