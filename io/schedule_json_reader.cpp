@@ -26,7 +26,8 @@ class JsonReader {
              const std::function<void(const ScheduleHeader&)>& on_header, const PhaseSink& on_phase,
              Tables tables, const detail::JsonReadOptions& options)
       : options_(options),
-        window_(in, std::max<std::size_t>(options.max_window, 64), detail::kScanPadding),
+        window_(in, std::max<std::size_t>(options.max_window, 64), detail::kScanPadding,
+                options.read_ahead),
         input_(window_),
         sax_(source, on_header, on_phase, tables, input_) {}
 
