@@ -26,8 +26,7 @@ class JsonReader {
              const std::function<void(const ScheduleHeader&)>& on_header, const PhaseSink& on_phase,
              Tables tables, const detail::JsonReadOptions& options)
       : options_(options),
-        window_(in, std::max<std::size_t>(options.max_window, 64), detail::kScanPadding,
-                options.read_ahead),
+        window_(in, std::max<std::size_t>(options.max_window, 64), detail::kScanPadding),
         input_(window_),
         sax_(source, on_header, on_phase, tables, input_) {}
 

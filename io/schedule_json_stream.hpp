@@ -11,8 +11,8 @@
 // again when the scanner knows where it ended). Anything the fast path does not
 // take as it is (an error, a phase longer than the largest window, an unusual spelling) goes back
 // to the SAX parser, resumed where the last phase delivered began, with its line and column, so
-// that every message is the SAX reader's. Memory: one window (kept up to `max_window`), and with
-// read-ahead TextWindow::kReadAhead more, whatever the file's length.
+// that every message is the SAX reader's. Memory: one window (kept up to `max_window`), whatever
+// the file's length.
 
 #include <cstddef>
 #include <functional>
@@ -34,10 +34,6 @@ struct JsonReadOptions {
   /// A window holds two phases (the last one delivered and the next), so phases longer than about
   /// half of this (2 MiB: 60,000 transfers, one per line) are read by the SAX parser, at its speed.
   std::size_t max_window = std::size_t{1} << 22;
-  /// Whether a thread of the reader's own reads the stream ahead (TextWindow): only for a stream
-  /// that is a regular file underneath (a pipe or a terminal could keep that thread waiting for
-  /// input after an error, and the reader with it).
-  bool read_ahead = false;
 };
 
 void read_json_schedule(std::istream& in, std::string_view source,

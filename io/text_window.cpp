@@ -1,13 +1,7 @@
 #include "io/text_window.hpp"
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
-#include <mutex>
-#include <memory>
-#include <thread>
-#include <vector>
 
 namespace phasecheck::io::detail {
 namespace {
@@ -28,121 +22,10 @@ std::pair<std::size_t, std::size_t> count_lines(const char* p, std::size_t n) {
   return {lines, static_cast<std::size_t>(last - p)};
 }
 
-/// Up to `n` (> 0) bytes of `source` into `to`, as nlohmann's stream adapter reads: what the
-/// stream buffer holds, else it refills (underflow), which throws an InputFile's InputError (read
-/// error, too large). 0: the stream ended.
-std::size_t pull(std::streambuf& source, char* to, std::size_t n) {
-  for (;;) {
-    const std::streamsize available = source.in_avail();
-    if (available > 0)
-      return static_cast<std::size_t>(
-          source.sgetn(to, std::min(available, static_cast<std::streamsize>(n))));
-    if (available < 0 ||
-        std::streambuf::traits_type::eq_int_type(source.sgetc(), std::streambuf::traits_type::eof()))
-      return 0;
-  }
-}
-
 }  // namespace
 
-/// A thread that reads the stream ahead in blocks, queued in order; the stream's end and its
-/// error are queued after the bytes before them.
-class TextWindow::ReadAhead {
- public:
-  explicit ReadAhead(std::streambuf& source) : thread_([this, &source] { run(source); }) {}
-  ~ReadAhead() {
-    {
-      std::lock_guard lock(mutex_);
-      stop_ = true;
-    }
-    space_.notify_one();
-    thread_.join();
-  }
-
-  /// pull() from the blocks read ahead: waits for the next one; throws the stream's error once
-  /// the bytes before it are taken (again at every call after).
-  std::size_t take(char* to, std::size_t n) {
-    Block* block;
-    {
-      std::unique_lock lock(mutex_);
-      ready_.wait(lock, [&] { return !queue_.empty(); });
-      block = &queue_.front();  // only this thread pops: it stays where it is
-    }
-    if (block->error) std::rethrow_exception(block->error);
-    const std::size_t got = std::min(n, block->size - block->used);
-    if (got == 0) return 0;  // the end, for every call after too
-    std::memcpy(to, block->bytes.get() + block->used, got);
-    block->used += got;
-    if (block->used == block->size) {
-      std::lock_guard lock(mutex_);
-      spare_.push_back(std::move(block->bytes));
-      queue_.pop_front();
-      space_.notify_one();
-    }
-    return got;
-  }
-
- private:
-  static constexpr std::size_t kBlock = kReadAhead / 4;
-
-  struct Block {
-    std::unique_ptr<char[]> bytes;  // kBlock of them
-    std::size_t size = 0, used = 0;  // size 0: the stream's end (or its error)
-    std::exception_ptr error;
-  };
-
-  void run(std::streambuf& source) {
-    for (;;) {
-      Block block;
-      {
-        std::unique_lock lock(mutex_);
-        space_.wait(lock, [&] { return queue_.size() < kReadAhead / kBlock || stop_; });
-        if (stop_) return;
-        if (!spare_.empty()) {
-          block.bytes = std::move(spare_.back());
-          spare_.pop_back();
-        }
-      }
-      if (!block.bytes) block.bytes = std::make_unique_for_overwrite<char[]>(kBlock);
-      bool last = false;
-      Block end;
-      try {
-        while (block.size < kBlock && !last) {
-          const std::size_t n = pull(source, block.bytes.get() + block.size, kBlock - block.size);
-          block.size += n;
-          last = n == 0;
-        }
-      } catch (...) {
-        end.error = std::current_exception();
-        last = true;
-      }
-      if (block.size > 0) push(std::move(block));
-      if (last) return push(std::move(end));
-    }
-  }
-
-  void push(Block block) {
-    std::lock_guard lock(mutex_);
-    queue_.push_back(std::move(block));
-    ready_.notify_one();
-  }
-
-  std::mutex mutex_;
-  std::condition_variable ready_, space_;
-  std::deque<Block> queue_;
-  std::vector<std::unique_ptr<char[]>> spare_;  // blocks taken, for the next reads
-  bool stop_ = false;
-  std::thread thread_;  // last: it starts once the rest is built
-};
-
-TextWindow::TextWindow(std::istream& in, std::size_t max_size, std::size_t padding,
-                       bool read_ahead)
-    : in_(in),
-      ahead_(read_ahead ? std::make_unique<ReadAhead>(*in.rdbuf()) : nullptr),
-      max_(max_size),
-      padding_(padding) {}
-
-TextWindow::~TextWindow() = default;
+TextWindow::TextWindow(std::istream& in, std::size_t max_size, std::size_t padding)
+    : in_(in), max_(max_size), padding_(padding) {}
 
 bool TextWindow::fill(std::size_t keep, std::size_t until) {
   if (until <= end()) return true;
@@ -162,17 +45,20 @@ bool TextWindow::fill(std::size_t keep, std::size_t until) {
 }
 
 void TextWindow::read(std::size_t until) {
-  // Straight from the stream buffer, as nlohmann's stream adapter reads, or from the blocks read
-  // ahead: an InputFile's InputError (read error, too large) is kept for later (see fill()).
+  // Straight from the stream buffer, as nlohmann's stream adapter reads: an InputFile throws its
+  // InputError (read error, too large) from underflow(), which is kept for later (see fill()).
+  std::streambuf* buffer = in_.rdbuf();
   try {
     while (end() < until) {
-      const std::size_t n = ahead_ ? ahead_->take(at(end()), until - end())
-                                   : pull(*in_.rdbuf(), at(end()), until - end());
-      if (n == 0) {
+      const std::streamsize available = buffer->in_avail();
+      if (available > 0) {
+        const auto wanted = static_cast<std::streamsize>(until - end());
+        size_ += static_cast<std::size_t>(buffer->sgetn(at(end()), std::min(available, wanted)));
+      } else if (available < 0 || std::streambuf::traits_type::eq_int_type(
+                                      buffer->sgetc(), std::streambuf::traits_type::eof())) {
         eof_ = true;
-        return;
       }
-      size_ += n;
+      if (eof_) return;
     }
   } catch (...) {
     failure_ = std::current_exception();

@@ -2,9 +2,7 @@
 // Internal to io/: a window over an input stream, for a reader that parses a large text piece by
 // piece (io/schedule_json_reader.cpp). Bytes are read in blocks into one buffer; the reader says
 // which of them it still needs (`keep`), the rest is dropped, so memory is the window, never the
-// file. The line and column of every byte kept are known, for error messages. With read-ahead, a
-// thread of the window's own reads the stream a few blocks ahead (a file's read calls cost the
-// parsing thread a sixth of its time), handing them over in order, a read error in its place.
+// file. The line and column of every byte kept are known, for error messages.
 
 #include <cstddef>
 #include <exception>
@@ -20,16 +18,7 @@ class TextWindow {
  public:
   /// At most `max_size` bytes are kept at once; `padding` more bytes are allocated after the
   /// last byte read, which a parser may read and use as scratch (simdjson reads past the end).
-  /// `read_ahead`: a thread reads the stream ahead of the parser, up to kReadAhead bytes; only
-  /// for a stream whose reads end (a file: a pipe or a terminal could keep that thread, and the
-  /// destructor that waits for it, waiting for input the parser no longer wants).
-  TextWindow(std::istream& in, std::size_t max_size, std::size_t padding, bool read_ahead = false);
-  ~TextWindow();
-  TextWindow(const TextWindow&) = delete;
-  TextWindow& operator=(const TextWindow&) = delete;
-
-  /// The bytes read ahead at most, in blocks of a quarter of it.
-  static constexpr std::size_t kReadAhead = std::size_t{1} << 21;
+  TextWindow(std::istream& in, std::size_t max_size, std::size_t padding);
 
   // Offsets count bytes from where the stream was when the window was made.
   std::size_t begin() const { return base_; }        ///< the first byte kept
@@ -56,10 +45,7 @@ class TextWindow {
   void drop_before(std::size_t keep);
   void read(std::size_t until);
 
-  class ReadAhead;
-
   std::istream& in_;
-  std::unique_ptr<ReadAhead> ahead_;
   std::size_t max_, padding_;
   std::unique_ptr<char[]> data_;
   std::size_t capacity_ = 0;  ///< bytes allocated, padding excluded

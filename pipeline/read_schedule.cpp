@@ -10,9 +10,6 @@
 #include <optional>
 #include <sstream>
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "core/buffer_state.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -79,18 +76,11 @@ class Prefixed : public std::streambuf {
 /// scalar keys (the DSL writes about 300 bytes before it).
 constexpr std::size_t kSniffBytes = std::size_t{1} << 16;
 
-/// Whether `path` ("-": standard input) is a regular file, whose reads end: the JSON reader may
-/// read it ahead in a thread of its own (io/schedule_json_stream.hpp).
-bool regular_file(const std::string& path) {
-  struct stat st{};
-  return (path == "-" ? fstat(STDIN_FILENO, &st) : stat(path.c_str(), &st)) == 0 &&
-         S_ISREG(st.st_mode);
-}
+}  // namespace
 
-/// read_schedule; `file`: the stream is a regular file underneath.
-void read_any(std::istream& in, std::string_view source,
-              const std::function<void(const ScheduleHeader&)>& on_header,
-              const PhaseSink& on_phase, io::Tables tables, bool file) {
+void read_schedule(std::istream& in, std::string_view source,
+                   const std::function<void(const ScheduleHeader&)>& on_header,
+                   const PhaseSink& on_phase, io::Tables tables) {
   std::string text;
   switch (io::sniff_schedule_format(in, source, text)) {
     case io::ScheduleFormat::binary:  // phase tables only
@@ -116,37 +106,27 @@ void read_any(std::istream& in, std::string_view source,
         return;
       }
       in.clear(in.rdstate() & std::ios::badbit);  // a short file hit its end: not an error here
-      const io::detail::JsonReadOptions options{.read_ahead = file};
-      // A stream that can seek goes back to where the schedule starts and streams as it did
-      // before the sniff; another (an InputFile, a pipe) gets the bytes read put in front of the
-      // rest.
+      // A file goes back to where the schedule starts and streams as it did before the sniff; a
+      // pipe gets the bytes read put in front of the rest.
       if (start != std::streampos(-1) && in.seekg(start)) {
-        io::detail::read_json_schedule(in, source, on_header, on_phase, tables, options);
+        io::detail::read_json_schedule(in, source, on_header, on_phase, tables, {});
         return;
       }
       in.clear(in.rdstate() & std::ios::badbit);
       Prefixed rest(std::move(prefix), in.rdbuf());
       std::istream whole(&rest);
-      io::detail::read_json_schedule(whole, source, on_header, on_phase, tables, options);
+      io::detail::read_json_schedule(whole, source, on_header, on_phase, tables, {});
       if (whole.bad()) throw InputError(std::string(source) + ": read error");
       return;
     }
   }
 }
 
-}  // namespace
-
-void read_schedule(std::istream& in, std::string_view source,
-                   const std::function<void(const ScheduleHeader&)>& on_header,
-                   const PhaseSink& on_phase, io::Tables tables) {
-  read_any(in, source, on_header, on_phase, tables, false);
-}
-
 void read_schedule_file(const std::string& path,
                         const std::function<void(const ScheduleHeader&)>& on_header,
                         const PhaseSink& on_phase, io::Tables tables) {
   InputFile in(path);
-  read_any(in.stream(), in.name(), on_header, on_phase, tables, regular_file(path));
+  read_schedule(in.stream(), in.name(), on_header, on_phase, tables);
 }
 
 namespace {

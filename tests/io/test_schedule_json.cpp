@@ -13,7 +13,6 @@
 #include "helpers.hpp"
 #include "io/json.hpp"
 #include "io/schedule_json_stream.hpp"
-#include "io/text_window.hpp"
 #include "pipeline/read_schedule.hpp"
 #include "schedules/registry.hpp"
 
@@ -361,14 +360,12 @@ Outcome read_with(const std::string& text, const io::detail::JsonReadOptions& op
 }
 
 /// Windows from a few bytes (every phase longer than the largest: the SAX parser reads it, then
-/// hands back) to the default, and with the stream read ahead by a thread.
+/// hands back) to the default.
 const io::detail::JsonReadOptions kWindows[] = {
     {.scan = true, .window = 16, .max_window = 64},
     {.scan = true, .window = 64, .max_window = 512},
     {.scan = true, .window = 200, .max_window = 1 << 16},
-    {},
-    {.scan = true, .window = 64, .max_window = 512, .read_ahead = true},
-    {.read_ahead = true}};
+    {}};
 
 /// The reader with the fast path gives what the SAX parser alone gives, with every window.
 std::size_t check_agrees(const std::string& text, io::Tables tables = io::Tables::derive) {
@@ -376,8 +373,7 @@ std::size_t check_agrees(const std::string& text, io::Tables tables = io::Tables
   for (const auto& options : kWindows) {
     const Outcome fast = read_with(text, options, tables);
     if (fast != reference) {
-      INFO("window ", options.window, " of at most ", options.max_window,
-           options.read_ahead ? ", read ahead" : "", ", text:\n", text);
+      INFO("window ", options.window, " of at most ", options.max_window, ", text:\n", text);
       CHECK(fast == reference);
     }
   }
@@ -566,34 +562,6 @@ TEST_CASE("schedule JSON fast path: a failing stream fails after the bytes it ga
       std::istream in(&buffer);
       CHECK(read_from(in, options) == reference);
     }
-  }
-}
-
-TEST_CASE("schedule JSON read-ahead: longer than it reads ahead, failing far on, or stopped early") {
-  // About 3.6 MB: more than TextWindow::kReadAhead, so the reading thread waits for the parser.
-  const std::string missing_comma = R"({"label": "a", "transfers": [{"src": 0 "dst": 1}]})";
-  const std::string file = phases_file(30000);
-  REQUIRE(file.size() > io::detail::TextWindow::kReadAhead + (1 << 20));
-  const io::detail::JsonReadOptions ahead{.read_ahead = true};
-  const Outcome whole = read_with(file, ahead);
-  CHECK(whole.phases.size() == 30000);
-  CHECK(whole == read_with(file, {}));
-  // An error at the third phase: the reader stops with the thread still reading; its
-  // destructor stops it.
-  const std::string early = phases_file(30000, 2, missing_comma);
-  const Outcome stopped = read_with(early, ahead);
-  CHECK(stopped.phases.size() == 2);
-  CHECK(stopped == read_with(early, {}));
-  // The stream fails past 2.5 MB: every phase before it is delivered, then its error.
-  for (const auto& options : {io::detail::JsonReadOptions{}, ahead}) {
-    FailingBuffer buffer(file, 1 << 16, 2'500'000);
-    std::istream in(&buffer);
-    const Outcome failed = read_from(in, options);
-    CHECK(failed.error == "s.json: larger than the input limit");
-    CHECK(failed.phases.size() > 20000);
-    FailingBuffer again(file, 1 << 16, 2'500'000);
-    std::istream reference(&again);
-    CHECK(failed == read_from(reference, {.scan = false}));
   }
 }
 
