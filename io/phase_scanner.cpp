@@ -262,7 +262,6 @@ bool read_phase(od::value& v, Collective collective, Phase& phase, std::vector<B
   return true;
 }
 
-
 /// The spelling phasecheck writes (io/schedule_json_writer.cpp), read byte by byte without
 /// simdjson, which costs a third of the time on such a file: a phase {"label": "...",
 /// "transfers": [...]} whose label is printable ASCII without escapes, and transfers {"src": s,
@@ -477,8 +476,8 @@ ScanEnd PhaseScanner::scan(char* first, char* last, bool at_key, std::size_t ski
     *last = '\0';
     PlainReader reader(at_key ? first : first + skip);
     bool closed = false;
-    bool more = at_key ? reader.phases_key() && reader.first_phase(closed)
-                       : reader.another_phase(closed);
+    bool more =
+        at_key ? reader.phases_key() && reader.first_phase(closed) : reader.another_phase(closed);
     while (more) {
       char* start = first + (reader.at() - first);
       if (!reader.phase(collective, impl_->phase, impl_->blocks)) break;

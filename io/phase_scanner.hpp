@@ -1,10 +1,10 @@
 #pragma once
 // Internal to io/: the fast path of the schedule JSON reader (io/schedule_json_reader.cpp).
-// Phases written as phasecheck writes them are read byte by byte by a plain reader of that spelling;
-// from the first phase it does not take, simdjson's On Demand parser reads whole phases out of the
-// window and builds them as the SAX reader would. Both only accept: whatever they do not take as
-// it is (any error, and spellings left to the SAX reader, such as a key written with escapes) is
-// refused, and the SAX reader reads that phase and gives every message. This file and
+// Phases written as phasecheck writes them are read byte by byte by a plain reader of that
+// spelling; from the first phase it does not take, simdjson's On Demand parser reads whole phases
+// out of the window and builds them as the SAX reader would. Both only accept: whatever they do not
+// take as it is (any error, and spellings left to the SAX reader, such as a key written with
+// escapes) is refused, and the SAX reader reads that phase and gives every message. This file and
 // io/mscclpp_plan.cpp (plans, read whole) are the only ones that include simdjson.
 
 #include <cstddef>
@@ -32,8 +32,7 @@ class PhaseScanner {
   /// Receives each phase read (valid only during the call), `start` its first byte, `end` a
   /// place between its last byte and the next token, `has_ops` whether it was written with
   /// "ops" (else with "transfers").
-  using Sink =
-      std::function<void(const char* start, const char* end, Phase& phase, bool has_ops)>;
+  using Sink = std::function<void(const char* start, const char* end, Phase& phase, bool has_ops)>;
 
   PhaseScanner();
   ~PhaseScanner();

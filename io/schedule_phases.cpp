@@ -47,9 +47,9 @@ void PhaseDelivery::deliver(Phase& phase, std::size_t index, bool has_ops) {
     while (direct < transfers.size() && is_direct(phase, transfers[direct])) ++direct;
   if (direct == transfers.size()) return on_phase_(phase);
   // Transfers without blocks (read before the header said the collective) get theirs.
-  const bool omitted = std::any_of(transfers.begin() + static_cast<std::ptrdiff_t>(direct),
-                                   transfers.end(),
-                                   [](const Transfer& t) { return t.block_count == 0; });
+  const bool omitted =
+      std::any_of(transfers.begin() + static_cast<std::ptrdiff_t>(direct), transfers.end(),
+                  [](const Transfer& t) { return t.block_count == 0; });
   Phase filled;
   if (omitted) {
     filled.set_label(phase.label());

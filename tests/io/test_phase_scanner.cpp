@@ -281,7 +281,8 @@ TEST_CASE("phase scanner: phasecheck's own spelling, read as the SAX reader read
 
 TEST_CASE("phase scanner: allgather blocks in the plain spelling, null for every rank") {
   const Scan s = scan(
-      at_key(R"({"label": "g", "transfers": [{"src": 0, "dst": 1, "blocks": [[0], [2, null, 1]]}]})"),
+      at_key(
+          R"({"label": "g", "transfers": [{"src": 0, "dst": 1, "blocks": [[0], [2, null, 1]]}]})"),
       true, Collective::allgather);
   CHECK(s.end == ScanEnd::array_end);
   REQUIRE(s.phases.size() == 1);
