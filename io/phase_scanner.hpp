@@ -1,10 +1,11 @@
 #pragma once
 // Internal to io/: the fast path of the schedule JSON reader (io/schedule_json_reader.cpp).
-// simdjson's On Demand parser reads whole phases out of a window of the file and builds them as the
-// SAX reader would. It only accepts: whatever it does not take as it is (any error, and spellings
-// it leaves to the SAX reader, such as a key written with escapes) it refuses, and the SAX reader
-// reads that phase and gives every message. This file and io/mscclpp_plan.cpp (plans, read whole)
-// are the only ones that include simdjson.
+// Phases written as phasecheck writes them are read byte by byte by a plain reader of that
+// spelling; from the first phase it does not take, simdjson's On Demand parser reads whole phases
+// out of the window and builds them as the SAX reader would. Both only accept: whatever they do not
+// take as it is (any error, and spellings left to the SAX reader, such as a key written with
+// escapes) is refused, and the SAX reader reads that phase and gives every message. This file and
+// io/mscclpp_plan.cpp (plans, read whole) are the only ones that include simdjson.
 
 #include <cstddef>
 #include <functional>
@@ -28,9 +29,10 @@ enum class ScanEnd {
 
 class PhaseScanner {
  public:
-  /// Receives each phase read (valid only during the call), `start` its first byte, `has_ops`
-  /// whether it was written with "ops" (else with "transfers").
-  using Sink = std::function<void(const char* start, Phase& phase, bool has_ops)>;
+  /// Receives each phase read (valid only during the call), `start` its first byte, `end` a
+  /// place between its last byte and the next token, `has_ops` whether it was written with
+  /// "ops" (else with "transfers").
+  using Sink = std::function<void(const char* start, const char* end, Phase& phase, bool has_ops)>;
 
   PhaseScanner();
   ~PhaseScanner();
@@ -39,13 +41,20 @@ class PhaseScanner {
 
   /// Scans the text [first, last), which ends between two tokens (at a line break, say) and
   /// starts either at the key "phases" written as such (`at_key`) or at the '{' of a phase that
-  /// was delivered already and is skipped. Every phase that closes inside the text and that the
-  /// scanner takes goes to `sink`, in order, with blocks filled in as the SAX reader fills them
-  /// (direct messages of `collective`); the phases are not checked against the header.
+  /// was delivered already and is skipped: `skip` is its `end - start` when it was scanned (0
+  /// when not known). Every phase that closes inside the text and that the scanner takes goes to
+  /// `sink`, in order, with blocks filled in as the SAX reader fills them (direct messages of
+  /// `collective`); the phases are not checked against the header.
   /// first[-1] and [last, last + kScanPadding) must be writable; they are restored. O(text).
-  ScanEnd scan(char* first, char* last, bool at_key, Collective collective, const Sink& sink);
+  ScanEnd scan(char* first, char* last, bool at_key, std::size_t skip, Collective collective,
+               const Sink& sink);
 
  private:
+  /// simdjson's part of scan(): the text that the plain reader (phasecheck's own spelling, byte
+  /// by byte) did not take, from the key or from the last phase delivered.
+  ScanEnd scan_simdjson(char* first, char* last, bool at_key, Collective collective,
+                        const Sink& sink);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

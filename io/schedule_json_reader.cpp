@@ -37,7 +37,7 @@ class JsonReader {
     if (!sax_.handed_off()) throw std::logic_error("the JSON reader stopped without a reason");
     // The scanner's text starts at a replay point: where the SAX parser resumes when the scanner
     // stops, and a place the window keeps (with the byte before it, the text's opening bracket).
-    Replay replay{true, sax_.phases_key(), 0};
+    Replay replay{true, sax_.phases_key(), 0, 0};
     std::size_t window =
         std::min(std::max<std::size_t>(options_.window, 16), window_.max_size() - 1);
     detail::PhaseScanner scanner;
@@ -59,13 +59,15 @@ class JsonReader {
       const detail::ScanEnd end =
           cut == from
               ? detail::ScanEnd::window_end
-              : scanner.scan(
-                    window_.at(from), window_.at(cut), replay.at_key, sax_.collective(),
-                    [&](const char* start, Phase& phase, bool has_ops) {
-                      sax_.deliver_scanned(phase, has_ops);
-                      replay = {false, from + (start - window_.at(from)), sax_.phase_index() - 1};
-                      ++delivered;
-                    });
+              : scanner.scan(window_.at(from), window_.at(cut), replay.at_key, replay.length,
+                             sax_.collective(),
+                             [&](const char* start, const char* stop, Phase& phase, bool has_ops) {
+                               sax_.deliver_scanned(phase, has_ops);
+                               replay = {false, from + (start - window_.at(from)),
+                                         sax_.phase_index() - 1,
+                                         static_cast<std::size_t>(stop - start)};
+                               ++delivered;
+                             });
       switch (end) {
         case detail::ScanEnd::array_end:
         case detail::ScanEnd::invalid_text:
@@ -84,7 +86,7 @@ class JsonReader {
           if (resume(replay, window)) return;
           if (!sax_.handed_back())
             throw std::logic_error("the JSON reader stopped without a reason");
-          replay = {false, sax_.last_phase_start(), sax_.phase_index() - 1};
+          replay = {false, sax_.last_phase_start(), sax_.phase_index() - 1, 0};
           break;
       }
     }
@@ -95,6 +97,7 @@ class JsonReader {
     bool at_key;         ///< at the key "phases"; else at a phase delivered already
     std::size_t offset;  ///< the first byte of the key or of the phase
     std::size_t index;   ///< that phase's index (at the key: 0, the first phase's)
+    std::size_t length;  ///< bytes from the phase to the token after it, when scanned (else 0)
   };
 
   bool parse() { return sax_.parse(); }

@@ -4,9 +4,11 @@
 // off, as the reference the fast path must agree with.
 //
 // How it reads: nlohmann's SAX parser reads the header. When the header is complete at "phases"
-// (as phasecheck writes it), the phases go to simdjson's On Demand parser one window of the file
-// at a time (io/phase_scanner.hpp); each window ends at a line break (never inside a string), and
-// starts at the last phase delivered, which is kept and skipped. Anything the fast path does not
+// (as phasecheck writes it), the phases go to the scanner one window of the file at a time
+// (io/phase_scanner.hpp: a plain reader of the writer's own spelling, then simdjson's On Demand
+// parser from the first phase it does not take); each window ends at a line break (never inside a
+// string), and starts at the last phase delivered, which is kept and skipped (without reading it
+// again when the scanner knows where it ended). Anything the fast path does not
 // take as it is (an error, a phase longer than the largest window, an unusual spelling) goes back
 // to the SAX parser, resumed where the last phase delivered began, with its line and column, so
 // that every message is the SAX reader's. Memory: one window (kept up to `max_window`), whatever

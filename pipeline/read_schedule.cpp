@@ -5,7 +5,6 @@
 #include "pipeline/read_schedule.hpp"
 
 #include <algorithm>
-#include <array>
 #include <istream>
 #include <iterator>
 #include <optional>
@@ -49,7 +48,9 @@ class Prefixed : public std::streambuf {
 
  protected:
   // Large reads (the schedule reader reads windows) go straight from the rest into the caller's
-  // buffer once the prefix is used up: no second copy.
+  // buffer once the prefix is used up: no second copy. The reader asks what is there
+  // (in_avail: what the rest holds, once the prefix is used up), reads that (xsgetn), and when
+  // nothing is, has one byte read (underflow), which refills the rest.
   std::streamsize xsgetn(char* to, std::streamsize n) override {
     std::streamsize got = std::min<std::streamsize>(n, egptr() - gptr());
     std::copy_n(gptr(), got, to);
@@ -57,18 +58,18 @@ class Prefixed : public std::streambuf {
     if (got < n) got += rest_->sgetn(to + got, n - got);
     return got;
   }
+  std::streamsize showmanyc() override { return rest_->in_avail(); }
   int_type underflow() override {
     if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
-    const std::streamsize n = rest_->sgetn(buffer_.data(), buffer_.size());
-    if (n <= 0) return traits_type::eof();
-    setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
-    return traits_type::to_int_type(*gptr());
+    if (rest_->sgetn(&byte_, 1) != 1) return traits_type::eof();
+    setg(&byte_, &byte_, &byte_ + 1);
+    return traits_type::to_int_type(byte_);
   }
 
  private:
   std::string prefix_;
   std::streambuf* rest_;
-  std::array<char, 1 << 16> buffer_{};
+  char byte_ = 0;
 };
 
 /// The bytes read to tell an MSCCL++ plan from a schedule: a plan names "gpus" after a few

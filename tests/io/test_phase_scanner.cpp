@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -24,21 +26,24 @@ struct Scan {
   std::vector<Phase> phases;
   std::vector<bool> has_ops;
   std::vector<std::size_t> starts;  ///< each phase's first byte, from the text's start
+  std::vector<std::size_t> ends;    ///< where each phase's text ends (before the next token)
 };
 
 /// Scans `text` as the reader does: one writable byte before it, kScanPadding after it. Checks
 /// that the scanner gives those bytes back as they were.
-Scan scan(const std::string& text, bool at_key, Collective c = Collective::alltoall) {
+Scan scan(const std::string& text, bool at_key, Collective c = Collective::alltoall,
+          std::size_t skip = 0) {
   std::string buffer = "#" + text + std::string(io::detail::kScanPadding, '~');
   const std::string before = buffer;
   char* first = buffer.data() + 1;
   Scan s;
   io::detail::PhaseScanner scanner;
-  s.end = scanner.scan(first, first + text.size(), at_key, c,
-                       [&](const char* start, Phase& phase, bool has_ops) {
+  s.end = scanner.scan(first, first + text.size(), at_key, skip, c,
+                       [&](const char* start, const char* end, Phase& phase, bool has_ops) {
                          s.phases.push_back(phase);
                          s.has_ops.push_back(has_ops);
                          s.starts.push_back(static_cast<std::size_t>(start - first));
+                         s.ends.push_back(static_cast<std::size_t>(end - first));
                        });
   CHECK(buffer == before);
   return s;
@@ -98,12 +103,16 @@ TEST_CASE("phase scanner: a program's ops, sends and local copies") {
 }
 
 TEST_CASE("phase scanner: from a phase delivered already, which is skipped") {
-  const Scan s =
-      scan(kDelivered + R"(, {"label": "next", "transfers": [{"src": 1, "dst": 0}]}])", false);
-  CHECK(s.end == ScanEnd::array_end);
-  REQUIRE(s.phases.size() == 1);
-  CHECK(s.phases[0] == testing::phase("next", {{1, 0}}));
-  CHECK(s.starts[0] == kDelivered.size() + 2);
+  // Its length unknown (simdjson skips it), or known: where the plain reader goes on.
+  for (const std::size_t skip : {std::size_t{0}, kDelivered.size()}) {
+    CAPTURE(skip);
+    const Scan s = scan(kDelivered + R"(, {"label": "next", "transfers": [{"src": 1, "dst": 0}]}])",
+                        false, Collective::alltoall, skip);
+    CHECK(s.end == ScanEnd::array_end);
+    REQUIRE(s.phases.size() == 1);
+    CHECK(s.phases[0] == testing::phase("next", {{1, 0}}));
+    CHECK(s.starts[0] == kDelivered.size() + 2);
+  }
 }
 
 TEST_CASE("phase scanner: a text that ends inside the phases ends the scan at the window's end") {
@@ -230,4 +239,115 @@ TEST_CASE("phase scanner: agrees with the SAX reader on a file's phases") {
   const Scan s = scan(at_key(phases), true, Collective::allgather);
   CHECK(s.end == ScanEnd::array_end);
   CHECK(s.phases == whole.phases);
+}
+
+namespace {
+
+/// The text after `end`, whitespace dropped: where a phase's text ends, the next token follows.
+char next_token(const std::string& text, std::size_t end) {
+  const std::size_t at = text.find_first_not_of(" \n\r\t", end);
+  return at == std::string::npos ? '\0' : text[at];
+}
+
+}  // namespace
+
+TEST_CASE("phase scanner: phasecheck's own spelling, read as the SAX reader reads it") {
+  // What the writer writes (io/schedule_json_writer.cpp), the plain reader's part, and the
+  // whitespace JSON allows anywhere between tokens.
+  Schedule schedule{testing::header(FullyConnected(3, 1)),
+                    {testing::phase("a", {{0, 1}, {2, 0, {Block{2, 0}, Block{1, 0, 3}}}}),
+                     Phase("empty"), testing::phase("b !~", {{1048575, 0}})}};
+  schedule.header.parts = 4;
+  std::string text = io::schedule_to_json(schedule);
+  text = text.substr(text.find("\"phases\""));
+  text.resize(text.rfind('}'));  // the document's '}'
+  for (const std::string& spelling :
+       {text, std::string(R"("phases"	:[ {"label":"a","transfers":[{"src":0,"dst":1},)"
+                          "\r\n"
+                          R"({ "src" : 2 , "dst" : 0 , "blocks" : [ [ 2 , 0 ] , [1,0,3] ] } ] } ,)"
+                          R"({"label": "empty", "transfers": [ ]},)"
+                          R"({"label": "b !~", "transfers": [{"src": 1048575, "dst": 0}]}])"
+                          "\n")}) {
+    CAPTURE(spelling);
+    const Scan s = scan(spelling, true);
+    CHECK(s.end == ScanEnd::array_end);
+    CHECK(s.phases == schedule.phases);
+    for (std::size_t i = 0; i < s.phases.size(); ++i) {
+      CHECK(spelling[s.starts[i]] == '{');
+      CHECK(next_token(spelling, s.ends[i]) == (i + 1 < s.phases.size() ? ',' : ']'));
+    }
+  }
+}
+
+TEST_CASE("phase scanner: allgather blocks in the plain spelling, null for every rank") {
+  const Scan s = scan(
+      at_key(
+          R"({"label": "g", "transfers": [{"src": 0, "dst": 1, "blocks": [[0], [2, null, 1]]}]})"),
+      true, Collective::allgather);
+  CHECK(s.end == ScanEnd::array_end);
+  REQUIRE(s.phases.size() == 1);
+  CHECK(s.phases[0] ==
+        testing::phase("g", {{0, 1, {Block{0, kEveryRank}, Block{2, kEveryRank, 1}}}}));
+}
+
+TEST_CASE("phase scanner: a spelling of its own after plain phases is read by simdjson") {
+  // Each phase after "a" leaves the plain reader; simdjson reads on from "a" (skipped) and
+  // delivers the rest, so every phase arrives once, in order.
+  const std::vector<std::pair<std::string, Phase>> others = {
+      {R"({"transfers": [{"src": 1, "dst": 2}], "label": "b"})", testing::phase("b", {{1, 2}})},
+      {R"({"label": "b", "transfers": [{"dst": 2, "src": 1}]})", testing::phase("b", {{1, 2}})},
+      {R"({"label": "\u0062", "transfers": [{"src": 1, "dst": 2}]})",
+       testing::phase("b", {{1, 2}})},
+      {"{\"label\": \"\xc3\xa9\", \"transfers\": [{\"src\": 1, \"dst\": 2}]}",
+       testing::phase("\xc3\xa9", {{1, 2}})},
+      {R"({"label": "b", "transfers": [{"blocks": [[1, 2]], "src": 1, "dst": 2}]})",
+       testing::phase("b", {{1, 2}})},
+  };
+  for (const auto& [text, phase] : others) {
+    CAPTURE(text);
+    const Scan s = scan(at_key(R"({"label": "a", "transfers": [{"src": 0, "dst": 1}]},
+    )" + text + R"(,
+    {"label": "c", "transfers": []})"),
+                        true);
+    CHECK(s.end == ScanEnd::array_end);
+    REQUIRE(s.phases.size() == 3);
+    CHECK(s.phases[0] == testing::phase("a", {{0, 1}}));
+    CHECK(s.phases[1] == phase);
+    CHECK(s.phases[2] == Phase("c"));
+  }
+}
+
+TEST_CASE("phase scanner: the plain reader stops at a text's end inside a phase") {
+  const std::string a = R"({"label": "a", "transfers": [{"src": 0, "dst": 1}]})";
+  const std::string b =
+      R"({"label": "b", "transfers": [{"src": 12, "dst": 1, "blocks": [[12, 1], [0, null, 1]]}]})";
+  // Every cut of the second phase between two tokens (outside a string, not inside "null"), as
+  // a window is cut: the first is delivered, the scan asks for more text.
+  for (std::size_t n = 0; n < b.size(); ++n) {
+    if (std::count(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(n), '"') % 2 != 0 ||
+        (n > 0 && std::isalpha(b[n - 1]) && std::isalpha(b[n])))
+      continue;
+    CAPTURE(n);
+    const Scan s = scan("\"phases\": [" + a + ",\n" + b.substr(0, n), true);
+    CHECK(s.end == ScanEnd::window_end);
+    CHECK(s.phases.size() == 1);
+    // From "a", delivered already, its length known.
+    const Scan from = scan(a + ",\n" + b.substr(0, n), false, Collective::alltoall, a.size());
+    CHECK(from.end == ScanEnd::window_end);
+    CHECK(from.phases.empty());
+  }
+}
+
+TEST_CASE("phase scanner: numbers the plain reader leaves to simdjson, refused there too") {
+  for (const char* p : {
+           R"({"label": "a", "transfers": [{"src": 01, "dst": 1}]})",
+           R"({"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": [[0, 01]]}]})",
+           R"({"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": [[0, null]]}]})",
+           R"({"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": [[null]]}]})",
+           R"({"label": "a", "transfers": [{"src": 0, "dst": 1, "blocks": [[0, 1, 2, 3]]}]})",
+           R"({"label": "a", "transfers": [{"src": 4294967296, "dst": 1}]})",
+           R"({"label": "a", "transfers": [{"src": 0, "dst": 1},]})",
+           R"({"label": "a", "transfers": [{"src": 0, "dst": 1}],})",
+       })
+    check_refused(p);
 }

@@ -83,3 +83,51 @@ TEST_CASE("phase delivery: a program's bad op and a phase of transfers are refus
                     doctest::Contains("p.json: phases[1].ops[0]: "));
   CHECK(got.phases.empty());
 }
+
+TEST_CASE("phase delivery: direct messages are judged as transfer_problem judges them") {
+  // The shortcut for direct messages between ranks that exist, against the whole rule: what it
+  // lets through, the first transfer it does not take (and those after it), an alltoallv's
+  // message of no elements, an allgather's.
+  struct Case {
+    std::string name;
+    ScheduleHeader header;
+    Phase phase;
+    std::string error;  ///< empty: delivered as it is
+  };
+  ScheduleHeader v = testing::header(FullyConnected(3, 1));
+  Traffic traffic = uniform_traffic(3, 1);
+  traffic.counts[0 * 3 + 2] = 0;
+  v.traffic = SharedTraffic(traffic);
+  const ScheduleHeader gather = testing::header(FullyConnected(3, 1), Collective::allgather);
+  const std::vector<Case> cases = {
+      {"direct", testing::header(FullyConnected(3, 1)), testing::phase("a", {{0, 1}, {2, 2}}), ""},
+      {"a rank past the last, after direct ones", testing::header(FullyConnected(3, 1)),
+       testing::phase("a", {{0, 1}, {2, 0}, {3, 0}}),
+       "p.json: phases[0].transfers[2]: rank 3 does not exist (ranks: 3)"},
+      {"a block of another message, then a bad rank", testing::header(FullyConnected(3, 1)),
+       testing::phase("a", {{0, 1, {Block{2, 1}}}, {0, 5}}),
+       "p.json: phases[0].transfers[1]: rank 5 does not exist (ranks: 3)"},
+      {"an alltoallv's empty message", v, testing::phase("a", {{0, 1}, {0, 2}}),
+       "p.json: phases[0].transfers[1]: block [0,2]: counts[0][2] is 0: no message, no block"},
+      {"an allgather's direct messages", gather,
+       testing::phase("a", {{0, 1}, {1, 2}}, Collective::allgather), ""},
+      {"an alltoall block in an allgather", gather, testing::phase("a", {{0, 1}}),
+       "p.json: phases[0].transfers[0]: block [0,1] is not a block of an allgather over 3 ranks "
+       "([origin])"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    Delivered got;
+    const PhaseSink sink = got.sink();
+    io::detail::PhaseDelivery delivery("p.json", c.header, io::Tables::derive, sink);
+    Phase phase = c.phase;
+    if (c.error.empty()) {
+      delivery.deliver(phase, 0, false);
+      REQUIRE(got.phases.size() == 1);
+      CHECK(got.phases[0] == c.phase);
+    } else {
+      CHECK_THROWS_WITH(delivery.deliver(phase, 0, false), c.error.c_str());
+      CHECK(got.phases.empty());
+    }
+  }
+}
