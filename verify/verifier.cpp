@@ -121,8 +121,9 @@ void Verifier::count_requests(std::size_t index, const Phase& phase) {
 void Verifier::validate(std::size_t index, const Phase& phase) const {
   if (placement_) {
     const auto ops = phase.ops();
+    const Rank ranks = header_.ranks();  // (a visit of the topology: once, not per op)
     for (std::size_t i = 0; i < ops.size(); ++i)
-      if (const auto problem = op_problem(ops[i], header_.ranks()))
+      if (const auto problem = op_problem(ops[i], ranks))
         throw InputError("phase " + std::to_string(index) + ", op " + std::to_string(i) + ": " +
                          *problem);
     return;
