@@ -38,18 +38,14 @@ void PhaseDelivery::deliver(Phase& phase, std::size_t index, bool has_ops) {
     return deliver_program(phase, index);
   }
   if (has_ops) fail(index, "", "has \"ops\", which need " + std::string(kScheduleFormatV3));
-  // Most transfers are direct messages between ranks that exist, which are well-formed
-  // (transfer_problem finds nothing wrong with them unless an alltoallv's matrix has no such
-  // message): judged here without the call, which was a tenth of reading a file.
+  // The common case in one pass (core's transfers_well_formed, the check the verifier makes);
+  // only a phase that fails it (an alltoallv's, one whose transfers omit their blocks, or a bad
+  // one) goes transfer by transfer, to fill in blocks and name the problem.
   const auto transfers = phase.transfers();
-  std::size_t direct = 0;
-  if (!traffic_ && parts_ > 0)
-    while (direct < transfers.size() && is_direct(phase, transfers[direct])) ++direct;
-  if (direct == transfers.size()) return on_phase_(phase);
-  // Transfers without blocks (read before the header said the collective) get theirs.
-  const bool omitted =
-      std::any_of(transfers.begin() + static_cast<std::ptrdiff_t>(direct), transfers.end(),
-                  [](const Transfer& t) { return t.block_count == 0; });
+  if (!traffic_ && transfers_well_formed(phase, collective_, ranks_, parts_))
+    return on_phase_(phase);
+  const bool omitted = std::any_of(transfers.begin(), transfers.end(),
+                                   [](const Transfer& t) { return t.block_count == 0; });
   Phase filled;
   if (omitted) {
     filled.set_label(phase.label());
@@ -61,16 +57,11 @@ void PhaseDelivery::deliver(Phase& phase, std::size_t index, bool has_ops) {
     }
   }
   const Phase& out = omitted ? filled : phase;
-  for (std::size_t i = direct; i < out.size(); ++i)
+  for (std::size_t i = 0; i < out.size(); ++i)
     if (const auto problem = transfer_problem(out, out[i], collective_, ranks_, parts_,
                                               traffic_ ? &*traffic_ : nullptr, pieces_))
       fail(index, ".transfers[" + std::to_string(i) + "]", *problem);
   on_phase_(out);
-}
-
-bool PhaseDelivery::is_direct(const Phase& phase, const Transfer& t) const {
-  return t.src < ranks_ && t.dst < ranks_ && t.block_count == 1 &&
-         phase.blocks(t)[0] == direct_block(collective_, t.src, t.dst);
 }
 
 /// Version 3: validates the ops and, unless the consumer derives them itself, fills in the table

@@ -30,8 +30,6 @@ class PhaseDelivery {
 
  private:
   void deliver_program(Phase& phase, std::size_t index);
-  /// Whether `t` is a direct message between ranks that exist.
-  bool is_direct(const Phase& phase, const Transfer& t) const;
   [[noreturn]] void fail(std::size_t index, const std::string& path, const std::string& what) const;
 
   std::string_view source_;
