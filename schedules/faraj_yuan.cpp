@@ -6,6 +6,8 @@
 #include "schedules/faraj_yuan.hpp"
 
 #include <algorithm>
+
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -241,41 +243,13 @@ FarajYuanPlan faraj_yuan_plan(const Tree& tree, const std::optional<std::string>
   return plan;
 }
 
-namespace {
-
-/// x / d and x % d for an x that mostly grows by one between calls: an increment in place of a
-/// division (the divisions were most of the generator's time).
-class Quotient {
- public:
-  void at(u64 x, u64 d) {
-    if (d == d_ && x == x_ + 1) {
-      x_ = x;
-      if (++rem_ == d_) rem_ = 0, ++quot_;
-    } else if (d != d_ || x != x_) {
-      x_ = x, d_ = d, quot_ = x / d, rem_ = x % d;
-    }
-  }
-  u64 quot() const { return quot_; }
-  u64 rem() const { return rem_; }
-
- private:
-  u64 x_ = 0, d_ = 0, quot_ = 0, rem_ = 0;
-};
-
-}  // namespace
-
 void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSink& out) {
   const std::size_t k = plan.t.size();
   const u64 P = plan.phases();
   if (k < 2) return;
   const u64 M0 = plan.size(0);
   GroupWalk walk(plan);
-  // Per subtree i: q / |Mj| of its current group, and (p - P) mod |Mi| as (p + shift[i]) mod |Mi|.
-  std::vector<Quotient> group(k), local(k);
-  std::vector<u64> shift(k);
-  for (std::size_t i = 0; i < k; ++i) shift[i] = mod(-static_cast<std::int64_t>(P % plan.size(i)), plan.size(i));
   Phase phase;
-  phase.reserve(2 * k + 1, 2 * k + 1);  // per subtree a global and a local message, and Step 3
   const auto send = [&](std::size_t i, u64 x, std::size_t j, u64 y) {
     const Rank src = plan.t[i][x], dst = plan.t[j][y];
     phase.add(src, dst, direct_block(collective, src, dst));
@@ -289,29 +263,25 @@ void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSin
     const std::size_t j0 = walk.to(0);
     const u64 q0 = p - walk.start(0), Mj0 = plan.size(j0);
     const u64 sender0 = (q0 + q0 / std::lcm(M0, Mj0)) % M0;
-    const u64 round0 = (p / M0) % M0;
     for (std::size_t i : walk.active()) {
       const std::size_t j = walk.to(i);
       const u64 q = p - walk.start(i), Mi = plan.size(i), Mj = plan.size(j);
-      Quotient& g = group[i];
-      g.at(q, Mj);  // q / |Mj| and q % |Mj|
       if (i == 0) {
         // Step 1.a: receivers aligned so that t_j,(p - P) mod |Mj| receives at phase p.
         send(0, sender0, j, mod(std::int64_t(p) - std::int64_t(P), Mj));
       } else if (j == 0) {
         // Step 2: receivers by Table 3 (round r maps sender t_0,s to t_0,(s + r + 1) mod |M0|),
         // senders by the broadcast pattern t_i,0 .. t_i,|Mi|-1, |M0| phases each.
-        send(i, g.quot(), 0, (sender0 + round0 + 1) % M0);
+        send(i, q / M0, 0, (sender0 + (p / M0) % M0 + 1) % M0);
       } else {
         // Steps 4 (i > j) and 6 (i < j): the broadcast pattern, receivers t_j,0 .. t_j,|Mj|-1.
-        send(i, g.quot(), j, g.rem());
+        send(i, q / Mj, j, q % Mj);
       }
       // Step 5: local messages of t_i in the phases of t_i -> t_i-1. Sender t_i,b of the global
       // message spends |M_i-1| >= |Mi| phases; in its first |Mi| the designated receivers
       // t_i,(p - P) mod |Mi| run through all of t_i: t_i,a -> t_i,b goes where a comes up.
-      if (i >= 1 && j == i - 1 && g.rem() < Mi) {
-        local[i].at(p + shift[i], Mi);
-        const u64 a = local[i].rem(), b = g.quot();
+      if (i >= 1 && j == i - 1 && q % Mj < Mi) {
+        const u64 a = mod(std::int64_t(p) - std::int64_t(P), Mi), b = q / Mj;
         if (a != b) send(i, a, i, b);
       }
     }
