@@ -85,8 +85,6 @@ Tree::Tree(std::vector<std::string> machines, std::vector<std::string> switches,
           std::make_pair(boost::record_predecessors(parent_.data(), boost::on_tree_edge()),
                          boost::record_distances(distance.data(), boost::on_tree_edge())))));
   depth_.assign(distance.begin(), distance.end());
-  up_.resize(n);
-  for (NodeId v = 0; v < n; ++v) up_[v] = {parent_[v], depth_[v]};
   if (const auto deepest = *std::max_element(distance.begin(), distance.end());
       deepest > kMaxTreeDepth)
     throw InputError("tree: " + std::to_string(deepest) + " levels below '" + node_name(root) +

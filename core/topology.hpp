@@ -72,14 +72,6 @@ class Tree {
   /// particular order (route_nodes() gives the path in order); O(path length).
   template <class Visit>
   void route(Rank src, Rank dst, Visit&& visit) const;
-  /// The first and last links of the route src -> dst (src != dst): the machines' own links.
-  static LinkId first_link(Rank src) { return 2 * src; }
-  static LinkId last_link(Rank dst) { return 2 * dst + 1; }
-  /// Asks the memory for the nodes route(src, dst) starts from, ahead of the walk.
-  void prefetch_route(Rank src, Rank dst) const {
-    __builtin_prefetch(&up_[src]);
-    __builtin_prefetch(&up_[dst]);
-  }
 
   /// One entry per undirected link: the machines on each side once the link is cut.
   struct Cut {
@@ -112,12 +104,6 @@ class Tree {
   std::vector<NamedLink> links_;
   std::vector<NodeId> parent_;  // root's parent is itself
   std::vector<std::uint32_t> depth_;
-  /// parent_ and depth_ side by side, for route(): one cache line per node it climbs through.
-  struct Up {
-    NodeId parent;
-    std::uint32_t depth;
-  };
-  std::vector<Up> up_;
   std::vector<std::uint32_t> below_;  // machines in the subtree under each node
 };
 
@@ -416,20 +402,19 @@ std::uint32_t link_capacity(const Topology& t, LinkId l);
 template <class Visit>
 void Tree::route(Rank src, Rank dst, Visit&& visit) const {
   NodeId u = src, v = dst;
-  Up a = up_[u], b = up_[v];
-  while (a.depth > b.depth) {
+  while (depth_[u] > depth_[v]) {
     visit(2 * u);
-    a = up_[u = a.parent];
+    u = parent_[u];
   }
-  while (b.depth > a.depth) {
+  while (depth_[v] > depth_[u]) {
     visit(2 * v + 1);
-    b = up_[v = b.parent];
+    v = parent_[v];
   }
   while (u != v) {
     visit(2 * u);
     visit(2 * v + 1);
-    a = up_[u = a.parent];
-    b = up_[v = b.parent];
+    u = parent_[u];
+    v = parent_[v];
   }
 }
 

@@ -33,9 +33,6 @@ class Arrivals {
   bool contains(std::uint32_t r, std::uint32_t item) const;
   /// Every item of [lo, hi) has arrived at `r`.
   bool contains_all(std::uint32_t r, std::uint32_t lo, std::uint32_t hi) const;
-  /// Asks the memory for the set of `r` ahead of an insert: arrivals land on scattered ranks, and
-  /// each set is one cache line.
-  void prefetch(std::uint32_t r) const { __builtin_prefetch(&sets_[r], 1); }
   /// Adds `item` to the set of `r`; false when it was there already.
   bool insert(std::uint32_t r, std::uint32_t item);
   /// Items that have arrived at `r`.

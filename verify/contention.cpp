@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
-#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -67,17 +66,6 @@ class LinkRule {
     std::uint64_t hops = 0, conflicts = 0;
     const auto transfers = phase.transfers();
     for (std::uint32_t i = 0; i < transfers.size(); ++i) {
-      // A tree's machines and their links are scattered over memory: fetch a later transfer's
-      // while this one walks its route.
-      if constexpr (std::is_same_v<Net, Tree>) {
-        constexpr std::uint32_t kAhead = 8;
-        if (i + kAhead < transfers.size()) {
-          const Transfer& later = transfers[i + kAhead];
-          net.prefetch_route(later.src, later.dst);
-          __builtin_prefetch(&slots_[Tree::first_link(later.src)], 1);
-          __builtin_prefetch(&slots_[Tree::last_link(later.dst)], 1);
-        }
-      }
       const Transfer& t = transfers[i];
       if (t.local()) continue;
       net.route(t.src, t.dst, [&](LinkId l) {

@@ -1,6 +1,5 @@
 #include "verify/delivery.hpp"
 
-#include <algorithm>
 #include <string>
 
 #include "core/limits.hpp"
@@ -156,11 +155,7 @@ void DeliveryChecker::consume(std::size_t index, const Phase& phase) {
 }
 
 void DeliveryChecker::arrive(std::size_t index, const Phase& phase) {
-  constexpr std::size_t kAhead = 8;  // arrivals whose state is fetched while one is applied
-  for (std::size_t n = 0; n < std::min(kAhead, arriving_.size()); ++n)
-    arrivals_.prefetch(arriving_[n].at);
   for (std::size_t n = 0; n < arriving_.size(); ++n) {
-    if (n + kAhead < arriving_.size()) arrivals_.prefetch(arriving_[n + kAhead].at);
     const Arrival& a = arriving_[n];
     if (arrivals_.insert(a.at, a.item)) {
       if (parts_ == 1 && !traffic_) continue;  // delivered_count reads the arrivals
