@@ -221,6 +221,51 @@ void faraj_yuan_two_level(benchmark::State& state) {
       benchmark::Counter(double(state.iterations()) * p * (p - 1), benchmark::Counter::kIsRate);
 }
 
+/// The parts of faraj_yuan_two_level one at a time, on the same tree: generation alone (a sink
+/// that counts), generation with the validation the verifier begins with, and generation with
+/// the stateful share only (delivery, invariants, counts) or the phase-local share only
+/// (contention). The whole check is faraj_yuan_two_level.
+void faraj_yuan_parts(benchmark::State& state) {
+  const auto leaves = static_cast<std::uint32_t>(state.range(0));
+  const auto per_leaf = static_cast<std::uint32_t>(state.range(1));
+  const auto part = state.range(2);  // 0 generate, 1 + validate, 2 stateful, 3 phase-local
+  std::vector<std::string> machines, switches{"root"};
+  std::vector<Tree::NamedLink> links;
+  for (std::uint32_t s = 0; s < leaves; ++s) {
+    switches.push_back("s" + std::to_string(s));
+    links.push_back({switches.back(), "root"});
+    for (std::uint32_t m = 0; m < per_leaf; ++m) {
+      machines.push_back("n" + std::to_string(machines.size()));
+      links.push_back({machines.back(), switches.back()});
+    }
+  }
+  const auto& a = *schedules::find_algorithm("faraj-yuan");
+  const ScheduleHeader h = schedules::make_header(a, Tree(machines, switches, links), {});
+  std::uint64_t transfers = 0;
+  for (auto _ : state) {
+    transfers = 0;
+    if (part <= 1) {
+      verify::Verifier v(h, h.topology, a.claims(h));
+      std::size_t index = 0;
+      a.generate(h, [&](const Phase& p) {
+        if (part == 1) v.validate(index++, p);
+        transfers += p.size();
+      });
+    } else {
+      const verify::Share share = part == 2 ? verify::Share{true, 0, 0} : verify::Share{false, 0, 1};
+      verify::Verifier v(h, h.topology, a.claims(h), share);
+      a.generate(h, [&](const Phase& p) {
+        v.consume(p);
+        transfers += p.size();
+      });
+      if (part == 2 && v.finish().verdict() != verify::Verdict::pass)
+        state.SkipWithError("the schedule does not verify");
+    }
+  }
+  state.counters["transfers_per_s"] =
+      benchmark::Counter(double(state.iterations()) * double(transfers), benchmark::Counter::kIsRate);
+}
+
 /// Issue 6's case: bruck-index with r = 2 on fully-connected(n, 1), generated and streamed
 /// through every check (each transfer carries about n/2 blocks: 24M block moves at n = 4096).
 void bruck_index_r2(benchmark::State& state) {
@@ -279,6 +324,11 @@ BENCHMARK(faraj_yuan_two_level)
     ->Args({32, 32})
     ->Args({64, 64})
     ->ArgNames({"leaves", "per_leaf"})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK(faraj_yuan_parts)
+    ->ArgsProduct({{64}, {64}, {0, 1, 2, 3}})
+    ->ArgNames({"leaves", "per_leaf", "part"})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 BENCHMARK_CAPTURE(grama_on_hypercube, hypercube_pairwise, std::string("hypercube-pairwise"))

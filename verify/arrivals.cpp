@@ -54,8 +54,7 @@ bool Arrivals::contains_all(std::uint32_t r, std::uint32_t first, std::uint32_t 
   return at != d.size() && lo(d[at]) <= first && hi(d[at]) >= last;
 }
 
-bool Arrivals::insert(std::uint32_t r, std::uint32_t item) {
-  Set& s = sets_[r];
+bool Arrivals::insert_slow(Set& s, std::uint32_t item) {
   switch (s.mode) {
     case Mode::inline_runs:
       if (!insert_inline(s, item)) return false;

@@ -34,7 +34,24 @@ class Arrivals {
   /// Every item of [lo, hi) has arrived at `r`.
   bool contains_all(std::uint32_t r, std::uint32_t lo, std::uint32_t hi) const;
   /// Adds `item` to the set of `r`; false when it was there already.
-  bool insert(std::uint32_t r, std::uint32_t item);
+  bool insert(std::uint32_t r, std::uint32_t item) {
+    // The usual arrival extends an inline run at its end without reaching the next: here, with
+    // no call; every other case in insert_slow.
+    Set& s = sets_[r];
+    if (s.mode == Mode::inline_runs) {
+      std::uint32_t next = 0;  // the first run starting after item
+      while (next < s.runs && lo(s.inline_[next]) <= item) ++next;
+      if (next != 0 && hi(s.inline_[next - 1]) == item &&
+          (next == s.runs || lo(s.inline_[next]) != item + 1)) {
+        s.inline_[next - 1] += 1;  // hi + 1: hi is the low half
+        ++s.count;
+        return true;
+      }
+    }
+    return insert_slow(s, item);
+  }
+  /// Asks for the cache line of `r`'s set ahead of an insert.
+  void prefetch(std::uint32_t r) const { __builtin_prefetch(&sets_[r], 1); }
   /// Items that have arrived at `r`.
   std::uint32_t size(std::uint32_t r) const { return sets_[r].count; }
   /// The smallest item in [0, items) outside [skip_lo, skip_hi) that has not arrived at `r`;
@@ -70,6 +87,7 @@ class Arrivals {
   }
   /// The run containing `item`, or the first run after it (an index into `runs`).
   static std::size_t find(std::span<const std::uint64_t> runs, std::uint32_t item);
+  bool insert_slow(Set& s, std::uint32_t item);
   bool insert_inline(Set& s, std::uint32_t item);
   bool insert_heap(std::vector<std::uint64_t>& d, std::uint32_t item);
   void spill(Set& s);

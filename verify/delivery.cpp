@@ -103,7 +103,17 @@ void DeliveryChecker::fail(Counterexample c) {
   if (violations_++ == 0) first_ = std::move(c);
 }
 
+bool DeliveryChecker::direct(const Phase& phase) const {
+  const bool allgather = collective_ == Collective::allgather;
+  bool all = true;
+  for (const Transfer& t : phase.transfers())
+    for (const Block& b : phase.blocks(t))
+      all &= b.origin == t.src && (allgather || b.dest == t.dst || t.local());
+  return all;
+}
+
 void DeliveryChecker::consume(std::size_t index, const Phase& phase) {
+  if (direct(phase)) return arrive_direct(index, phase);
   const auto transfers = phase.transfers();
   for (std::size_t i = 0; i < transfers.size(); ++i) {
     const Transfer& t = transfers[i];
@@ -154,32 +164,71 @@ void DeliveryChecker::consume(std::size_t index, const Phase& phase) {
   pending_.clear();
 }
 
+bool DeliveryChecker::insert(Rank at, std::uint32_t item) {
+  if (!arrivals_.insert(at, item)) return false;
+  if (parts_ == 1 && !traffic_) return true;  // delivered_count reads the arrivals
+  const Rank origin = item / parts_;
+  const std::uint32_t lo = origin * parts_;
+  if (parts_ == 1 || arrivals_.contains_all(at, lo, lo + pieces(origin, at))) ++received_[at];
+  return true;
+}
+
+void DeliveryChecker::duplicate(std::size_t index, const Phase& phase,
+                                std::optional<std::uint32_t> earlier, std::uint32_t transfer,
+                                Rank at, Block b) {
+  if (violations_++ > 0) return;
+  Counterexample c{index, phase.label(), phase.size(), {}, "rank " + std::to_string(at), {}};
+  if (earlier) c.transfers.push_back(offending(phase, phase[*earlier]));
+  c.transfers.push_back(offending(phase, phase[transfer]));
+  c.explanation =
+      "block " + to_string(b) + " arrives at rank " + std::to_string(at) +
+      (earlier ? " twice in " + phase_name(index)
+               : " again in " + phase_name(index) + " (it arrived there in an earlier phase)");
+  first_ = std::move(c);
+}
+
 void DeliveryChecker::arrive(std::size_t index, const Phase& phase) {
   for (std::size_t n = 0; n < arriving_.size(); ++n) {
     const Arrival& a = arriving_[n];
-    if (arrivals_.insert(a.at, a.item)) {
-      if (parts_ == 1 && !traffic_) continue;  // delivered_count reads the arrivals
-      const Rank origin = a.item / parts_;
-      const std::uint32_t lo = origin * parts_;
-      if (parts_ == 1 || arrivals_.contains_all(a.at, lo, lo + pieces(origin, a.at)))
-        ++received_[a.at];
-      continue;
-    }
+    if (insert(a.at, a.item)) continue;
     // A duplicate. When the first arrival is in this phase too, name both transfers.
-    if (violations_++ > 0) continue;
-    Counterexample c{index, phase.label(), phase.size(), {}, "rank " + std::to_string(a.at), {}};
-    for (std::size_t m = 0; m < n && c.transfers.empty(); ++m)
-      if (arriving_[m].at == a.at && arriving_[m].item == a.item)
-        c.transfers.push_back(offending(phase, phase[arriving_[m].transfer]));
-    const bool twice = !c.transfers.empty();
-    c.transfers.push_back(offending(phase, phase[a.transfer]));
-    c.explanation =
-        "block " + to_string(a.block) + " arrives at rank " + std::to_string(a.at) +
-        (twice ? " twice in " + phase_name(index)
-               : " again in " + phase_name(index) + " (it arrived there in an earlier phase)");
-    first_ = std::move(c);
+    std::optional<std::uint32_t> earlier;
+    for (std::size_t m = 0; m < n && violations_ == 0 && !earlier; ++m)
+      if (arriving_[m].at == a.at && arriving_[m].item == a.item) earlier = arriving_[m].transfer;
+    duplicate(index, phase, earlier, a.transfer, a.at, a.block);
   }
   arriving_.clear();
+}
+
+void DeliveryChecker::arrive_direct(std::size_t index, const Phase& phase) {
+  // Every block is its sender's own, so the sender holds it and nothing is relayed: no arrival of
+  // this phase can change what another transfer of it may carry, and the arrivals take effect as
+  // they are met, in the order arrive() applies them.
+  const auto transfers = phase.transfers();
+  constexpr std::uint32_t kAhead = 8;
+  for (std::uint32_t i = 0; i < transfers.size() && i < kAhead; ++i) arrivals_.prefetch(transfers[i].dst);
+  for (std::uint32_t i = 0; i < transfers.size(); ++i) {
+    const Transfer& t = transfers[i];
+    if (i + kAhead < transfers.size()) arrivals_.prefetch(transfers[i + kAhead].dst);
+    if (t.local()) continue;
+    for (const Block& b : phase.blocks(t)) {
+      if (insert(t.dst, item(b))) continue;
+      // The earlier arrival of the same block at t.dst in this phase, if there is one.
+      std::optional<std::uint32_t> earlier;
+      for (std::uint32_t m = 0; m <= i && violations_ == 0 && !earlier; ++m) {
+        const Transfer& u = transfers[m];
+        if (u.local() || u.dst != t.dst) continue;
+        for (const Block& e : phase.blocks(u)) {
+          if (m == i && &e == &b) break;
+          if (item(e) == item(b)) {
+            earlier = m;
+            break;
+          }
+        }
+      }
+      duplicate(index, phase, earlier, i, t.dst, b);
+    }
+  }
 }
 
 bool DeliveryChecker::arrives_in_this_phase(Rank r, Block b) const {

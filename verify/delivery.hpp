@@ -61,6 +61,17 @@ class DeliveryChecker final : public DataView {
   bool arrives_in_this_phase(Rank r, Block b) const;
   /// Applies the phase's arrivals at destinations; a second arrival of one block is a duplicate.
   void arrive(std::size_t index, const Phase& phase);
+  /// Every block of the phase is carried by its origin, straight to its destination (or any rank,
+  /// allgather), or stays local: the phase consume() judges by arriving alone.
+  bool direct(const Phase& phase) const;
+  /// consume() of a direct phase: its arrivals in one pass, nothing queued.
+  void arrive_direct(std::size_t index, const Phase& phase);
+  /// Adds an arrival at a destination; false when the block was there already.
+  bool insert(Rank at, std::uint32_t item);
+  /// A second arrival of `b` at `at`, by transfer `transfer`; `earlier` names the transfer of
+  /// this phase that brought it first, if one did.
+  void duplicate(std::size_t index, const Phase& phase, std::optional<std::uint32_t> earlier,
+                 std::uint32_t transfer, Rank at, Block b);
 
   /// An arrival at a destination in the phase being applied.
   struct Arrival {
