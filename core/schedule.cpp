@@ -53,6 +53,25 @@ void Phase::add(Rank src, Rank dst, std::span<const Block> blocks) {
   blocks_.insert(blocks_.end(), blocks.begin(), blocks.end());
 }
 
+void Phase::add_direct(std::span<const std::array<Rank, 2>> pairs, Collective collective) {
+  const std::size_t t0 = transfers_.size(), b0 = blocks_.size();
+  const std::uint64_t block_end = std::uint64_t{b0} + pairs.size();
+  if (t0 + pairs.size() > transfers_.capacity() || block_end > blocks_.capacity())
+    charge(capacity_for(transfers_.capacity(), t0 + pairs.size()),
+           capacity_for(blocks_.capacity(), block_end), ops_.capacity());
+  transfers_.resize(t0 + pairs.size());
+  blocks_.resize(block_end);
+  // Through plain pointers: the vectors' own members would be stored back at every element.
+  Transfer* t = transfers_.data() + t0;
+  Block* b = blocks_.data() + b0;
+  const auto first = static_cast<std::uint32_t>(b0);
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const auto [src, dst] = pairs[i];
+    t[i] = {src, dst, first + static_cast<std::uint32_t>(i), 1};
+    b[i] = direct_block(collective, src, dst);
+  }
+}
+
 void Phase::add(const BufferOp& op) {
   if (ops_.size() == ops_.capacity())
     charge(transfers_.capacity(), blocks_.capacity(),

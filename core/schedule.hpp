@@ -11,6 +11,7 @@
 /// phase costs two allocations, and are consumed one at a time through PhaseSink, so neither a
 /// generator nor a checker ever needs the whole table.
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -85,6 +86,10 @@ class Phase {
     }
     add(src, dst, std::span<const Block>(&block, 1));
   }
+
+  /// Appends one transfer per (src, dst) pair, each carrying the pair's own message
+  /// (direct_block): the generators' bulk form of add(), charged once for all of them.
+  void add_direct(std::span<const std::array<Rank, 2>> pairs, Collective collective);
 
   std::size_t size() const { return transfers_.size(); }
   bool empty() const { return transfers_.empty(); }

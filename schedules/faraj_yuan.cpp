@@ -6,8 +6,7 @@
 #include "schedules/faraj_yuan.hpp"
 
 #include <algorithm>
-
-#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -250,10 +249,22 @@ void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSin
   const u64 M0 = plan.size(0);
   GroupWalk walk(plan);
   Phase phase;
-  const auto send = [&](std::size_t i, u64 x, std::size_t j, u64 y) {
-    const Rank src = plan.t[i][x], dst = plan.t[j][y];
-    phase.add(src, dst, direct_block(collective, src, dst));
+  // A phase's messages, (src, dst) pairs: at most one global and one local message per subtree
+  // and Step 3's, written through a plain pointer and added to the phase at once.
+  std::vector<std::array<Rank, 2>> pairs(2 * k + 1);
+  std::array<Rank, 2>* next = pairs.data();
+  const auto send = [&next](Rank src, Rank dst) { *next++ = {src, dst}; };
+  // Each subtree's current group t_i -> t_j, set up when it starts: its machines, and its phase
+  // q = p - start as q / |Mj| and q % |Mj|, counted on phase by phase (the per-phase divisions
+  // below are one per phase, not one per message).
+  struct Group {
+    const Rank* from = nullptr;
+    const Rank* to = nullptr;
+    u64 Mi = 0, Mj = 0;
+    u64 x = 0, y = 0;  // q / Mj, q % Mj
   };
+  std::vector<Group> group(k);
+  u64 lcm_for = 0, lcm0 = 0;  // lcm(|M0|, |Mj|) for t_0's current receiving subtree
   for (u64 p = 0; p < P; ++p) {
     walk.enter(p);
     phase.clear();
@@ -262,32 +273,39 @@ void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSin
     // t_0,0 .. t_0,|M0|-1 (t_0 sends in every phase: its groups fill phases 0 .. P-1).
     const std::size_t j0 = walk.to(0);
     const u64 q0 = p - walk.start(0), Mj0 = plan.size(j0);
-    const u64 sender0 = (q0 + q0 / std::lcm(M0, Mj0)) % M0;
+    if (Mj0 != lcm_for) lcm_for = Mj0, lcm0 = std::lcm(M0, Mj0);
+    const u64 sender0 = (q0 + q0 / lcm0) % M0;
+    // Step 2's receiver in t_0 (Table 3: round r maps sender t_0,s to t_0,(s + r + 1) mod |M0|).
+    const u64 receiver0 = (sender0 + (p / M0) % M0 + 1) % M0;
     for (std::size_t i : walk.active()) {
+      Group& g = group[i];
       const std::size_t j = walk.to(i);
-      const u64 q = p - walk.start(i), Mi = plan.size(i), Mj = plan.size(j);
+      if (walk.start(i) == p)
+        g = {plan.t[i].data(), plan.t[j].data(), plan.size(i), plan.size(j), 0, 0};
       if (i == 0) {
         // Step 1.a: receivers aligned so that t_j,(p - P) mod |Mj| receives at phase p.
-        send(0, sender0, j, mod(std::int64_t(p) - std::int64_t(P), Mj));
+        send(g.from[sender0], g.to[mod(std::int64_t(p) - std::int64_t(P), g.Mj)]);
       } else if (j == 0) {
-        // Step 2: receivers by Table 3 (round r maps sender t_0,s to t_0,(s + r + 1) mod |M0|),
-        // senders by the broadcast pattern t_i,0 .. t_i,|Mi|-1, |M0| phases each.
-        send(i, q / M0, 0, (sender0 + (p / M0) % M0 + 1) % M0);
+        // Step 2: senders by the broadcast pattern t_i,0 .. t_i,|Mi|-1, |M0| phases each.
+        send(g.from[g.x], g.to[receiver0]);
       } else {
         // Steps 4 (i > j) and 6 (i < j): the broadcast pattern, receivers t_j,0 .. t_j,|Mj|-1.
-        send(i, q / Mj, j, q % Mj);
+        send(g.from[g.x], g.to[g.y]);
       }
       // Step 5: local messages of t_i in the phases of t_i -> t_i-1. Sender t_i,b of the global
       // message spends |M_i-1| >= |Mi| phases; in its first |Mi| the designated receivers
       // t_i,(p - P) mod |Mi| run through all of t_i: t_i,a -> t_i,b goes where a comes up.
-      if (i >= 1 && j == i - 1 && q % Mj < Mi) {
-        const u64 a = mod(std::int64_t(p) - std::int64_t(P), Mi), b = q / Mj;
-        if (a != b) send(i, a, i, b);
+      if (i >= 1 && j == i - 1 && g.y < g.Mi) {
+        const u64 a = mod(std::int64_t(p) - std::int64_t(P), g.Mi), b = g.x;
+        if (a != b) send(g.from[a], g.from[b]);
       }
+      if (++g.y == g.Mj) g.y = 0, ++g.x;
     }
     // Step 3: local messages of t_0 in the first |M0| (|M0| - 1) phases: in round r the global
     // receiver t_0,(s + r + 1) mod |M0| sends to the global sender t_0,s.
-    if (p < M0 * (M0 - 1)) send(0, (sender0 + p / M0 + 1) % M0, 0, sender0);
+    if (p < M0 * (M0 - 1)) send(plan.t[0][(sender0 + p / M0 + 1) % M0], plan.t[0][sender0]);
+    phase.add_direct({pairs.data(), next}, collective);
+    next = pairs.data();
     out(phase);
     walk.leave(p);
   }
