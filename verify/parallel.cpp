@@ -18,6 +18,10 @@ namespace {
 struct Batch {
   std::size_t size = 0;  // phases in use (the vector keeps earlier capacity)
   std::uint64_t transfers = 0;
+  std::size_t first = 0;  // the index of phases[0]
+  // The stateful worker judges the phase-local checks of the reading thread's phases here (it
+  // was keeping up when the batch began); the reading thread skips them.
+  bool handed_over = false;
   std::vector<Phase> phases;
 };
 
@@ -37,6 +41,11 @@ class Queue {
     if (closed_) return;
     items_.push_back(std::move(b));
     ready_.notify_one();
+  }
+  /// Batches waiting now (a hint: it may change at once).
+  std::size_t waiting() {
+    std::lock_guard lock(mutex_);
+    return items_.size();
   }
   /// Blocks while empty; null once closed and drained.
   std::shared_ptr<const Batch> pop() {
@@ -78,6 +87,7 @@ struct ParallelVerifier::Impl {
   const ScheduleHeader& header;
   std::optional<Verifier> inline_verifier;  // threads == 1
   std::optional<Verifier> caller;           // the reading thread's part of the phase-local checks
+  Share caller_share{false, 0, 0};          // its share
   std::vector<std::unique_ptr<Worker>> workers;
   bool stateful_worker = false;  // workers[0] holds the stateful checks
 
@@ -94,9 +104,15 @@ struct ParallelVerifier::Impl {
   explicit Impl(const ScheduleHeader& h) : header(h) {}
 
   void run(Worker& w) {
+    const bool takes_over = stateful_worker && &w == workers.front().get() && caller;
     while (auto b = w.queue.pop()) {
       if (failed.load(std::memory_order_relaxed)) continue;
       try {
+        if (takes_over && b->handed_over) {
+          for (std::size_t i = 0; i < b->size; ++i)
+            w.verifier.consume_valid(b->phases[i], caller_share.local(b->first + i));
+          continue;
+        }
         for (std::size_t i = 0; i < b->size; ++i) w.verifier.consume_valid(b->phases[i]);
       } catch (...) {
         std::lock_guard lock(error_mutex);
@@ -118,6 +134,11 @@ struct ParallelVerifier::Impl {
     if (!b) b = std::make_unique<Batch>();
     b->size = 0;
     b->transfers = 0;
+    b->first = next;
+    // A stateful worker with at most one batch waiting has time to spare: it takes the reading
+    // thread's phase-local checks for this batch (a generating reader judges contention while
+    // the worker follows delivery, and which half is heavier depends on the schedule).
+    b->handed_over = caller && stateful_worker && workers.front()->queue.waiting() <= 1;
     // Back to the pool when the last worker lets go of it.
     return {b.release(), [this](Batch* done) {
               std::lock_guard lock(pool_mutex);
@@ -163,8 +184,10 @@ ParallelVerifier::ParallelVerifier(const ScheduleHeader& header, const Topology&
   const unsigned checkers = caller_judges ? threads - (share.stateful ? 1 : 0) : threads - 1;
   const unsigned locals = share.slices == 0 ? 0 : std::max(1u, checkers);
   unsigned k = 0;
-  if (locals > 0 && caller_judges)
-    m.caller.emplace(header, model, claims, share.split(k++, locals));
+  if (locals > 0 && caller_judges) {
+    m.caller_share = share.split(k++, locals);
+    m.caller.emplace(header, model, claims, m.caller_share);
+  }
   if (share.stateful) {
     Share stateful{true, 0, 0};
     if (locals > 0 && !caller_judges) stateful = share.split(k++, locals), stateful.stateful = true;
@@ -200,10 +223,12 @@ void ParallelVerifier::consume(const Phase& phase) {
   }
   if (m.failed.load(std::memory_order_relaxed)) m.rethrow();
   const Verifier& validator = m.caller ? *m.caller : m.workers.front()->verifier;
-  validator.validate(m.next++, phase);
-  if (m.caller) m.caller->consume_valid(phase);
+  validator.validate(m.next, phase);
+  if (!m.workers.empty() && !m.batch) m.batch = m.fresh_batch();
+  if (m.caller)
+    m.caller->consume_valid(phase, !(m.batch && m.batch->handed_over) && m.caller_share.local(m.next));
+  ++m.next;
   if (m.workers.empty()) return;
-  if (!m.batch) m.batch = m.fresh_batch();
   Batch& b = *m.batch;
   if (b.size == b.phases.size()) b.phases.emplace_back();
   b.phases[b.size++] = phase;

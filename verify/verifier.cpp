@@ -143,16 +143,18 @@ void Verifier::consume(const Phase& phase) {
   consume_valid(phase);
 }
 
-void Verifier::consume_valid(const Phase& phase) {
+void Verifier::consume_valid(const Phase& phase) { consume_valid(phase, share_.local(next_)); }
+
+void Verifier::consume_valid(const Phase& phase, bool local) {
   const std::size_t index = next_++;
   if (placement_)
-    consume_table(placement_->consume(index, phase), index);
+    consume_table(placement_->consume(index, phase), index, local);
   else
-    consume_table(phase, index);
+    consume_table(phase, index, local);
 }
 
-void Verifier::consume_table(const Phase& phase, std::size_t index) {
-  if (share_.local(index)) {
+void Verifier::consume_table(const Phase& phase, std::size_t index, bool local) {
+  if (local) {
     contention_.consume(index, phase);
     if (claims_.max_requests) count_requests(index, phase);
   }

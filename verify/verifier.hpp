@@ -52,6 +52,10 @@ class Verifier {
   void validate(std::size_t index, const Phase& phase) const;
   /// consume() of phase `index` (the next one) that validate() has passed.
   void consume_valid(const Phase& phase);
+  /// The same, judging the phase-local checks of this phase when `local` says so, whatever the
+  /// share says: for a caller that deals phases out as it goes (verify/parallel.hpp). Each phase
+  /// judged by exactly one verifier keeps the merged findings those of one verifier.
+  void consume_valid(const Phase& phase, bool local);
   /// A sink that forwards to consume(); valid while the verifier lives.
   PhaseSink sink() {
     return [this](const Phase& p) { consume(p); };
@@ -84,8 +88,8 @@ class Verifier {
   /// The "invariants" check: fail on a violation; not evaluated when the algorithm declares none
   /// or none applied at any boundary; pass when one applied somewhere and none was broken.
   CheckResult invariants_check() const;
-  /// The table checks on phase `index` of the table.
-  void consume_table(const Phase& phase, std::size_t index);
+  /// The table checks on phase `index` of the table; the phase-local ones when `local`.
+  void consume_table(const Phase& phase, std::size_t index, bool local);
 
   const ScheduleHeader& header_;
   const Topology& model_;

@@ -58,6 +58,12 @@ TEST_CASE("limits: a phase is charged as it grows, before it allocates, and numb
   CHECK(added >= 16384);
   CHECK(added < 65536);
   CHECK(phase.size() == added);
+  // In bulk: charged once for the whole append, before it allocates.
+  Phase bulk;
+  const std::vector<std::array<Rank, 2>> pairs(65536, std::array<Rank, 2>{0, 1});
+  CHECK_THROWS_WITH_AS(bulk.add_direct(pairs, Collective::alltoall),
+                       doctest::Contains("more than the memory limit of 1 MiB"), InputError);
+  CHECK(bulk.empty());
   l.max_memory_bytes = std::uint64_t(1) << 50;
   set_limits(l);
   CHECK_THROWS_WITH_AS(Phase().reserve(1, std::uint64_t(1) << 32),

@@ -58,6 +58,33 @@ TEST_CASE("delivery: two arrivals in one phase name both transfers") {
         std::vector<OffendingTransfer>{{0, 2, {{0, 2}}, {}}, {1, 2, {{0, 2}}, {}}});
 }
 
+TEST_CASE("delivery: a direct phase names a duplicate as a phase with relays does") {
+  // Every block carried by its origin straight to its destination: arrive_direct's one pass.
+  SUBCASE("two transfers of one message in one phase") {
+    const auto r = run(Collective::alltoall, 3, {phase("a", {{0, 1}, {2, 0}, {0, 1}})});
+    REQUIRE(r.counterexample);
+    CHECK(r.counterexample->phase == 0);
+    CHECK(r.counterexample->explanation == "block [0,1] arrives at rank 1 twice in phase 0");
+    CHECK(r.counterexample->transfers ==
+          std::vector<OffendingTransfer>{{0, 1, {{0, 1}}, {}}, {0, 1, {{0, 1}}, {}}});
+  }
+  SUBCASE("one transfer carrying its message twice") {
+    const auto r = run(Collective::alltoall, 2, {phase("a", {{0, 1, {{0, 1}, {0, 1}}}})});
+    REQUIRE(r.counterexample);
+    CHECK(r.counterexample->explanation == "block [0,1] arrives at rank 1 twice in phase 0");
+    CHECK(r.counterexample->transfers.size() == 2);
+    CHECK(r.summary == "1 invalid or duplicate deliveries; 1 of 2 deliveries never happen");
+  }
+  SUBCASE("an allgather block reaching one rank twice, the first duplicate named") {
+    const auto r = run(Collective::allgather, 3,
+                       {phase("a", {{0, 1, {{0, kEveryRank}}}, {2, 1, {{2, kEveryRank}}},
+                                    {2, 1, {{2, kEveryRank}}}, {0, 1, {{0, kEveryRank}}}})});
+    REQUIRE(r.counterexample);
+    CHECK(r.counterexample->explanation == "block [2] arrives at rank 1 twice in phase 0");
+    CHECK(r.summary.starts_with("2 invalid or duplicate deliveries"));
+  }
+}
+
 TEST_CASE("delivery: sending a block one does not hold") {
   const auto r = run(Collective::alltoall, 3, {phase("a", {{0, 2}, {1, 2, {{0, 2}}}})});
   REQUIRE(r.counterexample);
