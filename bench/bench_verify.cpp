@@ -192,9 +192,8 @@ void grama_on_hypercube(benchmark::State& state, const std::string& algorithm) {
 
 /// Issue 5's cases: faraj-yuan on two-level trees (a root switch over `leaves` switches of
 /// `per_leaf` machines), generated and streamed through every check.
-void faraj_yuan_two_level(benchmark::State& state) {
-  const auto leaves = static_cast<std::uint32_t>(state.range(0));
-  const auto per_leaf = static_cast<std::uint32_t>(state.range(1));
+/// Faraj-Yuan's header on a two-level tree: `leaves` switches of `per_leaf` machines under a root.
+ScheduleHeader faraj_yuan_on_two_levels(std::uint32_t leaves, std::uint32_t per_leaf) {
   std::vector<std::string> machines, switches{"root"};
   std::vector<Tree::NamedLink> links;
   for (std::uint32_t s = 0; s < leaves; ++s) {
@@ -205,8 +204,15 @@ void faraj_yuan_two_level(benchmark::State& state) {
       links.push_back({machines.back(), switches.back()});
     }
   }
+  return schedules::make_header(*schedules::find_algorithm("faraj-yuan"),
+                                Tree(machines, switches, links), {});
+}
+
+void faraj_yuan_two_level(benchmark::State& state) {
+  const auto leaves = static_cast<std::uint32_t>(state.range(0));
+  const auto per_leaf = static_cast<std::uint32_t>(state.range(1));
   const auto& a = *schedules::find_algorithm("faraj-yuan");
-  const ScheduleHeader h = schedules::make_header(a, Tree(machines, switches, links), {});
+  const ScheduleHeader h = faraj_yuan_on_two_levels(leaves, per_leaf);
   std::size_t phases = 0;
   for (auto _ : state) {
     verify::Verifier v(h, h.topology, a.claims(h));
@@ -215,7 +221,7 @@ void faraj_yuan_two_level(benchmark::State& state) {
     if (r.verdict() != verify::Verdict::pass) state.SkipWithError("the schedule does not verify");
     phases = r.counts.phases;
   }
-  const double p = double(machines.size());
+  const double p = double(h.ranks());
   state.counters["phases"] = double(phases);
   state.counters["messages_per_s"] =
       benchmark::Counter(double(state.iterations()) * p * (p - 1), benchmark::Counter::kIsRate);
@@ -229,18 +235,8 @@ void faraj_yuan_parts(benchmark::State& state) {
   const auto leaves = static_cast<std::uint32_t>(state.range(0));
   const auto per_leaf = static_cast<std::uint32_t>(state.range(1));
   const auto part = state.range(2);  // 0 generate, 1 + validate, 2 stateful, 3 phase-local
-  std::vector<std::string> machines, switches{"root"};
-  std::vector<Tree::NamedLink> links;
-  for (std::uint32_t s = 0; s < leaves; ++s) {
-    switches.push_back("s" + std::to_string(s));
-    links.push_back({switches.back(), "root"});
-    for (std::uint32_t m = 0; m < per_leaf; ++m) {
-      machines.push_back("n" + std::to_string(machines.size()));
-      links.push_back({machines.back(), switches.back()});
-    }
-  }
   const auto& a = *schedules::find_algorithm("faraj-yuan");
-  const ScheduleHeader h = schedules::make_header(a, Tree(machines, switches, links), {});
+  const ScheduleHeader h = faraj_yuan_on_two_levels(leaves, per_leaf);
   std::uint64_t transfers = 0;
   for (auto _ : state) {
     transfers = 0;
