@@ -248,7 +248,8 @@ void faraj_yuan_parts(benchmark::State& state) {
         transfers += p.size();
       });
     } else {
-      const verify::Share share = part == 2 ? verify::Share{true, 0, 0} : verify::Share{false, 0, 1};
+      const verify::Share share =
+          part == 2 ? verify::Share{true, 0, 0} : verify::Share{false, 0, 1};
       verify::Verifier v(h, h.topology, a.claims(h), share);
       a.generate(h, [&](const Phase& p) {
         v.consume(p);
@@ -258,8 +259,8 @@ void faraj_yuan_parts(benchmark::State& state) {
         state.SkipWithError("the schedule does not verify");
     }
   }
-  state.counters["transfers_per_s"] =
-      benchmark::Counter(double(state.iterations()) * double(transfers), benchmark::Counter::kIsRate);
+  state.counters["transfers_per_s"] = benchmark::Counter(
+      double(state.iterations()) * double(transfers), benchmark::Counter::kIsRate);
 }
 
 /// Issue 6's case: bruck-index with r = 2 on fully-connected(n, 1), generated and streamed

@@ -264,7 +264,6 @@ void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSin
     u64 x = 0, y = 0;  // q / Mj, q % Mj
   };
   std::vector<Group> group(k);
-  u64 lcm_for = 0, lcm0 = 0;  // lcm(|M0|, |Mj|) for t_0's current receiving subtree
   for (u64 p = 0; p < P; ++p) {
     walk.enter(p);
     phase.clear();
@@ -273,8 +272,7 @@ void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSin
     // t_0,0 .. t_0,|M0|-1 (t_0 sends in every phase: its groups fill phases 0 .. P-1).
     const std::size_t j0 = walk.to(0);
     const u64 q0 = p - walk.start(0), Mj0 = plan.size(j0);
-    if (Mj0 != lcm_for) lcm_for = Mj0, lcm0 = std::lcm(M0, Mj0);
-    const u64 sender0 = (q0 + q0 / lcm0) % M0;
+    const u64 sender0 = (q0 + q0 / std::lcm(M0, Mj0)) % M0;
     // Step 2's receiver in t_0 (Table 3: round r maps sender t_0,s to t_0,(s + r + 1) mod |M0|).
     const u64 receiver0 = (sender0 + (p / M0) % M0 + 1) % M0;
     for (std::size_t i : walk.active()) {
@@ -351,11 +349,10 @@ Claims faraj_yuan_claims(const ScheduleHeader& header) {
           // Subtree i's machines as one range of ranks (the usual numbering): a range query per
           // receiver; the pair-by-pair walk below only names the first undelivered message.
           const auto& from = plan->t[i];
-          const bool consecutive =
-              !from.empty() && from.back() - from.front() + std::size_t{1} == from.size() &&
-              std::is_sorted(from.begin(), from.end());
-          if (consecutive &&
-              std::all_of(plan->t[j].begin(), plan->t[j].end(), [&](Rank b) {
+          const bool consecutive = !from.empty() &&
+                                   from.back() - from.front() + std::size_t{1} == from.size() &&
+                                   std::is_sorted(from.begin(), from.end());
+          if (consecutive && std::all_of(plan->t[j].begin(), plan->t[j].end(), [&](Rank b) {
                 return data.delivered_all(from.front(), from.back() + 1, b);
               }))
             return std::nullopt;

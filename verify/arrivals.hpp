@@ -50,8 +50,6 @@ class Arrivals {
     }
     return insert_slow(s, item);
   }
-  /// Asks for the cache line of `r`'s set ahead of an insert.
-  void prefetch(std::uint32_t r) const { __builtin_prefetch(&sets_[r], 1); }
   /// Items that have arrived at `r`.
   std::uint32_t size(std::uint32_t r) const { return sets_[r].count; }
   /// The smallest item in [0, items) outside [skip_lo, skip_hi) that has not arrived at `r`;

@@ -77,14 +77,16 @@ bool DeliveryChecker::holds(Rank r, Block b) const {
 bool DeliveryChecker::delivered(Rank origin, Rank dest) const {
   if (origin >= ranks_ || dest >= ranks_) return false;
   if (origin == dest) return true;
-  if (traffic_) return arrivals_.contains_all(dest, origin * parts_, origin * parts_ + pieces(origin, dest));
+  if (traffic_)
+    return arrivals_.contains_all(dest, origin * parts_, origin * parts_ + pieces(origin, dest));
   return parts_ == 1 ? arrivals_.contains(dest, origin)
                      : arrivals_.contains_all(dest, origin * parts_, (origin + 1) * parts_);
 }
 
 bool DeliveryChecker::delivered_all(Rank first, Rank last, Rank dest) const {
   // An alltoallv's messages have their own piece counts: one at a time.
-  if (traffic_ || dest >= ranks_ || last > ranks_) return DataView::delivered_all(first, last, dest);
+  if (traffic_ || dest >= ranks_ || last > ranks_)
+    return DataView::delivered_all(first, last, dest);
   // Its own data counts as delivered to `dest` and is never stored: the range without it.
   const auto arrived = [&](Rank lo, Rank hi) {
     return lo >= hi || arrivals_.contains_all(dest, lo * parts_, hi * parts_);
@@ -205,11 +207,8 @@ void DeliveryChecker::arrive_direct(std::size_t index, const Phase& phase) {
   // this phase can change what another transfer of it may carry, and the arrivals take effect as
   // they are met, in the order arrive() applies them.
   const auto transfers = phase.transfers();
-  constexpr std::uint32_t kAhead = 8;
-  for (std::uint32_t i = 0; i < transfers.size() && i < kAhead; ++i) arrivals_.prefetch(transfers[i].dst);
   for (std::uint32_t i = 0; i < transfers.size(); ++i) {
     const Transfer& t = transfers[i];
-    if (i + kAhead < transfers.size()) arrivals_.prefetch(transfers[i + kAhead].dst);
     if (t.local()) continue;
     for (const Block& b : phase.blocks(t)) {
       if (insert(t.dst, item(b))) continue;

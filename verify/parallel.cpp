@@ -226,7 +226,8 @@ void ParallelVerifier::consume(const Phase& phase) {
   validator.validate(m.next, phase);
   if (!m.workers.empty() && !m.batch) m.batch = m.fresh_batch();
   if (m.caller)
-    m.caller->consume_valid(phase, !(m.batch && m.batch->handed_over) && m.caller_share.local(m.next));
+    m.caller->consume_valid(phase,
+                            !(m.batch && m.batch->handed_over) && m.caller_share.local(m.next));
   ++m.next;
   if (m.workers.empty()) return;
   Batch& b = *m.batch;

@@ -58,8 +58,8 @@ TEST_CASE("delivery: two arrivals in one phase name both transfers") {
         std::vector<OffendingTransfer>{{0, 2, {{0, 2}}, {}}, {1, 2, {{0, 2}}, {}}});
 }
 
-TEST_CASE("delivery: a direct phase names a duplicate as a phase with relays does") {
-  // Every block carried by its origin straight to its destination: arrive_direct's one pass.
+TEST_CASE("delivery: a duplicate among a phase's direct messages names both transfers") {
+  // Every block carried by its origin straight to its destination.
   SUBCASE("two transfers of one message in one phase") {
     const auto r = run(Collective::alltoall, 3, {phase("a", {{0, 1}, {2, 0}, {0, 1}})});
     REQUIRE(r.counterexample);
