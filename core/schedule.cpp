@@ -51,6 +51,7 @@ void Phase::add(Rank src, Rank dst, std::span<const Block> blocks) {
   transfers_.push_back({src, dst, static_cast<std::uint32_t>(blocks_.size()),
                         static_cast<std::uint32_t>(blocks.size())});
   blocks_.insert(blocks_.end(), blocks.begin(), blocks.end());
+  own_ &= blocks.size() == 1 ? own_message_of(src, dst, blocks[0]) : 0;
 }
 
 void Phase::add_direct(std::span<const std::array<Rank, 2>> pairs, Collective collective) {
@@ -65,11 +66,14 @@ void Phase::add_direct(std::span<const std::array<Rank, 2>> pairs, Collective co
   Transfer* t = transfers_.data() + t0;
   Block* b = blocks_.data() + b0;
   const auto first = static_cast<std::uint32_t>(b0);
+  bool to_everyone = true;  // [src, kEveryRank] is then both collectives' own message
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const auto [src, dst] = pairs[i];
     t[i] = {src, dst, first + static_cast<std::uint32_t>(i), 1};
     b[i] = direct_block(collective, src, dst);
+    to_everyone &= dst == kEveryRank;
   }
+  own_ &= to_everyone ? kOwnBoth : own_bit(collective);
 }
 
 void Phase::add(const BufferOp& op) {
@@ -84,11 +88,13 @@ void Phase::clear() {
   transfers_.clear();
   blocks_.clear();
   ops_.clear();
+  own_ = kOwnBoth;
 }
 
 void Phase::clear_transfers() {
   transfers_.clear();
   blocks_.clear();
+  own_ = kOwnBoth;
 }
 
 void Phase::reserve(std::size_t transfers, std::size_t blocks) {
@@ -126,6 +132,11 @@ bool transfers_well_formed(const Phase& phase, Collective collective, Rank ranks
   // element, which the compiler vectorizes. Ranks are below kEveryRank, so an alltoall block's
   // dest < ranks excludes it too; an allgather's dest is kEveryRank exactly.
   Rank most_rank = 0;
+  if (phase.carries_own_messages(collective) && parts > 0) {
+    // Every block is [src, dst] (or [src]), part 0, one a transfer: the ranks say it all.
+    for (const Transfer& t : phase.transfers()) most_rank = std::max({most_rank, t.src, t.dst});
+    return phase.empty() || most_rank < ranks;
+  }
   std::uint32_t fewest_blocks = std::numeric_limits<std::uint32_t>::max();
   for (const Transfer& t : phase.transfers()) {
     most_rank = std::max({most_rank, t.src, t.dst});

@@ -82,6 +82,7 @@ class Phase {
     if (transfers_.size() < transfers_.capacity() && blocks_.size() < blocks_.capacity()) {
       transfers_.push_back({src, dst, static_cast<std::uint32_t>(blocks_.size()), 1});
       blocks_.push_back(block);
+      own_ &= own_message_of(src, dst, block);
       return;
     }
     add(src, dst, std::span<const Block>(&block, 1));
@@ -90,6 +91,12 @@ class Phase {
   /// Appends one transfer per (src, dst) pair, each carrying the pair's own message
   /// (direct_block): the generators' bulk form of add(), charged once for all of them.
   void add_direct(std::span<const std::array<Rank, 2>> pairs, Collective collective);
+
+  /// Whether every transfer carries exactly one block, part 0 of its sender's own message to its
+  /// receiver in `collective`: direct_block(collective, src, dst) (true for an empty phase). Kept
+  /// as the phase is built, so asking is O(1): the checkers judge such a phase without reading
+  /// its blocks (validation, delivery's one pass, the counts).
+  bool carries_own_messages(Collective collective) const { return own_ & own_bit(collective); }
 
   std::size_t size() const { return transfers_.size(); }
   bool empty() const { return transfers_.empty(); }
@@ -121,6 +128,18 @@ class Phase {
   std::vector<Transfer> transfers_;
   std::vector<Block> blocks_;
   std::vector<BufferOp> ops_;
+  /// carries_own_messages, one bit per collective: a function of the transfers and blocks, so
+  /// equal phases have equal bits.
+  std::uint8_t own_ = kOwnBoth;
+
+  static constexpr std::uint8_t kOwnBoth = 3;
+  static constexpr std::uint8_t own_bit(Collective c) { return c == Collective::alltoall ? 1 : 2; }
+  /// The collectives in which `block`, alone on src -> dst, is the sender's own message.
+  static constexpr std::uint8_t own_message_of(Rank src, Rank dst, Block block) {
+    if (block.origin != src || block.part != 0) return 0;
+    return (block.dest == dst ? own_bit(Collective::alltoall) : 0) |
+           (block.dest == kEveryRank ? own_bit(Collective::allgather) : 0);
+  }
 
   /// Before the vectors grow to these capacities: InputError when the phase would pass the
   /// memory limit or 2^32 - 1 blocks.

@@ -168,13 +168,21 @@ void Verifier::consume_table(const Phase& phase, std::size_t index, bool local) 
   // Local sums: the members would be stored back at every transfer (they may alias the phase).
   std::uint64_t blocks = 0;
   bool direct = counts_.direct;
-  for (const Transfer& t : phase.transfers()) {
-    blocks += t.block_count;
-    if (t.local()) continue;
-    largest = std::max(largest, t.block_count);
-    if (traffic)
-      heaviest = std::max(heaviest, transfer_bytes(phase, t, *traffic, header_.pieces()));
-    if (direct && !carries_own_message(phase, t, header_)) direct = false;
+  if (!traffic && phase.carries_own_messages(header_.collective)) {
+    // One block a transfer, each its sender's own message: the sums without the blocks.
+    blocks = phase.size();
+    const auto transfers = phase.transfers();
+    largest = std::any_of(transfers.begin(), transfers.end(),
+                          [](const Transfer& t) { return !t.local(); });
+  } else {
+    for (const Transfer& t : phase.transfers()) {
+      blocks += t.block_count;
+      if (t.local()) continue;
+      largest = std::max(largest, t.block_count);
+      if (traffic)
+        heaviest = std::max(heaviest, transfer_bytes(phase, t, *traffic, header_.pieces()));
+      if (direct && !carries_own_message(phase, t, header_)) direct = false;
+    }
   }
   counts_.transfers += phase.size();
   counts_.blocks += blocks;

@@ -26,3 +26,66 @@ TEST_CASE("phase: add_direct appends what add() of each direct message does") {
     CHECK(bulk == one_by_one);
   }
 }
+
+TEST_CASE("phase: carries_own_messages follows every change of the transfers") {
+  Phase p("p");
+  CHECK(p.carries_own_messages(Collective::alltoall));  // nothing carried: nothing wrong
+  CHECK(p.carries_own_messages(Collective::allgather));
+  p.add(2, 3, Block{2, 3, 0});
+  CHECK(p.carries_own_messages(Collective::alltoall));
+  CHECK_FALSE(p.carries_own_messages(Collective::allgather));
+  p.add(4, 4, Block{4, 4, 0});  // a local copy of its own message
+  CHECK(p.carries_own_messages(Collective::alltoall));
+
+  SUBCASE("another rank's block") { p.add(1, 3, Block{2, 3, 0}); }
+  SUBCASE("addressed elsewhere") { p.add(2, 5, Block{2, 3, 0}); }
+  SUBCASE("a later part") { p.add(2, 3, Block{2, 3, 1}); }
+  SUBCASE("two blocks in one transfer") {
+    const std::array<Block, 2> two{Block{1, 0, 0}, Block{1, 0, 0}};
+    p.add(1, 0, two);
+  }
+  SUBCASE("past the capacity, through the out-of-line add") {
+    for (Rank r = 0; r < 100; ++r) p.add(r, r + 1, Block{r, r + 1, 0});
+    REQUIRE(p.carries_own_messages(Collective::alltoall));
+    p.add(0, 1, Block{0, 2, 0});
+  }
+  CHECK_FALSE(p.carries_own_messages(Collective::alltoall));
+  CHECK_FALSE(p.carries_own_messages(Collective::allgather));
+  p.clear_transfers();
+  CHECK(p.carries_own_messages(Collective::alltoall));
+  p.add(0, 1, Block{0, 1, 1});
+  CHECK_FALSE(p.carries_own_messages(Collective::alltoall));
+  p.clear();
+  CHECK(p.carries_own_messages(Collective::alltoall));
+  CHECK(p.carries_own_messages(Collective::allgather));
+}
+
+TEST_CASE("phase: add_direct keeps carries_own_messages for its collective only") {
+  const std::vector<std::array<Rank, 2>> pairs{{0, 1}, {3, 2}};
+  Phase a, g;
+  a.add_direct(pairs, Collective::alltoall);
+  g.add_direct(pairs, Collective::allgather);
+  CHECK(a.carries_own_messages(Collective::alltoall));
+  CHECK_FALSE(a.carries_own_messages(Collective::allgather));
+  CHECK(g.carries_own_messages(Collective::allgather));
+  CHECK_FALSE(g.carries_own_messages(Collective::alltoall));
+  g.add(1, 2, Block{1, 2, 0});  // an alltoall block in an allgather phase
+  CHECK_FALSE(g.carries_own_messages(Collective::allgather));
+}
+
+TEST_CASE("phase: a phase of own messages is judged well-formed by its ranks alone") {
+  for (const Collective c : {Collective::alltoall, Collective::allgather}) {
+    CAPTURE(static_cast<int>(c));
+    Phase p;
+    const std::vector<std::array<Rank, 2>> pairs{{0, 1}, {3, 2}, {2, 2}};
+    p.add_direct(pairs, c);
+    REQUIRE(p.carries_own_messages(c));
+    CHECK(transfers_well_formed(p, c, 4));
+    CHECK_FALSE(transfers_well_formed(p, c, 3));  // rank 3 does not exist
+    const std::vector<std::array<Rank, 2>> beyond{{1, 9}};
+    p.add_direct(beyond, c);
+    CHECK_FALSE(transfers_well_formed(p, c, 4));  // nor rank 9
+    REQUIRE(transfer_problem(p, p[3], c, 4).has_value());
+    CHECK(*transfer_problem(p, p[3], c, 4) == "rank 9 does not exist (ranks: 4)");
+  }
+}
