@@ -95,54 +95,81 @@ void parse(benchmark::State& state, const std::string& algorithm) {
 
 /// The floor to compare with: the same routing and counting as a bare loop over flat arrays
 /// (parent pointers, depths, one stamp per directed link), with no phase objects or reporting.
+struct BareTree {
+  std::vector<std::uint32_t> parent, depth, stamp;
+  std::uint64_t hops = 0, conflicts = 0;
+
+  /// Machines 0 .. leaves x per_leaf - 1, then the leaf switches, then the root.
+  BareTree(std::uint32_t leaves, std::uint32_t per_leaf) {
+    const std::uint32_t machines = leaves * per_leaf, root = machines + leaves, n = root + 1;
+    parent.assign(n, root);
+    depth.assign(n, 1);
+    for (std::uint32_t i = 0; i < machines; ++i) {
+      parent[i] = machines + i / per_leaf;
+      depth[i] = 2;
+    }
+    depth[root] = 0;
+    stamp.assign(2 * n, 0);
+  }
+  /// Routes src -> dst in phase `now`, counting the hops and the links used twice.
+  void route(std::uint32_t u, std::uint32_t v, std::uint32_t now) {
+    const auto use = [&](std::uint32_t l) {
+      ++hops;
+      conflicts += stamp[l] == now;
+      stamp[l] = now;
+    };
+    if (u == v) return;
+    while (depth[u] > depth[v]) {
+      use(2 * u);
+      u = parent[u];
+    }
+    while (depth[v] > depth[u]) {
+      use(2 * v + 1);
+      v = parent[v];
+    }
+    while (u != v) {
+      use(2 * u);
+      use(2 * v + 1);
+      u = parent[u];
+      v = parent[v];
+    }
+  }
+};
+
+/// The bare loop over shift's table on 32 x 32 (the phases held in memory).
 void bare_loop(benchmark::State& state) {
   const Schedule& s = table("shift");
-  // Rebuild the two-level tree as arrays: machines 0..1023, leaves 1024..1055, root 1056.
-  const std::uint32_t n = 1024 + 32 + 1, root = 1056;
-  std::vector<std::uint32_t> parent(n), depth(n);
-  for (std::uint32_t i = 0; i < 1024; ++i) {
-    parent[i] = 1024 + i / 32;
-    depth[i] = 2;
-  }
-  for (std::uint32_t j = 0; j < 32; ++j) {
-    parent[1024 + j] = root;
-    depth[1024 + j] = 1;
-  }
-  parent[root] = root;
-  std::vector<std::uint32_t> stamp(2 * n, 0);
-  std::uint64_t hops = 0, conflicts = 0;
+  BareTree tree(32, 32);
   std::uint32_t now = 0;
   for (auto _ : state) {
     for (const Phase& p : s.phases) {
       ++now;
-      const auto use = [&](std::uint32_t l) {
-        ++hops;
-        conflicts += stamp[l] == now;
-        stamp[l] = now;
-      };
-      for (const Transfer& t : p.transfers()) {
-        std::uint32_t u = t.src, v = t.dst;
-        if (u == v) continue;
-        while (depth[u] > depth[v]) {
-          use(2 * u);
-          u = parent[u];
-        }
-        while (depth[v] > depth[u]) {
-          use(2 * v + 1);
-          v = parent[v];
-        }
-        while (u != v) {
-          use(2 * u);
-          use(2 * v + 1);
-          u = parent[u];
-          v = parent[v];
-        }
-      }
+      for (const Transfer& t : p.transfers()) tree.route(t.src, t.dst, now);
     }
-    benchmark::DoNotOptimize(conflicts);
+    benchmark::DoNotOptimize(tree.conflicts);
   }
   state.counters["transfer_hops_per_s"] =
-      benchmark::Counter(static_cast<double>(hops), benchmark::Counter::kIsRate);
+      benchmark::Counter(static_cast<double>(tree.hops), benchmark::Counter::kIsRate);
+}
+
+/// The bare loop at the size of a `check`: every message of an all-to-all on leaves x per_leaf
+/// machines (shift's order, src -> src + k in phase k, made as it goes), so the same hops as any
+/// all-to-all on that tree, Faraj-Yuan's included. Its rate, twice over, is the two-core limit a
+/// check of that machine is compared with (docs/performance.md, issue 41).
+void bare_loop_two_level(benchmark::State& state) {
+  const auto leaves = static_cast<std::uint32_t>(state.range(0));
+  const auto per_leaf = static_cast<std::uint32_t>(state.range(1));
+  BareTree tree(leaves, per_leaf);
+  const std::uint32_t p = leaves * per_leaf;
+  for (auto _ : state) {
+    for (std::uint32_t k = 1; k < p; ++k)
+      for (std::uint32_t src = 0, dst = k; src < p; ++src, dst = dst + 1 == p ? 0 : dst + 1)
+        tree.route(src, dst, k);
+    benchmark::DoNotOptimize(tree.conflicts);
+  }
+  state.counters["hops"] = static_cast<double>(tree.hops / state.iterations());
+  state.counters["transfer_hops_per_s"] =
+      benchmark::Counter(static_cast<double>(tree.hops), benchmark::Counter::kIsRate);
 }
 
 /// Issue 3's case: hierarchical-factor on 64 SMP nodes of sizes 1..16 (four times over: 544
@@ -356,5 +383,11 @@ BENCHMARK_CAPTURE(streamed, pairwise_xor_tree1024, std::string("pairwise-xor"))
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(parse, shift_tree1024, std::string("shift"))->Unit(benchmark::kMillisecond);
 BENCHMARK(bare_loop)->Unit(benchmark::kMillisecond);
+BENCHMARK(bare_loop_two_level)
+    ->Args({64, 64})
+    ->Args({128, 128})
+    ->ArgNames({"leaves", "per_leaf"})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 BENCHMARK_MAIN();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <variant>
 #include <vector>
 
@@ -11,16 +12,25 @@
 namespace phasecheck::verify {
 namespace {
 
-/// One directed link's use in the current phase: valid while stamp == phase stamp.
-struct Slot {
-  std::uint32_t stamp = 0;
-  std::uint32_t owner = 0;  // index of the first transfer in the phase that used it
-};
-
 struct Conflict {
   std::uint32_t first = 0, second = 0;  // transfer indices within the phase
   std::uint32_t resource = 0;           // link, node or rank
+  /// A link's conflict knows only its second transfer: describe() finds the first.
+  static Conflict on_link(std::uint32_t second, LinkId link) { return {kUnknown, second, link}; }
+  static constexpr std::uint32_t kUnknown = std::numeric_limits<std::uint32_t>::max();
 };
+
+/// The first transfer of `phase` whose route uses link `l`: the one that took it before the
+/// conflict's second (a route uses a link at most once).
+std::uint32_t first_user(const Topology& model, const Phase& phase, LinkId l) {
+  for (std::uint32_t i = 0; i < phase.size(); ++i) {
+    if (phase[i].local()) continue;
+    bool uses = false;
+    for_each_link(model, phase[i].src, phase[i].dst, [&](LinkId k) { uses = uses || k == l; });
+    if (uses) return i;
+  }
+  throw std::logic_error("contention: a conflict on a link no transfer uses");
+}
 
 OffendingTransfer offending(const Topology& model, const Phase& phase, std::uint32_t i) {
   const Transfer& t = phase[i];
@@ -36,12 +46,15 @@ std::string rank_range(const Cluster& c, std::uint32_t node) {
                    : "ranks " + std::to_string(first) + "-" + std::to_string(first + size - 1);
 }
 
-/// Routed models: one slot per directed link. A link of capacity c (graphs with parallel links or
-/// multi-port hosts) takes c transfers per phase; the c + 1st is the conflict. Models whose links
-/// all have capacity 1 never touch the counts.
+/// Routed models: one stamp per directed link, the last phase that used it. A link of capacity c
+/// (graphs with parallel links or multi-port hosts) takes c transfers per phase; the c + 1st is
+/// the conflict. Models whose links all have capacity 1 never touch the counts. The stamps alone
+/// (4 bytes a link: 514 KiB for 65,536 machines, within a core's L2) say whether a link is taken;
+/// which transfer took it first is found again by routing the phase's earlier transfers, only
+/// for the conflict that is drawn.
 class LinkRule {
  public:
-  explicit LinkRule(const Topology& model, LinkId links) : slots_(links) {
+  explicit LinkRule(const Topology& model, LinkId links) : stamps_(links) {
     if (const auto* g = std::get_if<Graph>(&model); g && !g->unit_capacity()) {
       capacity_.resize(links);
       for (LinkId l = 0; l < links; ++l) capacity_[l] = g->capacity(l);
@@ -57,7 +70,7 @@ class LinkRule {
   }
   std::uint64_t hops() const { return hops_; }
   /// Forgets every stamp (the phase stamps wrapped around).
-  void restart() { std::fill(slots_.begin(), slots_.end(), Slot{}); }
+  void restart() { std::fill(stamps_.begin(), stamps_.end(), 0); }
 
  private:
   template <bool kCounted, class Net>
@@ -70,14 +83,14 @@ class LinkRule {
       if (t.local()) continue;
       net.route(t.src, t.dst, [&](LinkId l) {
         ++hops;
-        Slot& s = slots_[l];
-        if (s.stamp != stamp) {
-          s = {stamp, i};
+        std::uint32_t& s = stamps_[l];
+        if (s != stamp) {
+          s = stamp;
           if constexpr (kCounted) count_[l] = 1;
         } else if constexpr (kCounted) {
-          if (++count_[l] > capacity_[l] && conflicts++ == 0) found = Conflict{s.owner, i, l};
+          if (++count_[l] > capacity_[l] && conflicts++ == 0) found = Conflict::on_link(i, l);
         } else if (conflicts++ == 0) {
-          found = Conflict{s.owner, i, l};
+          found = Conflict::on_link(i, l);
         }
       });
     }
@@ -85,7 +98,7 @@ class LinkRule {
     return conflicts;
   }
 
-  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> stamps_;
   std::vector<std::uint32_t> capacity_, count_;  // empty when every capacity is 1
   std::uint64_t hops_ = 0;
 };
@@ -200,9 +213,11 @@ struct ContentionChecker::Impl {
   Counterexample describe(std::size_t index, const Phase& phase, const Conflict& c,
                           bool sending) const {
     Counterexample x{index, phase.label(), phase.size(), {}, {}, {}};
+    const std::uint32_t taker =  // the transfer that used the resource first
+        c.first == Conflict::kUnknown ? first_user(model, phase, c.resource) : c.first;
     const std::string where = "phase " + std::to_string(index);
     const auto pair = [&] {
-      x.transfers.push_back(offending(model, phase, c.first));
+      x.transfers.push_back(offending(model, phase, taker));
       x.transfers.push_back(offending(model, phase, c.second));
     };
     if (const auto* cluster = std::get_if<Cluster>(&model)) {
@@ -226,7 +241,7 @@ struct ContentionChecker::Impl {
                       std::to_string(f->ports) + " " + dir + (f->ports == 1 ? " port" : " ports");
     } else if (const std::uint32_t capacity = link_capacity(model, c.resource); capacity > 1) {
       // The capacity + 1 transfers on that link, up to the one that overflowed.
-      for (std::uint32_t i = c.first; i <= c.second; ++i) {
+      for (std::uint32_t i = taker; i <= c.second; ++i) {
         bool uses = false;
         for_each_link(model, phase[i].src, phase[i].dst,
                       [&](LinkId l) { uses = uses || l == c.resource; });

@@ -41,6 +41,17 @@ TEST_CASE("contention on a tree: two messages up the same link") {
                                        {1, 4, {{1, 4}}, {"n1", "s0", "s1", "s3", "n4"}}});
 }
 
+TEST_CASE("contention on a tree: the first user of the link is named, however far back") {
+  // The stamps keep only the phase; the drawing routes the earlier transfers again to find who
+  // took s1 -> s3 first: transfer 2 (0 -> 3), after one going the other way and a local copy.
+  const auto r = run(testing::fig1_tree(), {phase("p", {{3, 0}, {2, 2}, {0, 3}, {1, 4}})});
+  REQUIRE(r.counterexample);
+  CHECK(r.counterexample->resource == "link s1 -> s3");
+  CHECK(r.counterexample->transfers ==
+        std::vector<OffendingTransfer>{{0, 3, {{0, 3}}, {"n0", "s0", "s1", "s3", "n3"}},
+                                       {1, 4, {{1, 4}}, {"n1", "s0", "s1", "s3", "n4"}}});
+}
+
 TEST_CASE("contention on a tree: opposite directions of a link do not conflict") {
   const auto r = run(testing::fig1_tree(), {phase("p", {{0, 3}, {3, 0}, {1, 2}, {2, 1}})});
   CHECK(r.verdict == Verdict::pass);
@@ -184,6 +195,12 @@ TEST_CASE("contention on links with capacity: c transfers pass, c + 1 fail namin
   CHECK(x.transfers[0].src == 0);
   CHECK(x.transfers[1].src == 1);
   CHECK(x.transfers[2].src == 2);
+  // The same with a transfer the other way first: the three users from the first of them on.
+  const auto later = run(t, {phase("three", {{5, 2}, {0, 3}, {1, 4}, {2, 5}})});
+  REQUIRE(later.counterexample);
+  REQUIRE(later.counterexample->transfers.size() == 3);
+  CHECK(later.counterexample->transfers[0].src == 0);
+  CHECK(later.counterexample->transfers[2].src == 2);
 }
 
 TEST_CASE("contention with host ports: a gpu drives as many transfers as it has ports") {
