@@ -386,6 +386,7 @@ BENCHMARK(bare_loop)->Unit(benchmark::kMillisecond);
 BENCHMARK(bare_loop_two_level)
     ->Args({64, 64})
     ->Args({128, 128})
+    ->Args({256, 256})
     ->ArgNames({"leaves", "per_leaf"})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);

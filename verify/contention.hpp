@@ -9,8 +9,10 @@
 /// Local copies (src == dst) are free everywhere. The counterexample is the first conflict: its
 /// phase, the two (or k+1, or capacity+1) transfers, and the shared link, node or port.
 ///
-/// Cost: O(transfers x hops) with one 8-byte slot per directed link, reset by a phase stamp, so
-/// memory is O(links + ranks) whatever the number of phases.
+/// Cost: O(transfers x hops) with one 4-byte stamp per directed link (the last phase that used
+/// it; 12 bytes per node or rank for the cluster and k-port rules), so memory is O(links + ranks)
+/// whatever the number of phases. The transfer that took a conflicting link first is found again,
+/// by routing the phase's earlier transfers, only for the conflict that is drawn.
 
 #include <cstdint>
 #include <memory>
