@@ -172,8 +172,9 @@ void Verifier::consume_table(const Phase& phase, std::size_t index, bool local) 
     // One block a transfer, each its sender's own message: the sums without the blocks.
     blocks = phase.size();
     const auto transfers = phase.transfers();
-    largest = std::any_of(transfers.begin(), transfers.end(),
-                          [](const Transfer& t) { return !t.local(); });
+    const bool moves = std::any_of(transfers.begin(), transfers.end(),
+                                   [](const Transfer& t) { return !t.local(); });
+    largest = moves ? 1 : 0;
   } else {
     for (const Transfer& t : phase.transfers()) {
       blocks += t.block_count;
