@@ -107,12 +107,16 @@ void DeliveryChecker::fail(Counterexample c) {
 
 bool DeliveryChecker::direct(const Phase& phase) const {
   if (phase.carries_own_messages(collective_)) return true;  // kept as it was built: O(1)
+  // A forwarding phase usually shows it in its first transfers: stop there, before the general
+  // pass reads the phase again.
   const bool allgather = collective_ == Collective::allgather;
-  bool all = true;
-  for (const Transfer& t : phase.transfers())
+  for (const Transfer& t : phase.transfers()) {
+    bool own = true;
     for (const Block& b : phase.blocks(t))
-      all &= b.origin == t.src && (allgather || b.dest == t.dst || t.local());
-  return all;
+      own &= b.origin == t.src && (allgather || b.dest == t.dst || t.local());
+    if (!own) return false;
+  }
+  return true;
 }
 
 void DeliveryChecker::consume(std::size_t index, const Phase& phase) {

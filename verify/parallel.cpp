@@ -108,12 +108,12 @@ struct ParallelVerifier::Impl {
     while (auto b = w.queue.pop()) {
       if (failed.load(std::memory_order_relaxed)) continue;
       try {
-        if (takes_over && b->handed_over) {
-          for (std::size_t i = 0; i < b->size; ++i)
+        const bool callers_too = takes_over && b->handed_over;
+        for (std::size_t i = 0; i < b->size; ++i)
+          if (callers_too)
             w.verifier.consume_valid(b->phases[i], caller_share.local(b->first + i));
-          continue;
-        }
-        for (std::size_t i = 0; i < b->size; ++i) w.verifier.consume_valid(b->phases[i]);
+          else
+            w.verifier.consume_valid(b->phases[i]);
       } catch (...) {
         std::lock_guard lock(error_mutex);
         if (!error) error = std::current_exception();
