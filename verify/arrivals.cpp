@@ -12,10 +12,11 @@ Arrivals::Arrivals(std::uint32_t ranks, std::uint32_t items, std::string what)
     : items_(items), words_((items + 63) / 64), bytes_(base_bytes(ranks)), what_(std::move(what)) {
   check_memory(bytes_, what_);
   sets_.resize(ranks);
+  tails_.resize(ranks);
 }
 
 std::uint64_t Arrivals::base_bytes(std::uint32_t ranks) {
-  return std::uint64_t{ranks} * sizeof(Set);
+  return std::uint64_t{ranks} * (sizeof(Set) + sizeof(Tail));
 }
 
 std::size_t Arrivals::find(std::span<const std::uint64_t> runs, std::uint32_t item) {
@@ -34,6 +35,7 @@ std::size_t Arrivals::find(std::span<const std::uint64_t> runs, std::uint32_t it
 }
 
 bool Arrivals::contains(std::uint32_t r, std::uint32_t item) const {
+  if (tails_[r].contains(item)) return true;
   const Set& s = sets_[r];
   if (s.mode == Mode::bits) return (heap_[s.spill][item / 64] >> (item % 64)) & 1;
   const auto d = runs(s);
@@ -42,6 +44,10 @@ bool Arrivals::contains(std::uint32_t r, std::uint32_t item) const {
 }
 
 bool Arrivals::contains_all(std::uint32_t r, std::uint32_t first, std::uint32_t last) const {
+  // The tail and the set's runs are the runs of the whole (none adjacent): one of them holds a
+  // range that has arrived.
+  const Tail& t = tails_[r];
+  if (t.contains(first) && last <= t.hi) return true;
   const Set& s = sets_[r];
   if (s.mode == Mode::bits) {
     const auto& bits = heap_[s.spill];
@@ -54,7 +60,40 @@ bool Arrivals::contains_all(std::uint32_t r, std::uint32_t first, std::uint32_t 
   return at != d.size() && lo(d[at]) <= first && hi(d[at]) >= last;
 }
 
-bool Arrivals::insert_slow(Set& s, std::uint32_t item) {
+bool Arrivals::insert_slow(std::uint32_t r, std::uint32_t item) {
+  Set& s = sets_[r];
+  Tail& t = tails_[r];
+  if (t.contains(item)) return false;
+  if (t.size() > 0) put_back(s, t);
+  if (!insert_set(s, item)) return false;
+  if (s.mode == Mode::inline_runs) take_tail(s, t, item);
+  return true;
+}
+
+void Arrivals::put_back(Set& s, Tail& t) {
+  std::uint64_t* d = s.inline_;
+  std::uint32_t at = 0;
+  while (at < s.runs && lo(d[at]) < t.lo) ++at;
+  std::copy_backward(d + at, d + s.runs, d + s.runs + 1);
+  d[at] = run(t.lo, t.hi);
+  ++s.runs;
+  s.count += t.size();
+  t = Tail{};
+}
+
+void Arrivals::take_tail(Set& s, Tail& t, std::uint32_t item) const {
+  std::uint64_t* d = s.inline_;
+  const auto at = static_cast<std::uint32_t>(find({d, s.runs}, item));
+  t.lo = lo(d[at]);
+  t.hi = hi(d[at]);
+  t.down = at == 0 ? 0 : hi(d[at - 1]) + 1;
+  t.limit = at + 1 == s.runs ? UINT32_MAX : lo(d[at + 1]);
+  std::copy(d + at + 1, d + s.runs, d + at);
+  --s.runs;
+  s.count -= t.size();
+}
+
+bool Arrivals::insert_set(Set& s, std::uint32_t item) {
   switch (s.mode) {
     case Mode::inline_runs:
       if (!insert_inline(s, item)) return false;
@@ -168,10 +207,15 @@ void Arrivals::charge(std::size_t before, std::size_t after) {
 std::uint32_t Arrivals::first_missing(std::uint32_t r, std::uint32_t skip_lo,
                                       std::uint32_t skip_hi) const {
   const Set& s = sets_[r];
+  const Tail& t = tails_[r];
   std::uint32_t c = 0;
   for (;;) {
     if (c >= skip_lo && c < skip_hi) c = skip_hi;
     if (c >= items_) return items_;
+    if (t.contains(c)) {
+      c = t.hi;
+      continue;
+    }
     if (s.mode == Mode::bits) {
       // The first clear bit at or after c.
       const auto& bits = heap_[s.spill];
