@@ -12,11 +12,11 @@ Arrivals::Arrivals(std::uint32_t ranks, std::uint32_t items, std::string what)
     : items_(items), words_((items + 63) / 64), bytes_(base_bytes(ranks)), what_(std::move(what)) {
   check_memory(bytes_, what_);
   sets_.resize(ranks);
-  tails_.resize(ranks);
+  tails_.resize((std::size_t{ranks} + 255) / 256 * 256);  // whole blocks: tail_slot permutes them
 }
 
 std::uint64_t Arrivals::base_bytes(std::uint32_t ranks) {
-  return std::uint64_t{ranks} * (sizeof(Set) + sizeof(Tail));
+  return std::uint64_t{ranks} * sizeof(Set) + (std::uint64_t{ranks} + 255) / 256 * 256 * sizeof(Tail);
 }
 
 std::size_t Arrivals::find(std::span<const std::uint64_t> runs, std::uint32_t item) {
@@ -35,7 +35,7 @@ std::size_t Arrivals::find(std::span<const std::uint64_t> runs, std::uint32_t it
 }
 
 bool Arrivals::contains(std::uint32_t r, std::uint32_t item) const {
-  if (tails_[r].contains(item)) return true;
+  if (tails_[tail_slot(r)].contains(item)) return true;
   const Set& s = sets_[r];
   if (s.mode == Mode::bits) return (heap_[s.spill][item / 64] >> (item % 64)) & 1;
   const auto d = runs(s);
@@ -46,7 +46,7 @@ bool Arrivals::contains(std::uint32_t r, std::uint32_t item) const {
 bool Arrivals::contains_all(std::uint32_t r, std::uint32_t first, std::uint32_t last) const {
   // The tail and the set's runs are the runs of the whole (none adjacent): one of them holds a
   // range that has arrived.
-  const Tail& t = tails_[r];
+  const Tail& t = tails_[tail_slot(r)];
   if (t.contains(first) && last <= t.hi) return true;
   const Set& s = sets_[r];
   if (s.mode == Mode::bits) {
@@ -62,7 +62,7 @@ bool Arrivals::contains_all(std::uint32_t r, std::uint32_t first, std::uint32_t 
 
 bool Arrivals::insert_slow(std::uint32_t r, std::uint32_t item) {
   Set& s = sets_[r];
-  Tail& t = tails_[r];
+  Tail& t = tails_[tail_slot(r)];
   if (t.contains(item)) return false;
   if (t.size() > 0) put_back(s, t);
   if (!insert_set(s, item)) return false;
@@ -207,7 +207,7 @@ void Arrivals::charge(std::size_t before, std::size_t after) {
 std::uint32_t Arrivals::first_missing(std::uint32_t r, std::uint32_t skip_lo,
                                       std::uint32_t skip_hi) const {
   const Set& s = sets_[r];
-  const Tail& t = tails_[r];
+  const Tail& t = tails_[tail_slot(r)];
   std::uint32_t c = 0;
   for (;;) {
     if (c >= skip_lo && c < skip_hi) c = skip_hi;

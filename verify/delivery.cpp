@@ -212,27 +212,42 @@ void DeliveryChecker::arrive_direct(std::size_t index, const Phase& phase) {
   // this phase can change what another transfer of it may carry, and the arrivals take effect as
   // they are met, in the order arrive() applies them.
   const auto transfers = phase.transfers();
+  if (parts_ == 1 && !traffic_ && phase.carries_own_messages(collective_)) {
+    // One block a transfer, part 0 of its sender's message: its item is the sender, so the ranks
+    // say it all, and the usual arrival takes no call (Arrivals::insert).
+    for (std::uint32_t i = 0; i < transfers.size(); ++i) {
+      const Transfer& t = transfers[i];
+      if (!t.local() && !arrivals_.insert(t.dst, t.src))
+        repeated(index, phase, i, phase.blocks(t).front());
+    }
+    return;
+  }
   for (std::uint32_t i = 0; i < transfers.size(); ++i) {
     const Transfer& t = transfers[i];
     if (t.local()) continue;
-    for (const Block& b : phase.blocks(t)) {
-      if (insert(t.dst, item(b))) continue;
-      // The earlier arrival of the same block at t.dst in this phase, if there is one.
-      std::optional<std::uint32_t> earlier;
-      for (std::uint32_t m = 0; m <= i && violations_ == 0 && !earlier; ++m) {
-        const Transfer& u = transfers[m];
-        if (u.local() || u.dst != t.dst) continue;
-        for (const Block& e : phase.blocks(u)) {
-          if (m == i && &e == &b) break;
-          if (item(e) == item(b)) {
-            earlier = m;
-            break;
-          }
-        }
+    for (const Block& b : phase.blocks(t))
+      if (!insert(t.dst, item(b))) repeated(index, phase, i, b);
+  }
+}
+
+void DeliveryChecker::repeated(std::size_t index, const Phase& phase, std::uint32_t i,
+                               const Block& b) {
+  // The earlier arrival of the same block at the destination in this phase, if there is one.
+  const auto transfers = phase.transfers();
+  const Rank at = transfers[i].dst;
+  std::optional<std::uint32_t> earlier;
+  for (std::uint32_t m = 0; m <= i && violations_ == 0 && !earlier; ++m) {
+    const Transfer& u = transfers[m];
+    if (u.local() || u.dst != at) continue;
+    for (const Block& e : phase.blocks(u)) {
+      if (m == i && &e == &b) break;
+      if (item(e) == item(b)) {
+        earlier = m;
+        break;
       }
-      duplicate(index, phase, earlier, i, t.dst, b);
     }
   }
+  duplicate(index, phase, earlier, i, at, b);
 }
 
 bool DeliveryChecker::arrives_in_this_phase(Rank r, Block b) const {

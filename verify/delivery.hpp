@@ -66,6 +66,9 @@ class DeliveryChecker final : public DataView {
   bool direct(const Phase& phase) const;
   /// consume() of a direct phase: its arrivals in one pass, nothing queued.
   void arrive_direct(std::size_t index, const Phase& phase);
+  /// arrive_direct met block `b` (of transfer `i`) at its destination again: the duplicate, with
+  /// the transfer of this phase that brought it first, if one did.
+  void repeated(std::size_t index, const Phase& phase, std::uint32_t i, const Block& b);
   /// Adds an arrival at a destination; false when the block was there already.
   bool insert(Rank at, std::uint32_t item);
   /// A second arrival of `b` at `at`, by transfer `transfer`; `earlier` names the transfer of
