@@ -242,7 +242,15 @@ FarajYuanPlan faraj_yuan_plan(const Tree& tree, const std::optional<std::string>
   return plan;
 }
 
-void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSink& out) {
+namespace {
+
+/// Subtree t_i's machine x: t[i][x] (Machines::listed), or t[i][0] + x when every subtree's
+/// machines are consecutive ranks (Machines::consecutive, the usual numbering): then the phase
+/// loop below reads no list, whose entries a phase takes from every subtree (a cache miss each).
+enum class Machines { listed, consecutive };
+
+template <Machines kMachines>
+void faraj_yuan_phases(const FarajYuanPlan& plan, Collective collective, const PhaseSink& out) {
   const std::size_t k = plan.t.size();
   const u64 P = plan.phases();
   if (k < 2) return;
@@ -258,10 +266,18 @@ void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSin
   // q = p - start as q / |Mj| and q % |Mj|, counted on phase by phase (the per-phase divisions
   // below are one per phase, not one per message).
   struct Group {
-    const Rank* from = nullptr;
-    const Rank* to = nullptr;
+    const Rank* from_list = nullptr;
+    const Rank* to_list = nullptr;
     u64 Mi = 0, Mj = 0;
     u64 x = 0, y = 0;  // q / Mj, q % Mj
+    Rank from(u64 a) const {
+      if constexpr (kMachines == Machines::consecutive) return from_list[0] + Rank(a);
+      return from_list[a];
+    }
+    Rank to(u64 b) const {
+      if constexpr (kMachines == Machines::consecutive) return to_list[0] + Rank(b);
+      return to_list[b];
+    }
   };
   std::vector<Group> group(k);
   for (u64 p = 0; p < P; ++p) {
@@ -282,20 +298,20 @@ void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSin
         g = {plan.t[i].data(), plan.t[j].data(), plan.size(i), plan.size(j), 0, 0};
       if (i == 0) {
         // Step 1.a: receivers aligned so that t_j,(p - P) mod |Mj| receives at phase p.
-        send(g.from[sender0], g.to[mod(std::int64_t(p) - std::int64_t(P), g.Mj)]);
+        send(g.from(sender0), g.to(mod(std::int64_t(p) - std::int64_t(P), g.Mj)));
       } else if (j == 0) {
         // Step 2: senders by the broadcast pattern t_i,0 .. t_i,|Mi|-1, |M0| phases each.
-        send(g.from[g.x], g.to[receiver0]);
+        send(g.from(g.x), g.to(receiver0));
       } else {
         // Steps 4 (i > j) and 6 (i < j): the broadcast pattern, receivers t_j,0 .. t_j,|Mj|-1.
-        send(g.from[g.x], g.to[g.y]);
+        send(g.from(g.x), g.to(g.y));
       }
       // Step 5: local messages of t_i in the phases of t_i -> t_i-1. Sender t_i,b of the global
       // message spends |M_i-1| >= |Mi| phases; in its first |Mi| the designated receivers
       // t_i,(p - P) mod |Mi| run through all of t_i: t_i,a -> t_i,b goes where a comes up.
       if (i >= 1 && j == i - 1 && g.y < g.Mi) {
         const u64 a = mod(std::int64_t(p) - std::int64_t(P), g.Mi), b = g.x;
-        if (a != b) send(g.from[a], g.from[b]);
+        if (a != b) send(g.from(a), g.from(b));
       }
       if (++g.y == g.Mj) g.y = 0, ++g.x;
     }
@@ -307,6 +323,19 @@ void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSin
     out(phase);
     walk.leave(p);
   }
+}
+
+}  // namespace
+
+void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSink& out) {
+  const bool consecutive = std::all_of(plan.t.begin(), plan.t.end(), [](const auto& m) {
+    return m.empty() || (m.back() - m.front() + std::size_t{1} == m.size() &&
+                         std::is_sorted(m.begin(), m.end()));
+  });
+  if (consecutive)
+    faraj_yuan_phases<Machines::consecutive>(plan, collective, out);
+  else
+    faraj_yuan_phases<Machines::listed>(plan, collective, out);
 }
 
 std::span<const ParameterSpec> FarajYuanOptions::parameters() { return kParameters; }

@@ -268,3 +268,31 @@ TEST_CASE("faraj-yuan: only on trees, and only its own parameters") {
   bad.set("radix", "2");
   CHECK_THROWS_AS(generate(*find_algorithm("faraj-yuan"), testing::fig1_tree(), bad), InputError);
 }
+
+TEST_CASE("faraj-yuan: subtrees of consecutive ranks and listed machines give the same phases") {
+  // The generator reads machine x of t_i as t_i,0 + x when every subtree is a run of consecutive
+  // ranks, and from the list otherwise. The plan's lists with their ranks shuffled take the
+  // second path; their phases must be the first path's, rank for rank, in the same order.
+  FarajYuanPlan runs;
+  runs.machines = 12;
+  runs.t = {{0, 1, 2, 3}, {4, 5, 6}, {7, 8, 9}, {10, 11}};
+  const std::vector<Rank> shuffled = {5, 11, 0, 7, 2, 9, 4, 1, 10, 3, 8, 6};
+  FarajYuanPlan listed = runs;
+  for (auto& machines : listed.t)
+    for (Rank& m : machines) m = shuffled[m];
+  std::vector<Phase> a, b;
+  faraj_yuan(runs, Collective::alltoall, [&](const Phase& p) { a.push_back(p); });
+  faraj_yuan(listed, Collective::alltoall, [&](const Phase& p) { b.push_back(p); });
+  REQUIRE(a.size() == runs.phases());
+  REQUIRE(b.size() == a.size());
+  std::size_t messages = 0;
+  for (std::size_t p = 0; p < a.size(); ++p) {
+    REQUIRE(a[p].size() == b[p].size());
+    for (std::size_t i = 0; i < a[p].size(); ++i) {
+      CHECK(b[p][i].src == shuffled[a[p][i].src]);
+      CHECK(b[p][i].dst == shuffled[a[p][i].dst]);
+      ++messages;
+    }
+  }
+  CHECK(messages == 12 * 11);  // every message of the all-to-all, once
+}
