@@ -104,9 +104,11 @@ class GroupWalk {
     if (k_ < 2) return;
     for (std::size_t i = 0; i < k_; ++i) schedule(i);
   }
-  /// Moves to phase p (consecutive from 0): groups starting at p become active.
-  void enter(u64 p) {
+  /// Moves to phase p (consecutive from 0): groups starting at p become active. Whether any did.
+  bool enter(u64 p) {
+    bool started = false;
     while (!waiting_.empty() && waiting_.top().first == p) {
+      started = true;
       const std::size_t i = waiting_.top().second;
       active_.insert(std::upper_bound(active_.begin(), active_.end(), i), i);
       ends_.push({start_[i] + plan_.size(i) * plan_.size(to(i)), i});
@@ -114,6 +116,7 @@ class GroupWalk {
     }
     if (!waiting_.empty() && waiting_.top().first < p)
       throw std::logic_error("faraj-yuan: groups of one subtree overlap (Lemma 2 violated)");
+    return started;
   }
   /// Leaves phase p: groups ending with it are done; their subtree waits for its next group.
   void leave(u64 p) {
@@ -262,14 +265,17 @@ void faraj_yuan_phases(const FarajYuanPlan& plan, Collective collective, const P
   std::vector<std::array<Rank, 2>> pairs(2 * k + 1);
   std::array<Rank, 2>* next = pairs.data();
   const auto send = [&next](Rank src, Rank dst) { *next++ = {src, dst}; };
-  // Each subtree's current group t_i -> t_j, set up when it starts: its machines, and its phase
-  // q = p - start as q / |Mj| and q % |Mj|, counted on phase by phase (the per-phase divisions
-  // below are one per phase, not one per message).
+  // Each subtree's current group t_i -> t_j, set up when it starts: its machines, which step
+  // makes its global message, and its phase q = p - start as q / |Mj| and q % |Mj|, counted on
+  // phase by phase (the per-phase divisions below are one per phase, not one per message).
+  enum class Step : std::uint8_t { one_a, two, four_six };
   struct Group {
     const Rank* from_list = nullptr;
     const Rank* to_list = nullptr;
     u64 Mi = 0, Mj = 0;
     u64 x = 0, y = 0;  // q / Mj, q % Mj
+    Step step = Step::four_six;
+    bool step5 = false;  // t_i -> t_i-1 (i >= 1): t_i's local messages go along
     Rank from(u64 a) const {
       if constexpr (kMachines == Machines::consecutive) return from_list[0] + Rank(a);
       return from_list[a];
@@ -280,8 +286,12 @@ void faraj_yuan_phases(const FarajYuanPlan& plan, Collective collective, const P
     }
   };
   std::vector<Group> group(k);
+  // The active groups in subtree order, as the walk lists them: set again only when a group
+  // starts or ends (k (k - 1) times in all), so that a phase's loop reads its groups alone.
+  std::vector<Group*> running;
+  bool changed = true;
   for (u64 p = 0; p < P; ++p) {
-    walk.enter(p);
+    changed |= walk.enter(p);
     phase.clear();
     phase.set_label("phase " + std::to_string(p));
     // Step 1.b: the sender of t_0 -> t_j at this phase, by the rotate pattern with base sequence
@@ -291,25 +301,39 @@ void faraj_yuan_phases(const FarajYuanPlan& plan, Collective collective, const P
     const u64 sender0 = (q0 + q0 / std::lcm(M0, Mj0)) % M0;
     // Step 2's receiver in t_0 (Table 3: round r maps sender t_0,s to t_0,(s + r + 1) mod |M0|).
     const u64 receiver0 = (sender0 + (p / M0) % M0 + 1) % M0;
-    for (std::size_t i : walk.active()) {
-      Group& g = group[i];
-      const std::size_t j = walk.to(i);
-      if (walk.start(i) == p)
-        g = {plan.t[i].data(), plan.t[j].data(), plan.size(i), plan.size(j), 0, 0};
-      if (i == 0) {
-        // Step 1.a: receivers aligned so that t_j,(p - P) mod |Mj| receives at phase p.
-        send(g.from(sender0), g.to(mod(std::int64_t(p) - std::int64_t(P), g.Mj)));
-      } else if (j == 0) {
-        // Step 2: senders by the broadcast pattern t_i,0 .. t_i,|Mi|-1, |M0| phases each.
-        send(g.from(g.x), g.to(receiver0));
-      } else {
-        // Steps 4 (i > j) and 6 (i < j): the broadcast pattern, receivers t_j,0 .. t_j,|Mj|-1.
-        send(g.from(g.x), g.to(g.y));
+    if (changed) {
+      running.clear();
+      for (std::size_t i : walk.active()) {
+        Group& g = group[i];
+        if (const std::size_t j = walk.to(i); walk.start(i) == p) {
+          const Step step = i == 0 ? Step::one_a : j == 0 ? Step::two : Step::four_six;
+          g = {plan.t[i].data(), plan.t[j].data(), plan.size(i), plan.size(j), 0, 0, step,
+               i >= 1 && j == i - 1};
+        }
+        running.push_back(&g);
+      }
+      changed = false;
+    }
+    for (Group* active : running) {
+      Group& g = *active;
+      switch (g.step) {
+        case Step::one_a:
+          // Step 1.a: receivers aligned so that t_j,(p - P) mod |Mj| receives at phase p.
+          send(g.from(sender0), g.to(mod(std::int64_t(p) - std::int64_t(P), g.Mj)));
+          break;
+        case Step::two:
+          // Step 2: senders by the broadcast pattern t_i,0 .. t_i,|Mi|-1, |M0| phases each.
+          send(g.from(g.x), g.to(receiver0));
+          break;
+        case Step::four_six:
+          // Steps 4 (i > j) and 6 (i < j): the broadcast pattern, receivers t_j,0 .. t_j,|Mj|-1.
+          send(g.from(g.x), g.to(g.y));
+          break;
       }
       // Step 5: local messages of t_i in the phases of t_i -> t_i-1. Sender t_i,b of the global
       // message spends |M_i-1| >= |Mi| phases; in its first |Mi| the designated receivers
       // t_i,(p - P) mod |Mi| run through all of t_i: t_i,a -> t_i,b goes where a comes up.
-      if (i >= 1 && j == i - 1 && g.y < g.Mi) {
+      if (g.step5 && g.y < g.Mi) {
         const u64 a = mod(std::int64_t(p) - std::int64_t(P), g.Mi), b = g.x;
         if (a != b) send(g.from(a), g.from(b));
       }
@@ -322,6 +346,7 @@ void faraj_yuan_phases(const FarajYuanPlan& plan, Collective collective, const P
     next = pairs.data();
     out(phase);
     walk.leave(p);
+    changed = !walk.ended().empty();
   }
 }
 
