@@ -58,6 +58,10 @@ class Tree {
   const std::vector<NamedLink>& links() const { return links_; }
 
   std::uint32_t node_count() const { return static_cast<std::uint32_t>(parent_.size()); }
+  /// A node's parent (the root's is itself) and its level below the root (the root's is 0): the
+  /// walk route() takes, for a checker that keeps its own copy beside its per-link state.
+  NodeId parent(NodeId n) const { return parent_[n]; }
+  std::uint32_t depth(NodeId n) const { return depth_[n]; }
   const std::string& node_name(NodeId n) const {
     return n < machines_.size() ? machines_[n] : switches_[n - machines_.size()];
   }

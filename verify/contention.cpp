@@ -54,7 +54,14 @@ std::string rank_range(const Cluster& c, std::uint32_t node) {
 /// for the conflict that is drawn.
 class LinkRule {
  public:
-  explicit LinkRule(const Topology& model, LinkId links) : stamps_(links) {
+  explicit LinkRule(const Topology& model, LinkId links) {
+    if (const auto* tree = std::get_if<Tree>(&model)) {
+      nodes_.resize(tree->node_count());
+      for (NodeId v = 0; v < tree->node_count(); ++v)
+        nodes_[v] = {0, 0, tree->parent(v), tree->depth(v)};
+      return;
+    }
+    stamps_.resize(links);
     if (const auto* g = std::get_if<Graph>(&model); g && !g->unit_capacity()) {
       capacity_.resize(links);
       for (LinkId l = 0; l < links; ++l) capacity_[l] = g->capacity(l);
@@ -68,9 +75,50 @@ class LinkRule {
     return capacity_.empty() ? check<false>(net, phase, stamp, found)
                              : check<true>(net, phase, stamp, found);
   }
+  /// A tree: Tree::route's walk over the rule's own copy of the parents and depths, each beside
+  /// the stamps of the node's two links (16 bytes a node), so that a transfer's end reads one
+  /// cache line, not one in each of four arrays: a phase's transfers leave from and reach
+  /// machines all over the tree (Faraj-Yuan: one in every subtree). Links are visited in route()'s
+  /// order, so the first conflict is the one the generic walk finds. Every link has capacity 1.
+  std::uint64_t check(const Tree&, const Phase& phase, std::uint32_t stamp,
+                      std::optional<Conflict>& found) {
+    std::uint64_t hops = 0, conflicts = 0;
+    const auto transfers = phase.transfers();
+    for (std::uint32_t i = 0; i < transfers.size(); ++i) {
+      const Transfer& t = transfers[i];
+      if (t.local()) continue;
+      const auto use = [&](std::uint32_t& s, LinkId l) {
+        ++hops;
+        if (s != stamp)
+          s = stamp;
+        else if (conflicts++ == 0)
+          found = Conflict::on_link(i, l);
+      };
+      NodeId u = t.src, v = t.dst;
+      while (nodes_[u].depth > nodes_[v].depth) {
+        use(nodes_[u].up, 2 * u);
+        u = nodes_[u].parent;
+      }
+      while (nodes_[v].depth > nodes_[u].depth) {
+        use(nodes_[v].down, 2 * v + 1);
+        v = nodes_[v].parent;
+      }
+      while (u != v) {
+        use(nodes_[u].up, 2 * u);
+        use(nodes_[v].down, 2 * v + 1);
+        u = nodes_[u].parent;
+        v = nodes_[v].parent;
+      }
+    }
+    hops_ += hops;
+    return conflicts;
+  }
   std::uint64_t hops() const { return hops_; }
   /// Forgets every stamp (the phase stamps wrapped around).
-  void restart() { std::fill(stamps_.begin(), stamps_.end(), 0); }
+  void restart() {
+    std::fill(stamps_.begin(), stamps_.end(), 0);
+    for (Node& n : nodes_) n.up = n.down = 0;
+  }
 
  private:
   template <bool kCounted, class Net>
@@ -98,7 +146,15 @@ class LinkRule {
     return conflicts;
   }
 
-  std::vector<std::uint32_t> stamps_;
+  /// A tree's node: the stamps of its links to and from its parent (link ids 2v and 2v + 1),
+  /// its parent and its depth.
+  struct Node {
+    std::uint32_t up = 0, down = 0;
+    NodeId parent = 0;
+    std::uint32_t depth = 0;
+  };
+  std::vector<Node> nodes_;              // a tree's (then stamps_ is empty)
+  std::vector<std::uint32_t> stamps_;  // per link, the other models'
   std::vector<std::uint32_t> capacity_, count_;  // empty when every capacity is 1
   std::uint64_t hops_ = 0;
 };
