@@ -238,3 +238,24 @@ TEST_CASE("contention on dgx1: two routes over a doubled NVLink pass, over a sin
   // 3 -> 4 goes gpu3 > gpu0 > gpu4 and 7 -> 0 gpu7 > gpu3 > gpu0: gpu3 -> gpu0 has one NVLink.
   CHECK(run(Topology(g), {phase("p", {{3, 4}, {7, 0}})}).verdict == Verdict::fail);
 }
+
+TEST_CASE("contention: when the phase stamps come round again, every link is free once more") {
+  // Stamps are index % (2^32 - 1) + 1: phase 2^32 - 1 gets phase 0's stamp. The rule forgets
+  // every stamp then (a tree's, kept beside its nodes, and the other models' per link), so the
+  // same transfer is no conflict; within that phase two transfers on one link still are.
+  const std::uint64_t wrap = 4294967295u;
+  const Topology tree = testing::fig1_tree();
+  const Topology ring = Ring(4);
+  for (const Topology* model : {&tree, &ring}) {
+    ContentionChecker c(*model);
+    c.consume(0, phase("first", {{0, 3}}));
+    c.consume(wrap, phase("again", {{0, 3}}));
+    CHECK(c.finish().verdict == Verdict::pass);
+    CHECK(c.tally().phases == 2);
+    c.consume(wrap + 1, phase("twice", {{0, 3}, {0, 3}}));
+    const CheckResult r = c.finish();
+    CHECK(r.verdict == Verdict::fail);
+    REQUIRE(r.counterexample);
+    CHECK(r.counterexample->phase == wrap + 1);
+  }
+}
