@@ -1,6 +1,7 @@
 #include "core/schedule.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
 #include <ostream>
 #include <sstream>
@@ -52,6 +53,14 @@ void Phase::add(Rank src, Rank dst, std::span<const Block> blocks) {
                         static_cast<std::uint32_t>(blocks.size())});
   blocks_.insert(blocks_.end(), blocks.begin(), blocks.end());
   own_ &= blocks.size() == 1 ? own_message_of(src, dst, blocks[0]) : 0;
+  most_rank_ = std::max({most_rank_, src, dst});
+}
+
+void Phase::set_label(std::string_view prefix, std::uint64_t number) {
+  char digits[20];  // 2^64 - 1 has 20
+  const char* end = std::to_chars(digits, digits + sizeof digits, number).ptr;
+  label_.assign(prefix);
+  label_.append(digits, static_cast<std::size_t>(end - digits));
 }
 
 void Phase::add_direct(std::span<const std::array<Rank, 2>> pairs, Collective collective) {
@@ -67,13 +76,16 @@ void Phase::add_direct(std::span<const std::array<Rank, 2>> pairs, Collective co
   Block* b = blocks_.data() + b0;
   const auto first = static_cast<std::uint32_t>(b0);
   bool to_everyone = true;  // [src, kEveryRank] is then both collectives' own message
+  Rank most = most_rank_;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const auto [src, dst] = pairs[i];
     t[i] = {src, dst, first + static_cast<std::uint32_t>(i), 1};
     b[i] = direct_block(collective, src, dst);
     to_everyone &= dst == kEveryRank;
+    most = std::max({most, src, dst});
   }
   own_ &= to_everyone ? kOwnBoth : own_bit(collective);
+  most_rank_ = most;
 }
 
 void Phase::add(const BufferOp& op) {
@@ -89,12 +101,14 @@ void Phase::clear() {
   blocks_.clear();
   ops_.clear();
   own_ = kOwnBoth;
+  most_rank_ = 0;
 }
 
 void Phase::clear_transfers() {
   transfers_.clear();
   blocks_.clear();
   own_ = kOwnBoth;
+  most_rank_ = 0;
 }
 
 void Phase::reserve(std::size_t transfers, std::size_t blocks) {
@@ -132,11 +146,10 @@ bool transfers_well_formed(const Phase& phase, Collective collective, Rank ranks
   // element, which the compiler vectorizes. Ranks are below kEveryRank, so an alltoall block's
   // dest < ranks excludes it too; an allgather's dest is kEveryRank exactly.
   Rank most_rank = 0;
-  if (phase.carries_own_messages(collective) && parts > 0) {
-    // Every block is [src, dst] (or [src]), part 0, one a transfer: the ranks say it all.
-    for (const Transfer& t : phase.transfers()) most_rank = std::max({most_rank, t.src, t.dst});
-    return phase.empty() || most_rank < ranks;
-  }
+  if (phase.carries_own_messages(collective) && parts > 0)
+    // Every block is [src, dst] (or [src]), part 0, one a transfer: the ranks say it all, and
+    // the phase kept the largest as it was built.
+    return phase.empty() || phase.most_rank() < ranks;
   std::uint32_t fewest_blocks = std::numeric_limits<std::uint32_t>::max();
   for (const Transfer& t : phase.transfers()) {
     most_rank = std::max({most_rank, t.src, t.dst});

@@ -11,6 +11,7 @@
 /// phase costs two allocations, and are consumed one at a time through PhaseSink, so neither a
 /// generator nor a checker ever needs the whole table.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -71,6 +72,9 @@ class Phase {
 
   const std::string& label() const { return label_; }
   void set_label(std::string label) { label_ = std::move(label); }
+  /// The label as a prefix and a number ("phase 12"), written into the label's own storage: for
+  /// generators that label millions of phases.
+  void set_label(std::string_view prefix, std::uint64_t number);
 
   /// Appends a transfer src -> dst carrying `blocks` (in that order). Growing the phase is charged
   /// against the memory limit (core/limits.hpp) before it allocates, and a phase carries at most
@@ -83,6 +87,7 @@ class Phase {
       transfers_.push_back({src, dst, static_cast<std::uint32_t>(blocks_.size()), 1});
       blocks_.push_back(block);
       own_ &= own_message_of(src, dst, block);
+      most_rank_ = std::max({most_rank_, src, dst});
       return;
     }
     add(src, dst, std::span<const Block>(&block, 1));
@@ -97,6 +102,9 @@ class Phase {
   /// as the phase is built, so asking is O(1): the checkers judge such a phase without reading
   /// its blocks (validation, delivery's one pass, the counts).
   bool carries_own_messages(Collective collective) const { return own_ & own_bit(collective); }
+  /// The largest rank a transfer names (0 for an empty phase), kept as the phase is built like
+  /// the bit above: validation of a phase of own messages is then one comparison.
+  Rank most_rank() const { return most_rank_; }
 
   std::size_t size() const { return transfers_.size(); }
   bool empty() const { return transfers_.empty(); }
@@ -131,6 +139,7 @@ class Phase {
   /// carries_own_messages, one bit per collective: a function of the transfers and blocks, so
   /// equal phases have equal bits.
   std::uint8_t own_ = kOwnBoth;
+  Rank most_rank_ = 0;
 
   static constexpr std::uint8_t kOwnBoth = 3;
   static constexpr std::uint8_t own_bit(Collective c) { return c == Collective::alltoall ? 1 : 2; }

@@ -293,7 +293,7 @@ void faraj_yuan_phases(const FarajYuanPlan& plan, Collective collective, const P
   for (u64 p = 0; p < P; ++p) {
     changed |= walk.enter(p);
     phase.clear();
-    phase.set_label("phase " + std::to_string(p));
+    phase.set_label("phase ", p);
     // Step 1.b: the sender of t_0 -> t_j at this phase, by the rotate pattern with base sequence
     // t_0,0 .. t_0,|M0|-1 (t_0 sends in every phase: its groups fill phases 0 .. P-1).
     const std::size_t j0 = walk.to(0);

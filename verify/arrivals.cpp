@@ -12,11 +12,11 @@ Arrivals::Arrivals(std::uint32_t ranks, std::uint32_t items, std::string what)
     : items_(items), words_((items + 63) / 64), bytes_(base_bytes(ranks)), what_(std::move(what)) {
   check_memory(bytes_, what_);
   sets_.resize(ranks);
-  tails_.resize((std::size_t{ranks} + 255) / 256 * 256);  // whole blocks: tail_slot permutes them
+  tails_.resize(tail_slots(ranks));
 }
 
 std::uint64_t Arrivals::base_bytes(std::uint32_t ranks) {
-  return std::uint64_t{ranks} * sizeof(Set) + (std::uint64_t{ranks} + 255) / 256 * 256 * sizeof(Tail);
+  return std::uint64_t{ranks} * sizeof(Set) + tail_slots(ranks) * sizeof(Tail);
 }
 
 std::size_t Arrivals::find(std::span<const std::uint64_t> runs, std::uint32_t item) {

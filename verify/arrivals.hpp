@@ -109,6 +109,12 @@ class Arrivals {
   static std::size_t tail_slot(std::uint32_t r) {
     return r ^ (((r >> 8) * 0x9E3779B1u) >> 24);
   }
+  /// The tails kept for `ranks` ranks: whole blocks of 256, which tail_slot permutes, except a
+  /// first block alone (ranks 0-255 keep their own slots: r >> 8 is 0), so small checks keep
+  /// 16 bytes a rank.
+  static std::uint64_t tail_slots(std::uint32_t ranks) {
+    return ranks <= 256 ? ranks : (std::uint64_t{ranks} + 255) / 256 * 256;
+  }
   /// The inline run holding `item` out of the set, as its tail.
   void take_tail(Set& s, Tail& t, std::uint32_t item) const;
   bool insert_inline(Set& s, std::uint32_t item);

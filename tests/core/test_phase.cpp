@@ -60,6 +60,39 @@ TEST_CASE("phase: carries_own_messages follows every change of the transfers") {
   CHECK(p.carries_own_messages(Collective::allgather));
 }
 
+TEST_CASE("phase: most_rank follows every change of the transfers") {
+  Phase p("p");
+  CHECK(p.most_rank() == 0);
+  p.add(2, 7, Block{2, 7, 0});
+  CHECK(p.most_rank() == 7);
+  p.add(9, 1, Block{9, 1, 0});
+  CHECK(p.most_rank() == 9);
+  const std::array<Block, 2> two{Block{1, 0, 0}, Block{1, 4, 0}};
+  p.add(11, 0, two);  // the out-of-line add
+  CHECK(p.most_rank() == 11);
+  const std::vector<std::array<Rank, 2>> pairs{{3, 12}, {5, 4}};
+  p.add_direct(pairs, Collective::alltoall);
+  CHECK(p.most_rank() == 12);
+  for (Rank r = 0; r < 100; ++r) p.add(r, 20, Block{r, 20, 0});  // past the capacity
+  CHECK(p.most_rank() == 99);
+  p.clear_transfers();
+  CHECK(p.most_rank() == 0);
+  p.add_direct(pairs, Collective::allgather);
+  CHECK(p.most_rank() == 12);
+  p.clear();
+  CHECK(p.most_rank() == 0);
+}
+
+TEST_CASE("phase: a label from a prefix and a number") {
+  Phase p("a much longer label than the small-string buffer holds");
+  p.set_label("phase ", 0);
+  CHECK(p.label() == "phase 0");
+  p.set_label("phase ", 2080767);
+  CHECK(p.label() == "phase 2080767");
+  p.set_label("", 18446744073709551615u);
+  CHECK(p.label() == "18446744073709551615");
+}
+
 TEST_CASE("phase: add_direct keeps carries_own_messages for its collective only") {
   const std::vector<std::array<Rank, 2>> pairs{{0, 1}, {3, 2}};
   Phase a, g;
