@@ -10,7 +10,8 @@
 /// phase, the two (or k+1, or capacity+1) transfers, and the shared link, node or port.
 ///
 /// Cost: O(transfers x hops) with one 4-byte stamp per directed link (the last phase that used
-/// it; 12 bytes per node or rank for the cluster and k-port rules), so memory is O(links + ranks)
+/// it; a tree's two beside each node's parent and depth, 16 bytes a node; 12 bytes per node or
+/// rank for the cluster and k-port rules), so memory is O(links + ranks)
 /// whatever the number of phases. The transfer that took a conflicting link first is found again,
 /// by routing the phase's earlier transfers, only for the conflict that is drawn.
 
