@@ -307,8 +307,12 @@ void faraj_yuan_phases(const FarajYuanPlan& plan, Collective collective, const P
         Group& g = group[i];
         if (const std::size_t j = walk.to(i); walk.start(i) == p) {
           const Step step = i == 0 ? Step::one_a : j == 0 ? Step::two : Step::four_six;
-          g = {plan.t[i].data(), plan.t[j].data(), plan.size(i), plan.size(j), 0, 0, step,
-               i >= 1 && j == i - 1};
+          g = {.from_list = plan.t[i].data(),
+               .to_list = plan.t[j].data(),
+               .Mi = plan.size(i),
+               .Mj = plan.size(j),
+               .step = step,
+               .step5 = i >= 1 && j == i - 1};
         }
         running.push_back(&g);
       }
@@ -353,9 +357,11 @@ void faraj_yuan_phases(const FarajYuanPlan& plan, Collective collective, const P
 }  // namespace
 
 void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSink& out) {
+  // Consecutive: strictly increasing, the last first + size - 1.
   const bool consecutive = std::all_of(plan.t.begin(), plan.t.end(), [](const auto& m) {
-    return m.empty() || (m.back() - m.front() + std::size_t{1} == m.size() &&
-                         std::is_sorted(m.begin(), m.end()));
+    const bool increasing =
+        std::adjacent_find(m.begin(), m.end(), std::greater_equal<>()) == m.end();
+    return m.empty() || (increasing && m.back() - m.front() + std::size_t{1} == m.size());
   });
   if (consecutive)
     faraj_yuan_phases<Machines::consecutive>(plan, collective, out);

@@ -79,7 +79,8 @@ class Arrivals {
   // previous one (down: its hi + 1) without touching the set. So an orderly arrival reads and
   // writes 16 bytes a rank (256 KiB at 16,384 ranks, within a core's L2), not the set's line.
   // The tail is never adjacent to a run of the set, so the set's runs and the tail are the runs
-  // of the whole. Empty: lo == hi, and neither test of insert() can pass.
+  // of the whole. Empty: lo == hi, and neither test of insert() can pass: items are below
+  // `items` <= 2^32 - 1, so item + 1 never wraps round to a lo of 0.
   struct Tail {
     std::uint32_t lo = 0, hi = 0;
     std::uint32_t down = UINT32_MAX;
@@ -106,9 +107,7 @@ class Arrivals {
   /// every j: 256 ranks apart on a 128 x 256 tree), whose tails at r would be 4 KiB apart, in
   /// one set of the L1 and L2 caches, each arrival a miss; mixed, they spread over the sets
   /// (Faraj-Yuan on 128 x 256, one thread: 0.79x the time of the packed layout).
-  static std::size_t tail_slot(std::uint32_t r) {
-    return r ^ (((r >> 8) * 0x9E3779B1u) >> 24);
-  }
+  static std::size_t tail_slot(std::uint32_t r) { return r ^ (((r >> 8) * 0x9E3779B1u) >> 24); }
   /// The tails kept for `ranks` ranks: whole blocks of 256, which tail_slot permutes, except a
   /// first block alone (ranks 0-255 keep their own slots: r >> 8 is 0), so small checks keep
   /// 16 bytes a rank.

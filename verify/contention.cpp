@@ -153,8 +153,8 @@ class LinkRule {
     NodeId parent = 0;
     std::uint32_t depth = 0;
   };
-  std::vector<Node> nodes_;              // a tree's (then stamps_ is empty)
-  std::vector<std::uint32_t> stamps_;  // per link, the other models'
+  std::vector<Node> nodes_;                      // a tree's (then stamps_ is empty)
+  std::vector<std::uint32_t> stamps_;            // per link, the other models'
   std::vector<std::uint32_t> capacity_, count_;  // empty when every capacity is 1
   std::uint64_t hops_ = 0;
 };
