@@ -76,6 +76,11 @@ class Tree {
   /// particular order (route_nodes() gives the path in order); O(path length).
   template <class Visit>
   void route(Rank src, Rank dst, Visit&& visit) const;
+  /// route()'s walk over any copy of the parents and depths (parent(NodeId), depth(NodeId)), for
+  /// a checker that keeps its own beside its per-link state: visit(n, down) for the link between
+  /// node n and its parent, towards n when `down` (link 2n + down). route()'s links, in its order.
+  template <class Parent, class Depth, class Visit>
+  static void walk(NodeId src, NodeId dst, const Parent& parent, const Depth& depth, Visit&& visit);
 
   /// One entry per undirected link: the machines on each side once the link is cut.
   struct Cut {
@@ -403,23 +408,30 @@ std::string link_name(const Topology& t, LinkId l);
 /// parallel links or multi-port hosts.
 std::uint32_t link_capacity(const Topology& t, LinkId l);
 
-template <class Visit>
-void Tree::route(Rank src, Rank dst, Visit&& visit) const {
+template <class Parent, class Depth, class Visit>
+void Tree::walk(NodeId src, NodeId dst, const Parent& parent, const Depth& depth, Visit&& visit) {
   NodeId u = src, v = dst;
-  while (depth_[u] > depth_[v]) {
-    visit(2 * u);
-    u = parent_[u];
+  while (depth(u) > depth(v)) {
+    visit(u, false);
+    u = parent(u);
   }
-  while (depth_[v] > depth_[u]) {
-    visit(2 * v + 1);
-    v = parent_[v];
+  while (depth(v) > depth(u)) {
+    visit(v, true);
+    v = parent(v);
   }
   while (u != v) {
-    visit(2 * u);
-    visit(2 * v + 1);
-    u = parent_[u];
-    v = parent_[v];
+    visit(u, false);
+    visit(v, true);
+    u = parent(u);
+    v = parent(v);
   }
+}
+
+template <class Visit>
+void Tree::route(Rank src, Rank dst, Visit&& visit) const {
+  const auto parent = [this](NodeId n) { return parent_[n]; };
+  const auto depth = [this](NodeId n) { return depth_[n]; };
+  walk(src, dst, parent, depth, [&visit](NodeId n, bool down) { visit(2 * n + (down ? 1 : 0)); });
 }
 
 }  // namespace phasecheck

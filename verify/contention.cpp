@@ -49,7 +49,8 @@ std::string rank_range(const Cluster& c, std::uint32_t node) {
 /// Routed models: one stamp per directed link, the last phase that used it. A link of capacity c
 /// (graphs with parallel links or multi-port hosts) takes c transfers per phase; the c + 1st is
 /// the conflict. Models whose links all have capacity 1 never touch the counts. The stamps alone
-/// (4 bytes a link: 514 KiB for 65,536 machines, within a core's L2) say whether a link is taken;
+/// (4 bytes a link; a tree's 8 bytes a node beside its parent and depth, 1 MiB for 65,536
+/// machines) say whether a link is taken;
 /// which transfer took it first is found again by routing the phase's earlier transfers, only
 /// for the conflict that is drawn.
 class LinkRule {
@@ -58,7 +59,7 @@ class LinkRule {
     if (const auto* tree = std::get_if<Tree>(&model)) {
       nodes_.resize(tree->node_count());
       for (NodeId v = 0; v < tree->node_count(); ++v)
-        nodes_[v] = {0, 0, tree->parent(v), tree->depth(v)};
+        nodes_[v] = {{0, 0}, tree->parent(v), tree->depth(v)};
       return;
     }
     stamps_.resize(links);
@@ -72,66 +73,46 @@ class LinkRule {
   template <class Net>
   std::uint64_t check(const Net& net, const Phase& phase, std::uint32_t stamp,
                       std::optional<Conflict>& found) {
-    return capacity_.empty() ? check<false>(net, phase, stamp, found)
-                             : check<true>(net, phase, stamp, found);
+    const auto route = [this, &net](Rank src, Rank dst, auto&& visit) {
+      net.route(src, dst, [&](LinkId l) { visit(l, stamps_[l]); });
+    };
+    return capacity_.empty() ? check_links<false>(phase, stamp, found, route)
+                             : check_links<true>(phase, stamp, found, route);
   }
-  /// A tree: Tree::route's walk over the rule's own copy of the parents and depths, each beside
-  /// the stamps of the node's two links (16 bytes a node), so that a transfer's end reads one
-  /// cache line, not one in each of four arrays: a phase's transfers leave from and reach
-  /// machines all over the tree (Faraj-Yuan: one in every subtree). Links are visited in route()'s
-  /// order, so the first conflict is the one the generic walk finds. Every link has capacity 1.
+  /// A tree: Tree::walk over the rule's own copy of the parents and depths, each beside the
+  /// stamps of the node's two links (16 bytes a node), so that a transfer's end reads one cache
+  /// line, not one in each of four arrays: a phase's transfers leave from and reach machines all
+  /// over the tree (Faraj-Yuan: one in every subtree). Every tree link has capacity 1.
   std::uint64_t check(const Tree&, const Phase& phase, std::uint32_t stamp,
                       std::optional<Conflict>& found) {
-    std::uint64_t hops = 0, conflicts = 0;
-    const auto transfers = phase.transfers();
-    for (std::uint32_t i = 0; i < transfers.size(); ++i) {
-      const Transfer& t = transfers[i];
-      if (t.local()) continue;
-      const auto use = [&](std::uint32_t& s, LinkId l) {
-        ++hops;
-        if (s != stamp)
-          s = stamp;
-        else if (conflicts++ == 0)
-          found = Conflict::on_link(i, l);
-      };
-      NodeId u = t.src, v = t.dst;
-      while (nodes_[u].depth > nodes_[v].depth) {
-        use(nodes_[u].up, 2 * u);
-        u = nodes_[u].parent;
-      }
-      while (nodes_[v].depth > nodes_[u].depth) {
-        use(nodes_[v].down, 2 * v + 1);
-        v = nodes_[v].parent;
-      }
-      while (u != v) {
-        use(nodes_[u].up, 2 * u);
-        use(nodes_[v].down, 2 * v + 1);
-        u = nodes_[u].parent;
-        v = nodes_[v].parent;
-      }
-    }
-    hops_ += hops;
-    return conflicts;
+    const auto parent = [this](NodeId n) { return nodes_[n].parent; };
+    const auto depth = [this](NodeId n) { return nodes_[n].depth; };
+    const auto route = [&](Rank src, Rank dst, auto&& visit) {
+      Tree::walk(src, dst, parent, depth, [&](NodeId n, bool down) {
+        visit(2 * n + (down ? 1 : 0), nodes_[n].stamps[down ? 1 : 0]);
+      });
+    };
+    return check_links<false>(phase, stamp, found, route);
   }
   std::uint64_t hops() const { return hops_; }
   /// Forgets every stamp (the phase stamps wrapped around).
   void restart() {
     std::fill(stamps_.begin(), stamps_.end(), 0);
-    for (Node& n : nodes_) n.up = n.down = 0;
+    for (Node& n : nodes_) n.stamps[0] = n.stamps[1] = 0;
   }
 
  private:
-  template <bool kCounted, class Net>
-  std::uint64_t check(const Net& net, const Phase& phase, std::uint32_t stamp,
-                      std::optional<Conflict>& found) {
+  /// Every transfer's links: route(src, dst, visit) calls visit(link, its stamp) for each.
+  template <bool kCounted, class Route>
+  std::uint64_t check_links(const Phase& phase, std::uint32_t stamp, std::optional<Conflict>& found,
+                            const Route& route) {
     std::uint64_t hops = 0, conflicts = 0;
     const auto transfers = phase.transfers();
     for (std::uint32_t i = 0; i < transfers.size(); ++i) {
       const Transfer& t = transfers[i];
       if (t.local()) continue;
-      net.route(t.src, t.dst, [&](LinkId l) {
+      route(t.src, t.dst, [&](LinkId l, std::uint32_t& s) {
         ++hops;
-        std::uint32_t& s = stamps_[l];
         if (s != stamp) {
           s = stamp;
           if constexpr (kCounted) count_[l] = 1;
@@ -146,10 +127,10 @@ class LinkRule {
     return conflicts;
   }
 
-  /// A tree's node: the stamps of its links to and from its parent (link ids 2v and 2v + 1),
-  /// its parent and its depth.
+  /// A tree's node: the stamps of its links to and from its parent (link ids 2v and 2v + 1, in
+  /// that order), its parent and its depth.
   struct Node {
-    std::uint32_t up = 0, down = 0;
+    std::uint32_t stamps[2] = {0, 0};
     NodeId parent = 0;
     std::uint32_t depth = 0;
   };
