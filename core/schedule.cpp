@@ -56,14 +56,14 @@ void Phase::add(Rank src, Rank dst, std::span<const Block> blocks) {
   most_rank_ = std::max({most_rank_, src, dst});
 }
 
-void Phase::set_label(std::string_view prefix, std::uint64_t number) {
+void numbered_label(std::string& label, std::string_view prefix, std::uint64_t number) {
   char digits[20];  // 2^64 - 1 has 20
   const char* end = std::to_chars(digits, digits + sizeof digits, number).ptr;
-  label_.assign(prefix);
-  label_.append(digits, static_cast<std::size_t>(end - digits));
+  label.assign(prefix);
+  label.append(digits, static_cast<std::size_t>(end - digits));
 }
 
-void Phase::add_direct(std::span<const std::array<Rank, 2>> pairs, Collective collective) {
+void Phase::add_direct(std::span<const DirectTransfer> pairs, Collective collective) {
   const std::size_t t0 = transfers_.size(), b0 = blocks_.size();
   const std::uint64_t block_end = std::uint64_t{b0} + pairs.size();
   if (t0 + pairs.size() > transfers_.capacity() || block_end > blocks_.capacity())
@@ -102,6 +102,12 @@ void Phase::clear() {
   ops_.clear();
   own_ = kOwnBoth;
   most_rank_ = 0;
+}
+
+void DirectPhase::fill(Phase& phase) const {
+  phase.clear();
+  phase.set_label(std::string(label));
+  phase.add_direct(transfers, collective);
 }
 
 void Phase::clear_transfers() {

@@ -65,6 +65,15 @@ struct Transfer {
   friend bool operator==(const Transfer&, const Transfer&) = default;
 };
 
+/// A transfer of one block, part 0 of its sender's own message to its receiver (direct_block):
+/// all that a transfer of a direct phase says (Phase::add_direct, DirectPhase), in 8 bytes.
+struct DirectTransfer {
+  Rank src = 0;
+  Rank dst = 0;
+  bool local() const { return src == dst; }
+  friend bool operator==(const DirectTransfer&, const DirectTransfer&) = default;
+};
+
 class Phase {
  public:
   Phase() = default;
@@ -72,9 +81,6 @@ class Phase {
 
   const std::string& label() const { return label_; }
   void set_label(std::string label) { label_ = std::move(label); }
-  /// The label as a prefix and a number ("phase 12"), written into the label's own storage: for
-  /// generators that label millions of phases.
-  void set_label(std::string_view prefix, std::uint64_t number);
 
   /// Appends a transfer src -> dst carrying `blocks` (in that order). Growing the phase is charged
   /// against the memory limit (core/limits.hpp) before it allocates, and a phase carries at most
@@ -95,7 +101,7 @@ class Phase {
 
   /// Appends one transfer per (src, dst) pair, each carrying the pair's own message
   /// (direct_block): the generators' bulk form of add(), charged once for all of them.
-  void add_direct(std::span<const std::array<Rank, 2>> pairs, Collective collective);
+  void add_direct(std::span<const DirectTransfer> pairs, Collective collective);
 
   /// Whether every transfer carries exactly one block, part 0 of its sender's own message to its
   /// receiver in `collective`: direct_block(collective, src, dst) (true for an empty phase). Kept
@@ -218,6 +224,28 @@ bool transfers_well_formed(const Phase& phase, Collective collective, Rank ranks
 
 /// Receives phases one at a time, in order. The phase is only valid during the call.
 using PhaseSink = std::function<void(const Phase&)>;
+
+/// A phase of own messages as its generator holds it: every transfer carries one block, part 0 of
+/// its sender's own message (direct_block), so the label and the (src, dst) pairs say it all, in
+/// 8 bytes a transfer where a Phase keeps 28. The checks judge it as they judge the Phase it
+/// stands for (fill), and build that Phase only to draw a counterexample (verify/verifier.hpp);
+/// what they report is the same to the byte.
+struct DirectPhase {
+  std::string_view label;
+  Collective collective = Collective::alltoall;
+  std::span<const DirectTransfer> transfers;
+  std::size_t size() const { return transfers.size(); }
+  /// The Phase it stands for, in `phase` (cleared first; its capacity is kept): the label, then
+  /// the transfers by add_direct. Charged against the memory limit as add_direct is.
+  void fill(Phase& phase) const;
+};
+
+/// Receives direct phases one at a time, in order, as PhaseSink receives phases.
+using DirectSink = std::function<void(const DirectPhase&)>;
+
+/// Writes `prefix` and `number` in decimal into `label` ("phase 12"), in its own storage: for
+/// generators that label millions of phases.
+void numbered_label(std::string& label, std::string_view prefix, std::uint64_t number);
 
 /// A sink that appends to `phases`.
 PhaseSink collect_into(std::vector<Phase>& phases);

@@ -22,7 +22,9 @@ class SpreadCheck {
         verifier_(header, model, std::move(claims), spread.threads, spread.share, reader),
         meter_(spread.progress, "check", "phases", total_phases) {}
 
-  void consume(const Phase& phase) {
+  /// A Phase, or a direct phase (an algorithm's generate_direct).
+  template <class P>
+  void consume(const P& phase) {
     if (spread_.checkpoint) spread_.checkpoint();
     verifier_.consume(phase);
     // The meter reads the clock; every 1024 phases is often enough for a line redrawn 4 times a
@@ -68,7 +70,11 @@ std::optional<verify::Report> check_algorithm(const schedules::Algorithm& algori
                                   : 0;
   SpreadCheck check(header, header.topology, std::move(claims), spread, total,
                     verify::Reader::generates);
-  algorithm.generate(header, [&check](const Phase& p) { check.consume(p); });
+  // Phases of own messages are checked from their pairs, without a Phase (verify/verifier.hpp).
+  if (algorithm.generate_direct)
+    algorithm.generate_direct(header, [&check](const DirectPhase& p) { check.consume(p); });
+  else
+    algorithm.generate(header, [&check](const Phase& p) { check.consume(p); });
   return check.finish();
 }
 

@@ -253,17 +253,17 @@ namespace {
 enum class Machines { listed, consecutive };
 
 template <Machines kMachines>
-void faraj_yuan_phases(const FarajYuanPlan& plan, Collective collective, const PhaseSink& out) {
+void faraj_yuan_phases(const FarajYuanPlan& plan, Collective collective, const DirectSink& out) {
   const std::size_t k = plan.t.size();
   const u64 P = plan.phases();
   if (k < 2) return;
   const u64 M0 = plan.size(0);
   GroupWalk walk(plan);
-  Phase phase;
-  // A phase's messages, (src, dst) pairs: at most one global and one local message per subtree
-  // and Step 3's, written through a plain pointer and added to the phase at once.
-  std::vector<std::array<Rank, 2>> pairs(2 * k + 1);
-  std::array<Rank, 2>* next = pairs.data();
+  // A phase's messages: at most one global and one local message per subtree and Step 3's,
+  // written through a plain pointer.
+  std::vector<DirectTransfer> pairs(2 * k + 1);
+  DirectTransfer* next = pairs.data();
+  std::string label;
   const auto send = [&next](Rank src, Rank dst) { *next++ = {src, dst}; };
   // Each subtree's current group t_i -> t_j, set up when it starts: its machines, which step
   // makes its global message, and its phase q = p - start as q / |Mj| and q % |Mj|, counted on
@@ -292,8 +292,6 @@ void faraj_yuan_phases(const FarajYuanPlan& plan, Collective collective, const P
   bool changed = true;
   for (u64 p = 0; p < P; ++p) {
     changed |= walk.enter(p);
-    phase.clear();
-    phase.set_label("phase ", p);
     // Step 1.b: the sender of t_0 -> t_j at this phase, by the rotate pattern with base sequence
     // t_0,0 .. t_0,|M0|-1 (t_0 sends in every phase: its groups fill phases 0 .. P-1).
     const std::size_t j0 = walk.to(0);
@@ -346,9 +344,9 @@ void faraj_yuan_phases(const FarajYuanPlan& plan, Collective collective, const P
     // Step 3: local messages of t_0 in the first |M0| (|M0| - 1) phases: in round r the global
     // receiver t_0,(s + r + 1) mod |M0| sends to the global sender t_0,s.
     if (p < M0 * (M0 - 1)) send(plan.t[0][(sender0 + p / M0 + 1) % M0], plan.t[0][sender0]);
-    phase.add_direct({pairs.data(), next}, collective);
+    numbered_label(label, "phase ", p);
+    out(DirectPhase{label, collective, {pairs.data(), next}});
     next = pairs.data();
-    out(phase);
     walk.leave(p);
     changed = !walk.ended().empty();
   }
@@ -357,6 +355,14 @@ void faraj_yuan_phases(const FarajYuanPlan& plan, Collective collective, const P
 }  // namespace
 
 void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSink& out) {
+  Phase phase;
+  faraj_yuan(plan, collective, [&](const DirectPhase& d) {
+    d.fill(phase);
+    out(phase);
+  });
+}
+
+void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const DirectSink& out) {
   // Consecutive: strictly increasing, the last first + size - 1.
   const bool consecutive = std::all_of(plan.t.begin(), plan.t.end(), [](const auto& m) {
     const bool increasing =

@@ -48,6 +48,9 @@ FarajYuanPlan faraj_yuan_plan(const Tree& tree, const std::optional<std::string>
 
 /// Fig. 4, Steps 1 to 6, one phase per table row (labelled "phase p").
 void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSink& out);
+/// The same phases as direct phases (every message is its sender's own): what faraj_yuan fills
+/// its Phases from.
+void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const DirectSink& out);
 
 struct FarajYuanOptions {
   Collective collective = Collective::alltoall;

@@ -61,6 +61,13 @@ std::vector<Algorithm> with_program_claims(std::vector<Algorithm> rows) {
 }
 
 /// The algorithms of the five papers and Open MPI's Bruck.
+/// `row` with its phases also generated as direct phases (Algorithm::generate_direct).
+Algorithm with_direct(Algorithm row,
+                      std::function<void(const ScheduleHeader&, const DirectSink&)> direct) {
+  row.generate_direct = std::move(direct);
+  return row;
+}
+
 std::vector<Algorithm> seed_algorithms() {
   return with_program_claims({
       direct(
@@ -155,16 +162,21 @@ std::vector<Algorithm> seed_algorithms() {
          return std::holds_alternative<Hypercube>(model) || is_fully_connected(model) ||
                 single_processor_nodes(model);
        }},
-      {"faraj-yuan",
-       "|M0| (|M| - |M0|) contention-free phases on any tree of switches: the bottleneck load",
-       "Faraj & Yuan, Section 4, Fig. 4", FarajYuanOptions::parameters(),
-       [](const ScheduleHeader& h, const PhaseSink& out) {
-         const FarajYuanOptions o = FarajYuanOptions::from(h);
-         faraj_yuan(faraj_yuan_plan(std::get<Tree>(h.topology), o.root), o.collective, out);
-       },
-       [](const ScheduleHeader& h) { return faraj_yuan_claims(h); },
-       // Lemmas 3 and 4 and the Theorem: contention-free on the tree it was made for.
-       [](const ScheduleHeader& h, const Topology& model) { return model == h.topology; }},
+      with_direct(
+          {"faraj-yuan",
+           "|M0| (|M| - |M0|) contention-free phases on any tree of switches: the bottleneck load",
+           "Faraj & Yuan, Section 4, Fig. 4", FarajYuanOptions::parameters(),
+           [](const ScheduleHeader& h, const PhaseSink& out) {
+             const FarajYuanOptions o = FarajYuanOptions::from(h);
+             faraj_yuan(faraj_yuan_plan(std::get<Tree>(h.topology), o.root), o.collective, out);
+           },
+           [](const ScheduleHeader& h) { return faraj_yuan_claims(h); },
+           // Lemmas 3 and 4 and the Theorem: contention-free on the tree it was made for.
+           [](const ScheduleHeader& h, const Topology& model) { return model == h.topology; }},
+          [](const ScheduleHeader& h, const DirectSink& out) {
+            const FarajYuanOptions o = FarajYuanOptions::from(h);
+            faraj_yuan(faraj_yuan_plan(std::get<Tree>(h.topology), o.root), o.collective, out);
+          }),
       {"bruck-index",
        "radix-r rotations, w = ceil(log_r n) subphases of r - 1 steps, k at a time",
        "Bruck et al., Section 3, Appendix A",

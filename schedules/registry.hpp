@@ -48,6 +48,10 @@ struct Algorithm {
   /// An alltoallv algorithm that cuts messages into pieces: the elements per piece for `header`
   /// (its traffic set), ScheduleHeader::piece_elements. Empty: whole messages.
   std::function<std::uint64_t(const ScheduleHeader&)> piece_elements = {};
+  /// For an algorithm every phase of which carries own messages only: the phases `generate`
+  /// emits, as direct phases (core/schedule.hpp), which the checks read without building a
+  /// Phase (pipeline/check.hpp). Empty: only `generate`. The registry's tests compare the two.
+  std::function<void(const ScheduleHeader&, const DirectSink&)> generate_direct = {};
 };
 
 /// Whether `algorithm` moves uneven messages (its collective is "alltoallv"): it needs a traffic

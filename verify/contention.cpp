@@ -70,20 +70,22 @@ class LinkRule {
     }
   }
 
-  template <class Net>
-  std::uint64_t check(const Net& net, const Phase& phase, std::uint32_t stamp,
+  /// `transfers`: a phase's (Transfer or DirectTransfer: only the ranks are read).
+  template <class Net, class T>
+  std::uint64_t check(const Net& net, std::span<const T> transfers, std::uint32_t stamp,
                       std::optional<Conflict>& found) {
     const auto route = [this, &net](Rank src, Rank dst, auto&& visit) {
       net.route(src, dst, [&](LinkId l) { visit(l, stamps_[l]); });
     };
-    return capacity_.empty() ? check_links<false>(phase, stamp, found, route)
-                             : check_links<true>(phase, stamp, found, route);
+    return capacity_.empty() ? check_links<false>(transfers, stamp, found, route)
+                             : check_links<true>(transfers, stamp, found, route);
   }
   /// A tree: Tree::walk over the rule's own copy of the parents and depths, each beside the
   /// stamps of the node's two links (16 bytes a node), so that a transfer's end reads one cache
   /// line, not one in each of four arrays: a phase's transfers leave from and reach machines all
   /// over the tree (Faraj-Yuan: one in every subtree). Every tree link has capacity 1.
-  std::uint64_t check(const Tree&, const Phase& phase, std::uint32_t stamp,
+  template <class T>
+  std::uint64_t check(const Tree&, std::span<const T> transfers, std::uint32_t stamp,
                       std::optional<Conflict>& found) {
     const auto parent = [this](NodeId n) { return nodes_[n].parent; };
     const auto depth = [this](NodeId n) { return nodes_[n].depth; };
@@ -92,7 +94,7 @@ class LinkRule {
         visit(2 * n + (down ? 1 : 0), nodes_[n].stamps[down ? 1 : 0]);
       });
     };
-    return check_links<false>(phase, stamp, found, route);
+    return check_links<false>(transfers, stamp, found, route);
   }
   std::uint64_t hops() const { return hops_; }
   /// Forgets every stamp (the phase stamps wrapped around).
@@ -103,13 +105,12 @@ class LinkRule {
 
  private:
   /// Every transfer's links: route(src, dst, visit) calls visit(link, its stamp) for each.
-  template <bool kCounted, class Route>
-  std::uint64_t check_links(const Phase& phase, std::uint32_t stamp, std::optional<Conflict>& found,
-                            const Route& route) {
+  template <bool kCounted, class T, class Route>
+  std::uint64_t check_links(std::span<const T> transfers, std::uint32_t stamp,
+                            std::optional<Conflict>& found, const Route& route) {
     std::uint64_t hops = 0, conflicts = 0;
-    const auto transfers = phase.transfers();
     for (std::uint32_t i = 0; i < transfers.size(); ++i) {
-      const Transfer& t = transfers[i];
+      const T& t = transfers[i];
       if (t.local()) continue;
       route(t.src, t.dst, [&](LinkId l, std::uint32_t& s) {
         ++hops;
@@ -145,9 +146,10 @@ class NodeRule {
  public:
   explicit NodeRule(const Cluster& c) : cluster_(c), used_(c.node_count()) {}
 
-  std::uint64_t check(const Phase& phase, std::uint32_t stamp, std::optional<Conflict>& found) {
+  template <class T>
+  std::uint64_t check(std::span<const T> transfers, std::uint32_t stamp,
+                      std::optional<Conflict>& found) {
     std::uint64_t conflicts = 0;
-    const auto transfers = phase.transfers();
     const auto touch = [&](std::uint32_t node, std::uint32_t i) {
       Use& u = used_[node];
       if (u.stamp != stamp) {
@@ -155,15 +157,15 @@ class NodeRule {
         return;
       }
       // A second transfer is allowed only as the reverse half of an inter-node exchange.
-      const Transfer& a = transfers[u.first];
-      const Transfer& b = transfers[i];
+      const T& a = transfers[u.first];
+      const T& b = transfers[i];
       const bool exchange = u.count == 1 && a.src == b.dst && a.dst == b.src &&
                             cluster_.node_of(a.src) != cluster_.node_of(a.dst);
       if (!exchange && conflicts++ == 0) found = Conflict{u.first, i, node};
       ++u.count;
     };
     for (std::uint32_t i = 0; i < transfers.size(); ++i) {
-      const Transfer& t = transfers[i];
+      const T& t = transfers[i];
       if (t.local()) continue;
       const std::uint32_t from = cluster_.node_of(t.src), to = cluster_.node_of(t.dst);
       touch(from, i);
@@ -191,12 +193,12 @@ class PortRule {
 
   /// On conflict, resource = rank, and `first` is the rank's first transfer in that direction;
   /// `sending` tells which direction overflowed.
-  std::uint64_t check(const Phase& phase, std::uint32_t stamp, std::optional<Conflict>& found,
-                      bool& sending) {
+  template <class T>
+  std::uint64_t check(std::span<const T> transfers, std::uint32_t stamp,
+                      std::optional<Conflict>& found, bool& sending) {
     std::uint64_t conflicts = 0;
-    const auto transfers = phase.transfers();
     for (std::uint32_t i = 0; i < transfers.size(); ++i) {
-      const Transfer& t = transfers[i];
+      const T& t = transfers[i];
       if (t.local()) continue;
       for (const bool send : {true, false}) {
         Use& u = used_[send ? t.src : t.dst];
@@ -310,6 +312,20 @@ ContentionChecker::ContentionChecker(ContentionChecker&&) noexcept = default;
 ContentionChecker& ContentionChecker::operator=(ContentionChecker&&) noexcept = default;
 
 void ContentionChecker::consume(std::size_t index, const Phase& phase) {
+  judge_phase(index, phase.transfers(), [&]() -> const Phase& { return phase; });
+}
+
+void ContentionChecker::consume(std::size_t index, const DirectPhase& phase) {
+  Phase drawn;  // empty (no allocation) unless a conflict is drawn
+  judge_phase(index, phase.transfers, [&]() -> const Phase& {
+    phase.fill(drawn);
+    return drawn;
+  });
+}
+
+template <class T, class PhaseOf>
+void ContentionChecker::judge_phase(std::size_t index, std::span<const T> transfers,
+                                    const PhaseOf& phase_of) {
   Impl& m = *impl_;
   // Stamps 1 .. 2^32 - 1, one per phase; when they come round again every slot is cleared, so
   // that a slot stamped 2^32 - 1 phases ago cannot pass for this phase's.
@@ -324,13 +340,13 @@ void ContentionChecker::consume(std::size_t index, const Phase& phase) {
   std::uint64_t conflicts = 0;
   // The rule was made for this model kind (make_rule), so each std::get below is the one held.
   const auto routed = [&](const auto& net) {
-    return std::get<LinkRule>(m.rule).check(net, phase, stamp, found);
+    return std::get<LinkRule>(m.rule).check(net, transfers, stamp, found);
   };
   conflicts = std::visit(
       Overloaded{
-          [&](const Cluster&) { return std::get<NodeRule>(m.rule).check(phase, stamp, found); },
+          [&](const Cluster&) { return std::get<NodeRule>(m.rule).check(transfers, stamp, found); },
           [&](const FullyConnected&) {
-            return std::get<PortRule>(m.rule).check(phase, stamp, found, sending);
+            return std::get<PortRule>(m.rule).check(transfers, stamp, found, sending);
           },
           [&](const Tree& t) { return routed(t); }, [&](const Hypercube& h) { return routed(h); },
           [&](const Mesh& x) { return routed(x); }, [&](const Ring& r) { return routed(r); },
@@ -339,7 +355,7 @@ void ContentionChecker::consume(std::size_t index, const Phase& phase) {
   ++m.phases;
   if (conflicts == 0) return;
   m.conflicts += conflicts;
-  if (m.bad_phases++ == 0) m.first = m.describe(index, phase, *found, sending);
+  if (m.bad_phases++ == 0) m.first = m.describe(index, phase_of(), *found, sending);
 }
 
 ContentionChecker::Tally ContentionChecker::tally() const {

@@ -35,6 +35,8 @@ class ContentionChecker {
   /// Checks phase number `index` (0-based, increasing; a checker may see only some phases when
   /// the work is spread, see Tally). Transfers must be well-formed.
   void consume(std::size_t index, const Phase& phase);
+  /// The same for a direct phase: judged from its pairs, the Phase built only to draw a conflict.
+  void consume(std::size_t index, const DirectPhase& phase);
   CheckResult finish() const;
 
   /// What the checker found, in a form that adds up: checkers given disjoint sets of phases
@@ -54,6 +56,10 @@ class ContentionChecker {
   std::uint64_t work() const;
 
  private:
+  /// consume(): `phase_of()` gives the Phase the transfers belong to, for the counterexample.
+  template <class T, class PhaseOf>
+  void judge_phase(std::size_t index, std::span<const T> transfers, const PhaseOf& phase_of);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

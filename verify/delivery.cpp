@@ -230,6 +230,27 @@ void DeliveryChecker::arrive_direct(std::size_t index, const Phase& phase) {
   }
 }
 
+void DeliveryChecker::consume(std::size_t index, const DirectPhase& phase) {
+  if (parts_ != 1 || traffic_ || phase.collective != collective_) {
+    Phase whole;
+    phase.fill(whole);
+    return consume(index, whole);
+  }
+  // arrive_direct's one pass: each transfer's item is its sender.
+  const auto transfers = phase.transfers;
+  for (std::uint32_t i = 0; i < transfers.size(); ++i) {
+    const DirectTransfer& t = transfers[i];
+    if (t.local() || arrivals_.insert(t.dst, t.src)) continue;
+    if (violations_ > 0) {  // only the first duplicate is drawn
+      ++violations_;
+      continue;
+    }
+    Phase whole;
+    phase.fill(whole);
+    repeated(index, whole, i, whole.blocks(whole[i]).front());
+  }
+}
+
 void DeliveryChecker::repeated(std::size_t index, const Phase& phase, std::uint32_t i,
                                const Block& b) {
   // The earlier arrival of the same block at the destination in this phase, if there is one.

@@ -40,6 +40,9 @@ class DeliveryChecker final : public DataView {
 
   /// Applies phase number `index` (0-based, consecutive). Transfers must be well-formed.
   void consume(std::size_t index, const Phase& phase);
+  /// The same for a direct phase: its arrivals from the pairs, the Phase built only to draw a
+  /// duplicate.
+  void consume(std::size_t index, const DirectPhase& phase);
   /// The verdict after the last phase: every required block delivered exactly once.
   CheckResult finish() const;
 

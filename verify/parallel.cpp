@@ -22,7 +22,35 @@ struct Batch {
   // The stateful worker judges the phase-local checks of the reading thread's phases here (it
   // was keeping up when the batch began); the reading thread skips them.
   bool handed_over = false;
+  // The phases: copies of Phases, or of direct phases (8 bytes a transfer: less to carry from
+  // the reading thread's core to the workers'); a batch holds one kind.
+  bool direct = false;
   std::vector<Phase> phases;
+  struct Direct {
+    std::string label;
+    Collective collective;
+    std::size_t end;  // its transfers are pairs[previous end, end)
+  };
+  std::vector<Direct> directs;
+  std::vector<DirectTransfer> pairs;
+
+  void add(const Phase& phase) {
+    if (size == phases.size()) phases.emplace_back();
+    phases[size++] = phase;
+  }
+  void add(const DirectPhase& phase) {
+    pairs.insert(pairs.end(), phase.transfers.begin(), phase.transfers.end());
+    if (size == directs.size()) directs.emplace_back();
+    Direct& d = directs[size++];
+    d.label.assign(phase.label);
+    d.collective = phase.collective;
+    d.end = pairs.size();
+  }
+  DirectPhase direct_phase(std::size_t i) const {
+    const std::size_t begin = i == 0 ? 0 : directs[i - 1].end;
+    return {directs[i].label, directs[i].collective,
+            std::span<const DirectTransfer>(pairs).subspan(begin, directs[i].end - begin)};
+  }
 };
 
 // A batch is handed on once it holds this many transfers or phases: large enough that the queue
@@ -109,11 +137,17 @@ struct ParallelVerifier::Impl {
       if (failed.load(std::memory_order_relaxed)) continue;
       try {
         const bool callers_too = takes_over && b->handed_over;
-        for (std::size_t i = 0; i < b->size; ++i)
+        const auto check = [&](const auto& phase, std::size_t i) {
           if (callers_too)
-            w.verifier.consume_valid(b->phases[i], caller_share.local(b->first + i));
+            w.verifier.consume_valid(phase, caller_share.local(b->first + i));
           else
-            w.verifier.consume_valid(b->phases[i]);
+            w.verifier.consume_valid(phase);
+        };
+        for (std::size_t i = 0; i < b->size; ++i)
+          if (b->direct)
+            check(b->direct_phase(i), i);
+          else
+            check(b->phases[i], i);
       } catch (...) {
         std::lock_guard lock(error_mutex);
         if (!error) error = std::current_exception();
@@ -122,7 +156,7 @@ struct ParallelVerifier::Impl {
     }
   }
 
-  std::shared_ptr<Batch> fresh_batch() {
+  std::shared_ptr<Batch> fresh_batch(bool direct) {
     std::unique_ptr<Batch> b;
     {
       std::lock_guard lock(pool_mutex);
@@ -135,6 +169,8 @@ struct ParallelVerifier::Impl {
     b->size = 0;
     b->transfers = 0;
     b->first = next;
+    b->direct = direct;
+    b->pairs.clear();
     // A stateful worker with at most one batch waiting has time to spare: it takes the reading
     // thread's phase-local checks for this batch (a generating reader judges contention while
     // the worker follows delivery, and which half is heavier depends on the schedule).
@@ -145,6 +181,10 @@ struct ParallelVerifier::Impl {
               pool.emplace_back(done);
             }};
   }
+
+  /// ParallelVerifier::consume of a Phase or a direct phase.
+  template <class P>
+  void consume(const P& phase);
 
   void rethrow() {
     std::lock_guard lock(error_mutex);
@@ -215,26 +255,28 @@ void ParallelVerifier::observe_tables(PhaseSink observe) {
   impl_->inline_verifier->observe_tables(std::move(observe));
 }
 
-void ParallelVerifier::consume(const Phase& phase) {
-  Impl& m = *impl_;
-  if (m.inline_verifier) {
-    m.inline_verifier->consume(phase);
+void ParallelVerifier::consume(const Phase& phase) { impl_->consume(phase); }
+void ParallelVerifier::consume(const DirectPhase& phase) { impl_->consume(phase); }
+
+template <class P>
+void ParallelVerifier::Impl::consume(const P& phase) {
+  if (inline_verifier) {
+    inline_verifier->consume(phase);
     return;
   }
-  if (m.failed.load(std::memory_order_relaxed)) m.rethrow();
-  const Verifier& validator = m.caller ? *m.caller : m.workers.front()->verifier;
-  validator.validate(m.next, phase);
-  if (!m.workers.empty() && !m.batch) m.batch = m.fresh_batch();
-  if (m.caller)
-    m.caller->consume_valid(phase,
-                            !(m.batch && m.batch->handed_over) && m.caller_share.local(m.next));
-  ++m.next;
-  if (m.workers.empty()) return;
-  Batch& b = *m.batch;
-  if (b.size == b.phases.size()) b.phases.emplace_back();
-  b.phases[b.size++] = phase;
-  b.transfers += phase.size();
-  if (b.transfers >= kBatchTransfers || b.size >= kBatchPhases) m.publish();
+  if (failed.load(std::memory_order_relaxed)) rethrow();
+  const Verifier& validator = caller ? *caller : workers.front()->verifier;
+  validator.validate(next, phase);
+  constexpr bool kDirect = std::is_same_v<P, DirectPhase>;
+  if (!workers.empty() && batch && batch->direct != kDirect) publish();  // one kind a batch
+  if (!workers.empty() && !batch) batch = fresh_batch(kDirect);
+  if (caller)
+    caller->consume_valid(phase, !(batch && batch->handed_over) && caller_share.local(next));
+  ++next;
+  if (workers.empty()) return;
+  batch->add(phase);
+  batch->transfers += phase.size();
+  if (batch->transfers >= kBatchTransfers || batch->size >= kBatchPhases) publish();
 }
 
 Verifier::Partial ParallelVerifier::partial() {

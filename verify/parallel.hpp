@@ -38,6 +38,8 @@ class ParallelVerifier {
   /// Validates the phase here (InputError names the phase and transfer) and hands it on. An
   /// error a worker met (the memory limit, say) is thrown from the next call after it.
   void consume(const Phase& phase);
+  /// The same for a direct phase, which the workers are handed as pairs (8 bytes a transfer).
+  void consume(const DirectPhase& phase);
   PhaseSink sink() {
     return [this](const Phase& p) { consume(p); };
   }

@@ -25,6 +25,12 @@ bool carries_own_message(const Phase& phase, const Transfer& t, const ScheduleHe
   return b == direct_block(header.collective, t.src, t.dst);
 }
 
+/// Whether any transfer moves data between ranks (a phase of local copies only moves none).
+template <class T>
+bool moves(std::span<const T> transfers) {
+  return std::any_of(transfers.begin(), transfers.end(), [](const T& t) { return !t.local(); });
+}
+
 /// The faults an imported program's execution model found (core/imported.hpp), as a check.
 CheckResult execution_check(const Imported& imported) {
   CheckResult c{CheckId::execution, Verdict::pass, imported.summary, {}};
@@ -94,9 +100,15 @@ Verifier::Verifier(const ScheduleHeader& header, const Topology& model, Claims c
 }
 
 void Verifier::count_requests(std::size_t index, const Phase& phase) {
+  count_requests(index, phase.transfers(), phase.label());
+}
+
+template <class T>
+void Verifier::count_requests(std::size_t index, std::span<const T> transfers,
+                              std::string_view label) {
   if (requests_.empty()) requests_.assign(header_.ranks(), 0);
   touched_.clear();
-  for (const Transfer& t : phase.transfers())
+  for (const T& t : transfers)
     for (const Rank r : {t.src, t.dst})  // the Isend and the Irecv (a local copy posts both)
       if (requests_[r]++ == 0) touched_.push_back(r);
   // In rank order: the first counterexample is the smallest rank over the limit.
@@ -107,8 +119,8 @@ void Verifier::count_requests(std::size_t index, const Phase& phase) {
     if (requests_[r] > limit && request_failures_++ == 0)
       request_first_ = Counterexample{
           index,
-          phase.label(),
-          phase.size(),
+          std::string(label),
+          transfers.size(),
           {},
           "the request queue of rank " + std::to_string(r),
           "rank " + std::to_string(r) + " has " + std::to_string(requests_[r]) +
@@ -171,10 +183,7 @@ void Verifier::consume_table(const Phase& phase, std::size_t index, bool local) 
   if (!traffic && phase.carries_own_messages(header_.collective)) {
     // One block a transfer, each its sender's own message: the sums without the blocks.
     blocks = phase.size();
-    const auto transfers = phase.transfers();
-    const bool moves = std::any_of(transfers.begin(), transfers.end(),
-                                   [](const Transfer& t) { return !t.local(); });
-    largest = moves ? 1 : 0;
+    largest = moves(phase.transfers()) ? 1 : 0;
   } else {
     for (const Transfer& t : phase.transfers()) {
       blocks += t.block_count;
@@ -185,14 +194,22 @@ void Verifier::consume_table(const Phase& phase, std::size_t index, bool local) 
       if (direct && !carries_own_message(phase, t, header_)) direct = false;
     }
   }
-  counts_.transfers += phase.size();
+  count(phase.size(), blocks, largest, heaviest, direct);
+  check_invariants(index, phase.label(), phase.size());
+}
+
+void Verifier::count(std::uint64_t transfers, std::uint64_t blocks, std::uint32_t largest,
+                     std::uint64_t heaviest, bool direct) {
+  counts_.transfers += transfers;
   counts_.blocks += blocks;
   counts_.direct = direct;
   ++counts_.phases;
   if (largest > 0) ++counts_.c1;
   counts_.c2 += largest;
   cost_bytes_ += heaviest;
+}
 
+void Verifier::check_invariants(std::size_t index, std::string_view label, std::size_t size) {
   invariant_evaluated_.resize(claims_.invariants.size());
   for (std::size_t i = 0; i < claims_.invariants.size(); ++i) {
     const Invariant& inv = claims_.invariants[i];
@@ -208,14 +225,58 @@ void Verifier::consume_table(const Phase& phase, std::size_t index, bool local) 
         if (invariant_failures_++ == 0)
           invariant_first_ = Counterexample{
               index,
-              phase.label(),
-              phase.size(),
+              std::string(label),
+              size,
               {},
               inv.name,
               inv.name + " fails after phase " + std::to_string(index) + ": " + finding.what()};
         continue;
     }
   }
+}
+
+void Verifier::validate(std::size_t index, const DirectPhase& phase) const {
+  if (judged_direct(phase)) {
+    // Own messages, part 0, one a transfer: well-formed when every rank exists.
+    Rank most = 0;
+    for (const DirectTransfer& t : phase.transfers) most = std::max({most, t.src, t.dst});
+    if (phase.transfers.empty() || most < header_.ranks()) return;
+  }
+  // The Phase it stands for names the transfer and the problem.
+  Phase whole;
+  phase.fill(whole);
+  validate(index, whole);
+}
+
+void Verifier::consume(const DirectPhase& phase) {
+  validate(next_, phase);
+  consume_valid(phase);
+}
+
+void Verifier::consume_valid(const DirectPhase& phase) {
+  consume_valid(phase, share_.local(next_));
+}
+
+void Verifier::consume_valid(const DirectPhase& phase, bool local) {
+  if (!judged_direct(phase) || table_observer_) {
+    Phase whole;
+    phase.fill(whole);
+    return consume_valid(whole, local);
+  }
+  // consume_table's steps for a phase of own messages, from the pairs.
+  const std::size_t index = next_++;
+  if (local) {
+    contention_.consume(index, phase);
+    if (claims_.max_requests) count_requests(index, phase.transfers, phase.label);
+  }
+  if (!share_.stateful) return;
+  delivery_.consume(index, phase);
+  count(phase.size(), phase.size(), moves(phase.transfers) ? 1 : 0, 0, counts_.direct);
+  check_invariants(index, phase.label, phase.size());
+}
+
+bool Verifier::judged_direct(const DirectPhase& phase) const {
+  return !placement_ && !header_.traffic && phase.collective == header_.collective;
 }
 
 CheckResult Verifier::invariants_check() const {

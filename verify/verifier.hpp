@@ -56,6 +56,14 @@ class Verifier {
   /// share says: for a caller that deals phases out as it goes (verify/parallel.hpp). Each phase
   /// judged by exactly one verifier keeps the merged findings those of one verifier.
   void consume_valid(const Phase& phase, bool local);
+  /// The same for a direct phase (core/schedule.hpp, DirectPhase): judged from its pairs, with
+  /// the findings, counts and report of consume(P) for the Phase P it stands for, which is built
+  /// only to draw a counterexample, or whole when the schedule is one the pairs do not settle (a
+  /// format-3 program, an alltoallv, another collective, or a table observer).
+  void consume(const DirectPhase& phase);
+  void validate(std::size_t index, const DirectPhase& phase) const;
+  void consume_valid(const DirectPhase& phase);
+  void consume_valid(const DirectPhase& phase, bool local);
   /// A sink that forwards to consume(); valid while the verifier lives.
   PhaseSink sink() {
     return [this](const Phase& p) { consume(p); };
@@ -90,6 +98,13 @@ class Verifier {
   CheckResult invariants_check() const;
   /// The table checks on phase `index` of the table; the phase-local ones when `local`.
   void consume_table(const Phase& phase, std::size_t index, bool local);
+  /// Whether a direct phase is judged from its pairs (consume(const DirectPhase&)).
+  bool judged_direct(const DirectPhase& phase) const;
+  /// A phase's part of the counts (`direct`: whether every transfer so far is direct).
+  void count(std::uint64_t transfers, std::uint64_t blocks, std::uint32_t largest,
+             std::uint64_t heaviest, bool direct);
+  /// The invariants at the boundary after phase `index`, its label and size for a violation.
+  void check_invariants(std::size_t index, std::string_view label, std::size_t size);
 
   const ScheduleHeader& header_;
   const Topology& model_;
@@ -107,6 +122,8 @@ class Verifier {
   std::vector<std::uint64_t> invariant_evaluated_;  // per invariant: boundaries where it applied
   // The request bound: per rank, sends + receives in the current phase.
   void count_requests(std::size_t index, const Phase& phase);
+  template <class T>
+  void count_requests(std::size_t index, std::span<const T> transfers, std::string_view label);
   std::vector<std::uint32_t> requests_;  // per rank, zero between phases
   std::vector<Rank> touched_;            // the ranks with requests in this phase
   std::uint32_t most_requests_ = 0;

@@ -60,7 +60,7 @@ TEST_CASE("limits: a phase is charged as it grows, before it allocates, and numb
   CHECK(phase.size() == added);
   // In bulk: charged once for the whole append, before it allocates.
   Phase bulk;
-  const std::vector<std::array<Rank, 2>> pairs(65536, std::array<Rank, 2>{0, 1});
+  const std::vector<DirectTransfer> pairs(65536, DirectTransfer{0, 1});
   CHECK_THROWS_WITH_AS(bulk.add_direct(pairs, Collective::alltoall),
                        doctest::Contains("more than the memory limit of 1 MiB"), InputError);
   CHECK(bulk.empty());

@@ -12,7 +12,7 @@ using namespace phasecheck;
 TEST_CASE("phase: add_direct appends what add() of each direct message does") {
   for (const Collective c : {Collective::alltoall, Collective::allgather}) {
     CAPTURE(static_cast<int>(c));
-    const std::vector<std::array<Rank, 2>> pairs{{0, 1}, {3, 2}, {2, 2}, {1, 0}};
+    const std::vector<DirectTransfer> pairs{{0, 1}, {3, 2}, {2, 2}, {1, 0}};
     Phase one_by_one("p"), bulk("p");
     one_by_one.add(5, 6, Block{5, 6, 0});  // after what is there already
     bulk.add(5, 6, Block{5, 6, 0});
@@ -70,7 +70,7 @@ TEST_CASE("phase: most_rank follows every change of the transfers") {
   const std::array<Block, 2> two{Block{1, 0, 0}, Block{1, 4, 0}};
   p.add(11, 0, two);  // the out-of-line add
   CHECK(p.most_rank() == 11);
-  const std::vector<std::array<Rank, 2>> pairs{{3, 12}, {5, 4}};
+  const std::vector<DirectTransfer> pairs{{3, 12}, {5, 4}};
   p.add_direct(pairs, Collective::alltoall);
   CHECK(p.most_rank() == 12);
   for (Rank r = 0; r < 100; ++r) p.add(r, 20, Block{r, 20, 0});  // past the capacity
@@ -84,17 +84,31 @@ TEST_CASE("phase: most_rank follows every change of the transfers") {
 }
 
 TEST_CASE("phase: a label from a prefix and a number") {
-  Phase p("a much longer label than the small-string buffer holds");
-  p.set_label("phase ", 0);
-  CHECK(p.label() == "phase 0");
-  p.set_label("phase ", 2080767);
-  CHECK(p.label() == "phase 2080767");
-  p.set_label("", 18446744073709551615u);
-  CHECK(p.label() == "18446744073709551615");
+  std::string label = "a much longer label than the small-string buffer holds";
+  numbered_label(label, "phase ", 0);
+  CHECK(label == "phase 0");
+  numbered_label(label, "phase ", 2080767);
+  CHECK(label == "phase 2080767");
+  numbered_label(label, "", 18446744073709551615u);
+  CHECK(label == "18446744073709551615");
+}
+
+TEST_CASE("phase: a direct phase fills the Phase add_direct builds") {
+  const std::vector<DirectTransfer> pairs{{0, 1}, {3, 2}, {2, 2}};
+  for (const Collective c : {Collective::alltoall, Collective::allgather}) {
+    Phase built("phase 7");
+    built.add_direct(pairs, c);
+    Phase filled("an earlier phase's label");
+    filled.add(5, 6, Block{5, 6});
+    DirectPhase{"phase 7", c, pairs}.fill(filled);
+    CHECK(filled == built);
+    CHECK(filled.carries_own_messages(c));
+    CHECK(filled.most_rank() == 3);
+  }
 }
 
 TEST_CASE("phase: add_direct keeps carries_own_messages for its collective only") {
-  const std::vector<std::array<Rank, 2>> pairs{{0, 1}, {3, 2}};
+  const std::vector<DirectTransfer> pairs{{0, 1}, {3, 2}};
   Phase a, g;
   a.add_direct(pairs, Collective::alltoall);
   g.add_direct(pairs, Collective::allgather);
@@ -110,12 +124,12 @@ TEST_CASE("phase: a phase of own messages is judged well-formed by its ranks alo
   for (const Collective c : {Collective::alltoall, Collective::allgather}) {
     CAPTURE(static_cast<int>(c));
     Phase p;
-    const std::vector<std::array<Rank, 2>> pairs{{0, 1}, {3, 2}, {2, 2}};
+    const std::vector<DirectTransfer> pairs{{0, 1}, {3, 2}, {2, 2}};
     p.add_direct(pairs, c);
     REQUIRE(p.carries_own_messages(c));
     CHECK(transfers_well_formed(p, c, 4));
     CHECK_FALSE(transfers_well_formed(p, c, 3));  // rank 3 does not exist
-    const std::vector<std::array<Rank, 2>> beyond{{1, 9}};
+    const std::vector<DirectTransfer> beyond{{1, 9}};
     p.add_direct(beyond, c);
     CHECK_FALSE(transfers_well_formed(p, c, 4));  // nor rank 9
     REQUIRE(transfer_problem(p, p[3], c, 4).has_value());

@@ -9,8 +9,9 @@
 #include "core/error.hpp"
 #include "core/limits.hpp"
 #include "distributed/partial_json.hpp"
-#include "pipeline/check.hpp"
+#include "example_machines.hpp"
 #include "io/json.hpp"
+#include "pipeline/check.hpp"
 #include "pipeline/read_schedule.hpp"
 #include "verify/delivery.hpp"
 #include "verify/verifier.hpp"
@@ -34,11 +35,7 @@ verify::Report generate_then_verify(const schedules::Algorithm& a, const Topolog
 
 TEST_CASE("check: the same report as generate | verify, for every algorithm on every example") {
   std::size_t compared = 0;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(PHASECHECK_SOURCE_DIR) + "/examples")) {
-    const auto file = entry.path() / "topology.json";
-    if (!std::filesystem::exists(file)) continue;
-    const Topology model = io::read_topology_file(file.string());
+  for (const auto& [file, model] : testing::example_machines()) {
     if (ranks(model) > 64) continue;  // the larger examples add time, not cases
     for (const schedules::Algorithm& a : schedules::algorithms()) {
       std::optional<verify::Report> streamed;
@@ -48,7 +45,7 @@ TEST_CASE("check: the same report as generate | verify, for every algorithm on e
         CHECK_THROWS_AS(generate_then_verify(a, model), InputError);  // refused alike
         continue;
       }
-      INFO(a.name << " on " << file.string());
+      INFO(std::string(a.name) << " on " << file);
       REQUIRE(streamed);
       CHECK(*streamed == generate_then_verify(a, model));
       // Spread over threads: the same report, to the byte of every counterexample.

@@ -2,8 +2,10 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
+#include "example_machines.hpp"
 #include "schedules/registry.hpp"
 
 using namespace phasecheck;
@@ -87,4 +89,31 @@ TEST_CASE("make_header checks the parameters against the declaration on the mach
   segments.set("block_size", "4");
   CHECK(schedules::make_header(algorithm("randomized-segmented"), FullyConnected(5, 1), segments)
             .parts == 3);
+}
+
+TEST_CASE("an algorithm's direct phases are the phases it generates, on every example machine") {
+  std::size_t compared = 0;
+  for (const auto& [file, model] : testing::example_machines()) {
+    for (const auto& a : schedules::algorithms()) {
+      if (!a.generate_direct) continue;
+      for (const char* collective : {"alltoall", "allgather"}) {
+        INFO(std::string(a.name) << " (" << collective << ") on " << file);
+        const ScheduleHeader h = schedules::make_header(a, model, given("collective", collective));
+        std::vector<Phase> generated, filled;
+        try {
+          a.generate(h, collect_into(generated));
+        } catch (const InputError&) {  // not this machine: refused alike
+          CHECK_THROWS_AS(a.generate_direct(h, [](const DirectPhase&) {}), InputError);
+          continue;
+        }
+        a.generate_direct(h, [&](const DirectPhase& d) {
+          CHECK(d.collective == h.collective);
+          d.fill(filled.emplace_back());
+        });
+        CHECK(filled == generated);
+        compared += generated.empty() ? 0 : 1;
+      }
+    }
+  }
+  CHECK(compared >= 4);
 }
