@@ -52,7 +52,7 @@ void Phase::add(Rank src, Rank dst, std::span<const Block> blocks) {
   transfers_.push_back({src, dst, static_cast<std::uint32_t>(blocks_.size()),
                         static_cast<std::uint32_t>(blocks.size())});
   blocks_.insert(blocks_.end(), blocks.begin(), blocks.end());
-  own_ &= blocks.size() == 1 ? own_message_of(src, dst, blocks[0]) : 0;
+  own_ &= blocks.size() == 1 ? own_message_of(src, dst, blocks[0]) : std::uint8_t{0};
   most_rank_ = std::max({most_rank_, src, dst});
 }
 
@@ -108,6 +108,13 @@ void DirectPhase::fill(Phase& phase) const {
   phase.clear();
   phase.set_label(std::string(label));
   phase.add_direct(transfers, collective);
+}
+
+DirectSink filling(const PhaseSink& out) {
+  return [&out, phase = Phase()](const DirectPhase& d) mutable {
+    d.fill(phase);
+    out(phase);
+  };
 }
 
 void Phase::clear_transfers() {

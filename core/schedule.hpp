@@ -242,6 +242,10 @@ struct DirectPhase {
 
 /// Receives direct phases one at a time, in order, as PhaseSink receives phases.
 using DirectSink = std::function<void(const DirectPhase&)>;
+/// A direct sink that hands `out` the Phase each direct phase stands for (DirectPhase::fill, into
+/// one Phase it reuses): how a generator of direct phases serves a PhaseSink. `out` must outlive
+/// it.
+DirectSink filling(const PhaseSink& out);
 
 /// Writes `prefix` and `number` in decimal into `label` ("phase 12"), in its own storage: for
 /// generators that label millions of phases.

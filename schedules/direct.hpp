@@ -2,7 +2,8 @@
 /// The direct algorithms of the foundation: every message m_od (or, for allgather, rank o's block
 /// to rank d) is sent once, straight from o to d. They differ only in which messages share a
 /// phase. One file each: factor.cpp, shift.cpp, pairwise_xor.cpp, linear.cpp; their one parameter
-/// in direct.cpp.
+/// in direct.cpp. All but linear emit direct phases (permutation_phases.hpp); linear's one phase
+/// of p (p - 1) transfers is a Phase, charged as it grows.
 
 #include <span>
 
@@ -23,15 +24,15 @@ struct DirectOptions {
 };
 
 /// Sanders–Träff Section 2: p rounds over the 1-factors of the complete graph with self-loops.
-void factor(const DirectOptions& options, const PhaseSink& out);
+void factor(const DirectOptions& options, const DirectSink& out);
 std::vector<Invariant> factor_invariants(const DirectOptions& options);
 
 /// MPICH's order: in step j rank i sends to (i + j) mod p. p steps, step 0 the local copy.
-void shift(const DirectOptions& options, const PhaseSink& out);
+void shift(const DirectOptions& options, const DirectSink& out);
 std::vector<Invariant> shift_invariants(const DirectOptions& options);
 
 /// Pairwise exchange: in step j ranks i and i xor j swap. p steps; p must be a power of two.
-void pairwise_xor(const DirectOptions& options, const PhaseSink& out);
+void pairwise_xor(const DirectOptions& options, const DirectSink& out);
 std::vector<Invariant> pairwise_xor_invariants(const DirectOptions& options);
 
 /// LAM's basic linear algorithm: every rank posts every send at once, a single phase.

@@ -10,22 +10,16 @@
 
 #include "schedules/direct.hpp"
 #include "schedules/one_factors.hpp"
+#include "schedules/permutation_phases.hpp"
 
 namespace phasecheck::schedules {
 
-void factor(const DirectOptions& options, const PhaseSink& out) {
+void factor(const DirectOptions& options, const DirectSink& out) {
   const Rank p = options.ranks;
-  Phase round;
-  round.reserve(p, p);
-  for (Rank i = 0; i < p; ++i) {  // round
-    round.clear();
-    round.set_label("round " + std::to_string(i));
-    for (Rank u = 0; u < p; ++u) {  // step: exchange(u, v_i(u)), both halves
-      const Rank v = lemma1_partner(i, u, p);
-      round.add(u, v, direct_block(options.collective, u, v));
-    }
-    out(round);
-  }
+  // Round i: every step exchange(u, v_i(u)), both halves.
+  permutation_phases(
+      p, 0, p, options.collective, "round ",
+      [p](Rank i, Rank u) { return lemma1_partner(i, u, p); }, out);
 }
 
 std::vector<Invariant> factor_invariants(const DirectOptions& options) {

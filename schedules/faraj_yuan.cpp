@@ -355,11 +355,7 @@ void faraj_yuan_phases(const FarajYuanPlan& plan, Collective collective, const D
 }  // namespace
 
 void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSink& out) {
-  Phase phase;
-  faraj_yuan(plan, collective, [&](const DirectPhase& d) {
-    d.fill(phase);
-    out(phase);
-  });
+  faraj_yuan(plan, collective, filling(out));
 }
 
 void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const DirectSink& out) {

@@ -6,19 +6,15 @@
 
 #include "schedules/direct.hpp"
 #include "schedules/grama.hpp"
+#include "schedules/permutation_phases.hpp"
 
 namespace phasecheck::schedules {
 
-void hypercube_pairwise(const HypercubeOptions& o, const PhaseSink& out) {
+void hypercube_pairwise(const HypercubeOptions& o, const DirectSink& out) {
   const Rank p = Rank{1} << o.dimension;
-  Phase step;
-  step.reserve(p, p);
-  for (Rank j = 1; j < p; ++j) {  // Algorithm 4.10: for i := 1 to 2^d - 1
-    step.clear();
-    step.set_label("step " + std::to_string(j));
-    for (Rank i = 0; i < p; ++i) step.add(i, i ^ j, direct_block(o.collective, i, i ^ j));
-    out(step);
-  }
+  // Algorithm 4.10: for i := 1 to 2^d - 1
+  permutation_phases(
+      p, 1, p, o.collective, "step ", [](Rank j, Rank i) { return i ^ j; }, out);
 }
 
 Claims hypercube_pairwise_claims(const HypercubeOptions& o) {

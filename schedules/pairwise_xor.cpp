@@ -8,21 +8,16 @@
 
 #include "core/error.hpp"
 #include "schedules/direct.hpp"
+#include "schedules/permutation_phases.hpp"
 
 namespace phasecheck::schedules {
 
-void pairwise_xor(const DirectOptions& options, const PhaseSink& out) {
+void pairwise_xor(const DirectOptions& options, const DirectSink& out) {
   const Rank p = options.ranks;
   if (!std::has_single_bit(p))
     throw InputError("pairwise-xor needs a power-of-two number of ranks, not " + std::to_string(p));
-  Phase step;
-  step.reserve(p, p);
-  for (Rank j = 0; j < p; ++j) {
-    step.clear();
-    step.set_label("step " + std::to_string(j));
-    for (Rank i = 0; i < p; ++i) step.add(i, i ^ j, direct_block(options.collective, i, i ^ j));
-    out(step);
-  }
+  permutation_phases(
+      p, 0, p, options.collective, "step ", [](Rank j, Rank i) { return i ^ j; }, out);
 }
 
 std::vector<Invariant> pairwise_xor_invariants(const DirectOptions& options) {

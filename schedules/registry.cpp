@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <type_traits>
 
 #include "core/buffer_lowering.hpp"
 #include "core/error.hpp"
@@ -29,23 +30,37 @@ bool single_processor_nodes(const Topology& t) {
 bool is_fully_connected(const Topology& t) { return std::holds_alternative<FullyConnected>(t); }
 
 /// A row for one of the direct algorithms of direct.hpp.
+template <class Sink>
 Algorithm direct(std::string_view name, std::string_view summary, std::string_view reference,
-                 void (*emit)(const DirectOptions&, const PhaseSink&),
+                 void (*emit)(const DirectOptions&, const Sink&),
                  std::vector<Invariant> (*invariants)(const DirectOptions&),
                  PhaseClaim (*phases)(Rank), bool (*contention_free_on)(const Topology&)) {
-  return {name,
-          summary,
-          reference,
-          DirectOptions::parameters(),
-          [=](const ScheduleHeader& h, const PhaseSink& out) {
-            emit(DirectOptions::from(h, name), out);
-          },
-          [=](const ScheduleHeader& h) {
-            return Claims{.invariants = invariants ? invariants(DirectOptions::from(h, name))
-                                                   : std::vector<Invariant>{},
-                          .phases = phases(h.ranks())};
-          },
-          [=](const ScheduleHeader&, const Topology& model) { return contention_free_on(model); }};
+  Algorithm row{
+      name,
+      summary,
+      reference,
+      DirectOptions::parameters(),
+      {},
+      [=](const ScheduleHeader& h) {
+        return Claims{.invariants = invariants ? invariants(DirectOptions::from(h, name))
+                                               : std::vector<Invariant>{},
+                      .phases = phases(h.ranks())};
+      },
+      [=](const ScheduleHeader&, const Topology& model) { return contention_free_on(model); }};
+  if constexpr (std::is_same_v<Sink, DirectSink>) {
+    // It emits direct phases: the checks read them, everything else the Phases they fill.
+    row.generate = [=](const ScheduleHeader& h, const PhaseSink& out) {
+      emit(DirectOptions::from(h, name), filling(out));
+    };
+    row.generate_direct = [=](const ScheduleHeader& h, const DirectSink& out) {
+      emit(DirectOptions::from(h, name), out);
+    };
+  } else {
+    row.generate = [=](const ScheduleHeader& h, const PhaseSink& out) {
+      emit(DirectOptions::from(h, name), out);
+    };
+  }
+  return row;
 }
 
 /// The claims of a lowered buffer program are the table's, as lowered_claims() adapts them
@@ -149,19 +164,25 @@ std::vector<Algorithm> seed_algorithms() {
          return std::holds_alternative<Hypercube>(model) || is_fully_connected(model) ||
                 single_processor_nodes(model);
        }},
-      {"hypercube-pairwise", "Algorithm 4.10: p - 1 steps, node i exchanges with i xor j directly",
-       "Grama et al., Section 4.5.3, Algorithm 4.10, Eq. 4.10", HypercubeOptions::parameters(),
-       [](const ScheduleHeader& h, const PhaseSink& out) {
-         hypercube_pairwise(HypercubeOptions::from(h, "hypercube-pairwise"), out);
-       },
-       [](const ScheduleHeader& h) {
-         return hypercube_pairwise_claims(HypercubeOptions::from(h, "hypercube-pairwise"));
-       },
-       // E-cube routing keeps every step congestion-free (the book's claim, proven per instance).
-       [](const ScheduleHeader&, const Topology& model) {
-         return std::holds_alternative<Hypercube>(model) || is_fully_connected(model) ||
-                single_processor_nodes(model);
-       }},
+      with_direct(
+          {"hypercube-pairwise",
+           "Algorithm 4.10: p - 1 steps, node i exchanges with i xor j directly",
+           "Grama et al., Section 4.5.3, Algorithm 4.10, Eq. 4.10", HypercubeOptions::parameters(),
+           [](const ScheduleHeader& h, const PhaseSink& out) {
+             hypercube_pairwise(HypercubeOptions::from(h, "hypercube-pairwise"), filling(out));
+           },
+           [](const ScheduleHeader& h) {
+             return hypercube_pairwise_claims(HypercubeOptions::from(h, "hypercube-pairwise"));
+           },
+           // E-cube routing keeps every step congestion-free (the book's claim, proven per
+           // instance).
+           [](const ScheduleHeader&, const Topology& model) {
+             return std::holds_alternative<Hypercube>(model) || is_fully_connected(model) ||
+                    single_processor_nodes(model);
+           }},
+          [](const ScheduleHeader& h, const DirectSink& out) {
+            hypercube_pairwise(HypercubeOptions::from(h, "hypercube-pairwise"), out);
+          }),
       with_direct(
           {"faraj-yuan",
            "|M0| (|M| - |M0|) contention-free phases on any tree of switches: the bottleneck load",

@@ -5,6 +5,7 @@
 // on a tree or a single-ported cluster the sends of a step collide.
 
 #include "schedules/direct.hpp"
+#include "schedules/permutation_phases.hpp"
 
 namespace phasecheck::schedules {
 namespace {
@@ -13,17 +14,10 @@ Rank target(Rank j, Rank i, Rank p) { return static_cast<Rank>((std::uint64_t{i}
 
 }  // namespace
 
-void shift(const DirectOptions& options, const PhaseSink& out) {
+void shift(const DirectOptions& options, const DirectSink& out) {
   const Rank p = options.ranks;
-  Phase step;
-  step.reserve(p, p);
-  for (Rank j = 0; j < p; ++j) {
-    step.clear();
-    step.set_label("step " + std::to_string(j));
-    for (Rank i = 0; i < p; ++i)
-      step.add(i, target(j, i, p), direct_block(options.collective, i, target(j, i, p)));
-    out(step);
-  }
+  permutation_phases(
+      p, 0, p, options.collective, "step ", [p](Rank j, Rank i) { return target(j, i, p); }, out);
 }
 
 std::vector<Invariant> shift_invariants(const DirectOptions& options) {
