@@ -244,7 +244,7 @@ void faraj_yuan_two_level(benchmark::State& state) {
   std::size_t phases = 0;
   for (auto _ : state) {
     verify::Verifier v(h, h.topology, a.claims(h));
-    a.generate(h, v.sink());
+    a.generate_direct(h, [&v](const DirectPhase& p) { v.consume(p); });  // as `check` does
     const verify::Report r = v.finish();
     if (r.verdict() != verify::Verdict::pass) state.SkipWithError("the schedule does not verify");
     phases = r.counts.phases;
@@ -255,10 +255,11 @@ void faraj_yuan_two_level(benchmark::State& state) {
       benchmark::Counter(double(state.iterations()) * p * (p - 1), benchmark::Counter::kIsRate);
 }
 
-/// The parts of faraj_yuan_two_level one at a time, on the same tree: generation alone (a sink
-/// that counts), generation with the validation the verifier begins with, and generation with
-/// the stateful share only (delivery, invariants, counts) or the phase-local share only
-/// (contention). The whole check is faraj_yuan_two_level.
+/// The parts of faraj_yuan_two_level one at a time, on the same tree, as `check` makes them (direct
+/// phases, core/schedule.hpp): generation alone (a sink that counts), generation with the
+/// validation the verifier begins with, and generation with the stateful share only (delivery,
+/// invariants, counts) or the phase-local share only (contention). The whole check is
+/// faraj_yuan_two_level.
 void faraj_yuan_parts(benchmark::State& state) {
   const auto leaves = static_cast<std::uint32_t>(state.range(0));
   const auto per_leaf = static_cast<std::uint32_t>(state.range(1));
@@ -271,7 +272,7 @@ void faraj_yuan_parts(benchmark::State& state) {
     if (part <= 1) {
       verify::Verifier v(h, h.topology, a.claims(h));
       std::size_t index = 0;
-      a.generate(h, [&](const Phase& p) {
+      a.generate_direct(h, [&](const DirectPhase& p) {
         if (part == 1) v.validate(index++, p);
         transfers += p.size();
       });
@@ -279,7 +280,7 @@ void faraj_yuan_parts(benchmark::State& state) {
       const verify::Share share =
           part == 2 ? verify::Share{true, 0, 0} : verify::Share{false, 0, 1};
       verify::Verifier v(h, h.topology, a.claims(h), share);
-      a.generate(h, [&](const Phase& p) {
+      a.generate_direct(h, [&](const DirectPhase& p) {
         v.consume(p);
         transfers += p.size();
       });
