@@ -11,10 +11,13 @@ pipeline::Spread spread(unsigned threads) {
   pipeline::Spread spread;
   spread.threads = threads != 0 ? threads : processes.spread() ? 1 : verify::default_threads();
   spread.share = processes.share();
-  if (processes.spread())
+  if (processes.spread()) {
     spread.gather = [&processes](const verify::Verifier::Partial& mine) {
       return processes.gather(mine);
     };
+    if (processes.claims())
+      spread.claim = [&processes](std::uint64_t b) { return processes.claim(b); };
+  }
   spread.progress = processes.rank() == 0 ? terminal_stderr() : nullptr;
   return spread;
 }

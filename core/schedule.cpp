@@ -105,13 +105,14 @@ void Phase::clear() {
 }
 
 void DirectPhase::fill(Phase& phase) const {
+  std::string text(label);  // before clear(): the label may be the phase's own
   phase.clear();
-  phase.set_label(std::string(label));
+  phase.set_label(std::move(text));
   phase.add_direct(transfers, collective);
 }
 
-DirectSink filling(const PhaseSink& out) {
-  return [&out, phase = Phase()](const DirectPhase& d) mutable {
+DirectSink filling(PhaseSink out) {
+  return [out = std::move(out), phase = Phase()](const DirectPhase& d) mutable {
     d.fill(phase);
     out(phase);
   };

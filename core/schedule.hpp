@@ -12,7 +12,6 @@
 /// generator nor a checker ever needs the whole table.
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -71,7 +70,6 @@ struct DirectTransfer {
   Rank src = 0;
   Rank dst = 0;
   bool local() const { return src == dst; }
-  friend bool operator==(const DirectTransfer&, const DirectTransfer&) = default;
 };
 
 class Phase {
@@ -100,7 +98,7 @@ class Phase {
   }
 
   /// Appends one transfer per (src, dst) pair, each carrying the pair's own message
-  /// (direct_block): the generators' bulk form of add(), charged once for all of them.
+  /// (direct_block): add() of each in bulk, charged once for all of them (DirectPhase::fill).
   void add_direct(std::span<const DirectTransfer> pairs, Collective collective);
 
   /// Whether every transfer carries exactly one block, part 0 of its sender's own message to its
@@ -242,10 +240,25 @@ struct DirectPhase {
 
 /// Receives direct phases one at a time, in order, as PhaseSink receives phases.
 using DirectSink = std::function<void(const DirectPhase&)>;
+
+/// The Phase a direct phase stands for, built at the first call and only then: what a check that
+/// judges the pairs hands the code that draws a counterexample. `direct` must outlive it.
+class PhaseOnDemand {
+ public:
+  explicit PhaseOnDemand(const DirectPhase& direct) : direct_(direct) {}
+  const Phase& operator()() const {
+    if (!built_) direct_.fill(phase_), built_ = true;
+    return phase_;
+  }
+
+ private:
+  const DirectPhase& direct_;
+  mutable Phase phase_;  // empty, no allocation, until built
+  mutable bool built_ = false;
+};
 /// A direct sink that hands `out` the Phase each direct phase stands for (DirectPhase::fill, into
-/// one Phase it reuses): how a generator of direct phases serves a PhaseSink. `out` must outlive
-/// it.
-DirectSink filling(const PhaseSink& out);
+/// one Phase it reuses): how a generator of direct phases serves a PhaseSink.
+DirectSink filling(PhaseSink out);
 
 /// Writes `prefix` and `number` in decimal into `label` ("phase 12"), in its own storage: for
 /// generators that label millions of phases.

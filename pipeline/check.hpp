@@ -32,6 +32,12 @@ struct Spread {
   /// Several processes: hands this process's findings to the stateful one and returns everyone
   /// else's there (empty elsewhere). Unset when this process is the only one.
   std::function<std::vector<verify::Verifier::Partial>(const verify::Verifier::Partial&)> gather;
+  /// Several processes that each may judge any phase's phase-local checks (every share's slices
+  /// are 1): whether this process takes block `b` of phases (consecutive phases of about 2^16
+  /// transfers, the same blocks on every process), asked in order as the block begins. Exactly
+  /// one process must get each block (the first to reach it: the faster processes take more, so
+  /// the stateful one takes fewer). Unset: the share alone decides.
+  std::function<bool(std::uint64_t b)> claim;
   /// A progress line for a person (phases done, rate, ETA), or null for none.
   std::ostream* progress = nullptr;
   /// Called before each phase is checked, on the thread that reads or generates: it may throw to

@@ -1,9 +1,10 @@
 // A direct phase (core/schedule.hpp) is judged from its pairs, without the Phase it stands for:
 // on any machine, for random phases of own messages near and far from valid ones (duplicates,
 // local copies, contention, ranks that do not exist, an invariant broken somewhere, a request
-// limit), the report of the direct phases is the report of their Phases, to the byte of every
-// counterexample, in one verifier, over threads and over shares; a refused phase is refused with
-// the same message.
+// limit, two parts a message, a phase of the other collective, a table observer), the report of
+// the direct phases is the report of their Phases, to the byte of every counterexample, in one
+// verifier, over threads and over shares; a refused phase is refused with the same message. (Many
+// batches of direct phases over threads: tests/pipeline/test_check.cpp.)
 
 #include <optional>
 #include <string>
@@ -22,9 +23,10 @@ namespace {
 struct Case {
   ScheduleHeader header;
   Claims claims;
+  Collective collective;  // the direct phases': now and then not the header's
   std::vector<std::string> labels;
   std::vector<std::vector<DirectTransfer>> phases;
-  DirectPhase direct(std::size_t i) const { return {labels[i], header.collective, phases[i]}; }
+  DirectPhase direct(std::size_t i) const { return {labels[i], collective, phases[i]}; }
   Phase phase(std::size_t i) const {
     Phase p;
     direct(i).fill(p);
@@ -53,8 +55,12 @@ Case random_case() {
   c.header.algorithm = "random direct phases";
   c.header.topology = *rc::gen::arbitrary<Topology>();
   c.header.collective = *rc::gen::element(Collective::alltoall, Collective::allgather);
-  // Two parts a message: the pairs carry part 0 only, and the checks take the Phase path.
+  // Two parts a message: the pairs carry part 0 only, and delivery takes the Phase's path. A
+  // direct phase of the other collective is judged as its Phase, whole.
   c.header.parts = *rc::gen::weightedElement<std::uint32_t>({{5, 1}, {1, 2}});
+  c.collective = *rc::gen::weightedElement<bool>({{8, true}, {1, false}})
+                     ? c.header.collective
+                     : *rc::gen::element(Collective::alltoall, Collective::allgather);
   const Rank p = ranks(c.header.topology);
   const std::size_t count = *rc::gen::inRange<std::size_t>(1, 7);
   for (std::size_t i = 0; i < count; ++i) {
@@ -100,6 +106,23 @@ TEST_CASE("direct phases: the report of the Phases they stand for, on any machin
       return v.finish();
     });
     RC_ASSERT(direct == whole);
+    // A table observer sees the Phases themselves.
+    std::vector<Phase> seen_whole, seen_direct;
+    const Outcome observed = outcome([&] {
+      verify::Verifier v(c.header, model, c.claims);
+      v.observe_tables(collect_into(seen_direct));
+      for (std::size_t i = 0; i < c.phases.size(); ++i) v.consume(c.direct(i));
+      return v.finish();
+    });
+    const Outcome observed_whole = outcome([&] {
+      verify::Verifier v(c.header, model, c.claims);
+      v.observe_tables(collect_into(seen_whole));
+      for (std::size_t i = 0; i < c.phases.size(); ++i) v.consume(c.phase(i));
+      return v.finish();
+    });
+    RC_ASSERT(observed == whole);
+    RC_ASSERT(observed_whole == whole);
+    RC_ASSERT(seen_direct == seen_whole);
     for (const unsigned threads : {2u, 3u}) {
       const Outcome spread = outcome([&] {
         verify::ParallelVerifier v(c.header, model, c.claims, threads);

@@ -6,7 +6,6 @@
 #include "schedules/faraj_yuan.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>

@@ -18,9 +18,8 @@ namespace phasecheck::schedules {
 template <class Partner>
 void permutation_phases(Rank p, Rank first, Rank end, Collective collective,
                         std::string_view prefix, const Partner& partner, const DirectSink& out) {
-  check_memory(
-      checked_mul(p, sizeof(DirectTransfer)),
-      "one phase of " + std::to_string(p) + " transfers (" + std::to_string(p) + " blocks)");
+  check_memory(checked_mul(p, sizeof(DirectTransfer)),
+               "the (src, dst) pairs of one phase of " + std::to_string(p) + " transfers");
   std::vector<DirectTransfer> pairs(p);
   std::string label;
   for (Rank j = first; j < end; ++j) {

@@ -75,14 +75,18 @@ std::vector<Algorithm> with_program_claims(std::vector<Algorithm> rows) {
   return rows;
 }
 
-/// The algorithms of the five papers and Open MPI's Bruck.
-/// `row` with its phases also generated as direct phases (Algorithm::generate_direct).
+/// `row`, its `generate` left empty, for an algorithm that emits direct phases: `direct` is its
+/// generate_direct, and `generate` hands on the Phases filled from them.
 Algorithm with_direct(Algorithm row,
                       std::function<void(const ScheduleHeader&, const DirectSink&)> direct) {
+  row.generate = [direct](const ScheduleHeader& h, const PhaseSink& out) {
+    direct(h, filling(out));
+  };
   row.generate_direct = std::move(direct);
   return row;
 }
 
+/// The algorithms of the five papers and Open MPI's Bruck.
 std::vector<Algorithm> seed_algorithms() {
   return with_program_claims({
       direct(
@@ -167,10 +171,9 @@ std::vector<Algorithm> seed_algorithms() {
       with_direct(
           {"hypercube-pairwise",
            "Algorithm 4.10: p - 1 steps, node i exchanges with i xor j directly",
-           "Grama et al., Section 4.5.3, Algorithm 4.10, Eq. 4.10", HypercubeOptions::parameters(),
-           [](const ScheduleHeader& h, const PhaseSink& out) {
-             hypercube_pairwise(HypercubeOptions::from(h, "hypercube-pairwise"), filling(out));
-           },
+           "Grama et al., Section 4.5.3, Algorithm 4.10, Eq. 4.10",
+           HypercubeOptions::parameters(),
+           {},
            [](const ScheduleHeader& h) {
              return hypercube_pairwise_claims(HypercubeOptions::from(h, "hypercube-pairwise"));
            },
@@ -186,11 +189,9 @@ std::vector<Algorithm> seed_algorithms() {
       with_direct(
           {"faraj-yuan",
            "|M0| (|M| - |M0|) contention-free phases on any tree of switches: the bottleneck load",
-           "Faraj & Yuan, Section 4, Fig. 4", FarajYuanOptions::parameters(),
-           [](const ScheduleHeader& h, const PhaseSink& out) {
-             const FarajYuanOptions o = FarajYuanOptions::from(h);
-             faraj_yuan(faraj_yuan_plan(std::get<Tree>(h.topology), o.root), o.collective, out);
-           },
+           "Faraj & Yuan, Section 4, Fig. 4",
+           FarajYuanOptions::parameters(),
+           {},
            [](const ScheduleHeader& h) { return faraj_yuan_claims(h); },
            // Lemmas 3 and 4 and the Theorem: contention-free on the tree it was made for.
            [](const ScheduleHeader& h, const Topology& model) { return model == h.topology; }},

@@ -316,11 +316,7 @@ void ContentionChecker::consume(std::size_t index, const Phase& phase) {
 }
 
 void ContentionChecker::consume(std::size_t index, const DirectPhase& phase) {
-  Phase drawn;  // empty (no allocation) unless a conflict is drawn
-  judge_phase(index, phase.transfers, [&]() -> const Phase& {
-    phase.fill(drawn);
-    return drawn;
-  });
+  judge_phase(index, phase.transfers, PhaseOnDemand(phase));
 }
 
 template <class T, class PhaseOf>

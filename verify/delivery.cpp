@@ -212,16 +212,8 @@ void DeliveryChecker::arrive_direct(std::size_t index, const Phase& phase) {
   // this phase can change what another transfer of it may carry, and the arrivals take effect as
   // they are met, in the order arrive() applies them.
   const auto transfers = phase.transfers();
-  if (parts_ == 1 && !traffic_ && phase.carries_own_messages(collective_)) {
-    // One block a transfer, part 0 of its sender's message: its item is the sender, so the ranks
-    // say it all, and the usual arrival takes no call (Arrivals::insert).
-    for (std::uint32_t i = 0; i < transfers.size(); ++i) {
-      const Transfer& t = transfers[i];
-      if (!t.local() && !arrivals_.insert(t.dst, t.src))
-        repeated(index, phase, i, phase.blocks(t).front());
-    }
-    return;
-  }
+  if (parts_ == 1 && !traffic_ && phase.carries_own_messages(collective_))
+    return arrive_own(index, transfers, [&]() -> const Phase& { return phase; });
   for (std::uint32_t i = 0; i < transfers.size(); ++i) {
     const Transfer& t = transfers[i];
     if (t.local()) continue;
@@ -236,18 +228,23 @@ void DeliveryChecker::consume(std::size_t index, const DirectPhase& phase) {
     phase.fill(whole);
     return consume(index, whole);
   }
-  // arrive_direct's one pass: each transfer's item is its sender.
-  const auto transfers = phase.transfers;
+  arrive_own(index, phase.transfers, PhaseOnDemand(phase));
+}
+
+template <class T, class PhaseOf>
+void DeliveryChecker::arrive_own(std::size_t index, std::span<const T> transfers,
+                                 const PhaseOf& phase_of) {
+  // One block a transfer, part 0 of its sender's message: its item is the sender, so the ranks
+  // say it all, and the usual arrival takes no call (Arrivals::insert).
   for (std::uint32_t i = 0; i < transfers.size(); ++i) {
-    const DirectTransfer& t = transfers[i];
+    const T& t = transfers[i];
     if (t.local() || arrivals_.insert(t.dst, t.src)) continue;
-    if (violations_ > 0) {  // only the first duplicate is drawn
+    if (violations_ > 0) {  // only the first duplicate is drawn (repeated() would count it)
       ++violations_;
       continue;
     }
-    Phase whole;
-    phase.fill(whole);
-    repeated(index, whole, i, whole.blocks(whole[i]).front());
+    const Phase& drawn = phase_of();
+    repeated(index, drawn, i, drawn.blocks(drawn[i]).front());
   }
 }
 

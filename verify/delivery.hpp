@@ -69,6 +69,11 @@ class DeliveryChecker final : public DataView {
   bool direct(const Phase& phase) const;
   /// consume() of a direct phase: its arrivals in one pass, nothing queued.
   void arrive_direct(std::size_t index, const Phase& phase);
+  /// arrive_direct of a phase of own messages, one block a transfer, with parts_ == 1 and no
+  /// traffic (a Phase's Transfers or a DirectPhase's pairs): `phase_of()` gives the Phase, built
+  /// only to draw the first duplicate.
+  template <class T, class PhaseOf>
+  void arrive_own(std::size_t index, std::span<const T> transfers, const PhaseOf& phase_of);
   /// arrive_direct met block `b` (of transfer `i`) at its destination again: the duplicate, with
   /// the transfer of this phase that brought it first, if one did.
   void repeated(std::size_t index, const Phase& phase, std::uint32_t i, const Block& b);

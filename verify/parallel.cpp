@@ -8,7 +8,9 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace phasecheck::verify {
@@ -33,18 +35,26 @@ struct Batch {
   };
   std::vector<Direct> directs;
   std::vector<DirectTransfer> pairs;
+  // Per phase: whether this process judges its phase-local checks (ParallelVerifier::consume).
+  std::vector<bool> here;
 
-  void add(const Phase& phase) {
+  void add(const Phase& phase, bool mine) {
     if (size == phases.size()) phases.emplace_back();
-    phases[size++] = phase;
+    phases[size] = phase;
+    mark(mine);
   }
-  void add(const DirectPhase& phase) {
+  void add(const DirectPhase& phase, bool mine) {
     pairs.insert(pairs.end(), phase.transfers.begin(), phase.transfers.end());
     if (size == directs.size()) directs.emplace_back();
-    Direct& d = directs[size++];
+    Direct& d = directs[size];
     d.label.assign(phase.label);
     d.collective = phase.collective;
     d.end = pairs.size();
+    mark(mine);
+  }
+  void mark(bool mine) {
+    if (size == here.size()) here.push_back(mine);
+    here[size++] = mine;
   }
   DirectPhase direct_phase(std::size_t i) const {
     const std::size_t begin = i == 0 ? 0 : directs[i - 1].end;
@@ -105,14 +115,16 @@ class Queue {
 
 struct ParallelVerifier::Impl {
   struct Worker {
-    Worker(const ScheduleHeader& h, const Topology& model, const Claims& claims, Share share)
-        : verifier(h, model, claims, share) {}
+    Worker(const ScheduleHeader& h, const Topology& model, const Claims& claims, Share s)
+        : share(s), verifier(h, model, claims, s) {}
+    Share share;
     Verifier verifier;
     Queue queue;
     std::thread thread;
   };
 
   const ScheduleHeader& header;
+  Share share;                              // this process's
   std::optional<Verifier> inline_verifier;  // threads == 1
   std::optional<Verifier> caller;           // the reading thread's part of the phase-local checks
   Share caller_share{false, 0, 0};          // its share
@@ -129,7 +141,7 @@ struct ParallelVerifier::Impl {
   std::exception_ptr error;
   bool joined = false;
 
-  explicit Impl(const ScheduleHeader& h) : header(h) {}
+  Impl(const ScheduleHeader& h, Share s) : header(h), share(s) {}
 
   void run(Worker& w) {
     const bool takes_over = stateful_worker && &w == workers.front().get() && caller;
@@ -138,10 +150,9 @@ struct ParallelVerifier::Impl {
       try {
         const bool callers_too = takes_over && b->handed_over;
         const auto check = [&](const auto& phase, std::size_t i) {
-          if (callers_too)
-            w.verifier.consume_valid(phase, caller_share.local(b->first + i));
-          else
-            w.verifier.consume_valid(phase);
+          const std::size_t index = b->first + i;
+          w.verifier.consume_valid(phase, b->here[i] && (callers_too ? caller_share.local(index)
+                                                                     : w.share.local(index)));
         };
         for (std::size_t i = 0; i < b->size; ++i)
           if (b->direct)
@@ -184,7 +195,7 @@ struct ParallelVerifier::Impl {
 
   /// ParallelVerifier::consume of a Phase or a direct phase.
   template <class P>
-  void consume(const P& phase);
+  void consume(const P& phase, bool here);
 
   void rethrow() {
     std::lock_guard lock(error_mutex);
@@ -209,7 +220,7 @@ struct ParallelVerifier::Impl {
 
 ParallelVerifier::ParallelVerifier(const ScheduleHeader& header, const Topology& model,
                                    Claims claims, unsigned threads, Share share, Reader reader)
-    : impl_(std::make_unique<Impl>(header)) {
+    : impl_(std::make_unique<Impl>(header, share)) {
   Impl& m = *impl_;
   if (threads <= 1 || header.buffers) {
     m.inline_verifier.emplace(header, model, std::move(claims), share);
@@ -255,13 +266,15 @@ void ParallelVerifier::observe_tables(PhaseSink observe) {
   impl_->inline_verifier->observe_tables(std::move(observe));
 }
 
-void ParallelVerifier::consume(const Phase& phase) { impl_->consume(phase); }
-void ParallelVerifier::consume(const DirectPhase& phase) { impl_->consume(phase); }
+void ParallelVerifier::consume(const Phase& phase, bool here) { impl_->consume(phase, here); }
+void ParallelVerifier::consume(const DirectPhase& phase, bool here) { impl_->consume(phase, here); }
 
 template <class P>
-void ParallelVerifier::Impl::consume(const P& phase) {
+void ParallelVerifier::Impl::consume(const P& phase, bool here) {
   if (inline_verifier) {
-    inline_verifier->consume(phase);
+    inline_verifier->validate(next, phase);
+    inline_verifier->consume_valid(phase, here && share.local(next));
+    ++next;
     return;
   }
   if (failed.load(std::memory_order_relaxed)) rethrow();
@@ -271,10 +284,11 @@ void ParallelVerifier::Impl::consume(const P& phase) {
   if (!workers.empty() && batch && batch->direct != kDirect) publish();  // one kind a batch
   if (!workers.empty() && !batch) batch = fresh_batch(kDirect);
   if (caller)
-    caller->consume_valid(phase, !(batch && batch->handed_over) && caller_share.local(next));
+    caller->consume_valid(phase,
+                          here && !(batch && batch->handed_over) && caller_share.local(next));
   ++next;
   if (workers.empty()) return;
-  batch->add(phase);
+  batch->add(phase, here);
   batch->transfers += phase.size();
   if (batch->transfers >= kBatchTransfers || batch->size >= kBatchPhases) publish();
 }

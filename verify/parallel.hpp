@@ -36,10 +36,12 @@ class ParallelVerifier {
   ParallelVerifier& operator=(const ParallelVerifier&) = delete;
 
   /// Validates the phase here (InputError names the phase and transfer) and hands it on. An
-  /// error a worker met (the memory limit, say) is thrown from the next call after it.
-  void consume(const Phase& phase);
+  /// error a worker met (the memory limit, say) is thrown from the next call after it. `here`:
+  /// whether this process judges the phase's phase-local checks at all (false when another
+  /// process claimed them, pipeline::Spread::claim); its threads deal them out by the share.
+  void consume(const Phase& phase, bool here = true);
   /// The same for a direct phase, which the workers are handed as pairs (8 bytes a transfer).
-  void consume(const DirectPhase& phase);
+  void consume(const DirectPhase& phase, bool here = true);
   PhaseSink sink() {
     return [this](const Phase& p) { consume(p); };
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ostream>
 #include <stdexcept>
+#include <type_traits>
 
 #include "core/error.hpp"
 #include "verify/bounds.hpp"
@@ -24,6 +25,12 @@ bool carries_own_message(const Phase& phase, const Transfer& t, const ScheduleHe
   b.part = 0;
   return b == direct_block(header.collective, t.src, t.dst);
 }
+
+/// A phase's transfers and label, whether a Phase or a direct phase.
+std::span<const Transfer> transfers_of(const Phase& phase) { return phase.transfers(); }
+std::span<const DirectTransfer> transfers_of(const DirectPhase& phase) { return phase.transfers; }
+std::string_view label_of(const Phase& phase) { return phase.label(); }
+std::string_view label_of(const DirectPhase& phase) { return phase.label; }
 
 /// Whether any transfer moves data between ranks (a phase of local copies only moves none).
 template <class T>
@@ -99,10 +106,6 @@ Verifier::Verifier(const ScheduleHeader& header, const Topology& model, Claims c
                      describe(model) + " has " + std::to_string(ranks(model)));
 }
 
-void Verifier::count_requests(std::size_t index, const Phase& phase) {
-  count_requests(index, phase.transfers(), phase.label());
-}
-
 template <class T>
 void Verifier::count_requests(std::size_t index, std::span<const T> transfers,
                               std::string_view label) {
@@ -165,13 +168,16 @@ void Verifier::consume_valid(const Phase& phase, bool local) {
     consume_table(phase, index, local);
 }
 
-void Verifier::consume_table(const Phase& phase, std::size_t index, bool local) {
+template <class P>
+void Verifier::consume_table(const P& phase, std::size_t index, bool local) {
+  constexpr bool kDirect = std::is_same_v<P, DirectPhase>;  // judged_direct: nothing else to see
   if (local) {
     contention_.consume(index, phase);
-    if (claims_.max_requests) count_requests(index, phase);
+    if (claims_.max_requests) count_requests(index, transfers_of(phase), label_of(phase));
   }
   if (!share_.stateful) return;
-  if (table_observer_) table_observer_(phase);
+  if constexpr (!kDirect)
+    if (table_observer_) table_observer_(phase);
   delivery_.consume(index, phase);
 
   std::uint32_t largest = 0;
@@ -180,11 +186,13 @@ void Verifier::consume_table(const Phase& phase, std::size_t index, bool local) 
   // Local sums: the members would be stored back at every transfer (they may alias the phase).
   std::uint64_t blocks = 0;
   bool direct = counts_.direct;
-  if (!traffic && phase.carries_own_messages(header_.collective)) {
+  bool own = true;
+  if constexpr (!kDirect) own = !traffic && phase.carries_own_messages(header_.collective);
+  if (own) {
     // One block a transfer, each its sender's own message: the sums without the blocks.
     blocks = phase.size();
-    largest = moves(phase.transfers()) ? 1 : 0;
-  } else {
+    largest = moves(transfers_of(phase)) ? 1 : 0;
+  } else if constexpr (!kDirect) {
     for (const Transfer& t : phase.transfers()) {
       blocks += t.block_count;
       if (t.local()) continue;
@@ -195,7 +203,7 @@ void Verifier::consume_table(const Phase& phase, std::size_t index, bool local) 
     }
   }
   count(phase.size(), blocks, largest, heaviest, direct);
-  check_invariants(index, phase.label(), phase.size());
+  check_invariants(index, label_of(phase), phase.size());
 }
 
 void Verifier::count(std::uint64_t transfers, std::uint64_t blocks, std::uint32_t largest,
@@ -266,16 +274,8 @@ void Verifier::consume_valid(const DirectPhase& phase, bool local) {
     phase.fill(whole);
     return consume_valid(whole, local);
   }
-  // consume_table's steps for a phase of own messages, from the pairs.
   const std::size_t index = next_++;
-  if (local) {
-    contention_.consume(index, phase);
-    if (claims_.max_requests) count_requests(index, phase.transfers, phase.label);
-  }
-  if (!share_.stateful) return;
-  delivery_.consume(index, phase);
-  count(phase.size(), phase.size(), moves(phase.transfers) ? 1 : 0, 0, counts_.direct);
-  check_invariants(index, phase.label, phase.size());
+  consume_table(phase, index, local);
 }
 
 bool Verifier::judged_direct(const DirectPhase& phase) const {

@@ -96,8 +96,10 @@ class Verifier {
   /// The "invariants" check: fail on a violation; not evaluated when the algorithm declares none
   /// or none applied at any boundary; pass when one applied somewhere and none was broken.
   CheckResult invariants_check() const;
-  /// The table checks on phase `index` of the table; the phase-local ones when `local`.
-  void consume_table(const Phase& phase, std::size_t index, bool local);
+  /// The table checks on phase `index` of the table (a Phase, or a direct phase judged_direct
+  /// accepts); the phase-local ones when `local`.
+  template <class P>
+  void consume_table(const P& phase, std::size_t index, bool local);
   /// Whether a direct phase is judged from its pairs (consume(const DirectPhase&)).
   bool judged_direct(const DirectPhase& phase) const;
   /// A phase's part of the counts (`direct`: whether every transfer so far is direct).
@@ -121,7 +123,6 @@ class Verifier {
   std::optional<Counterexample> invariant_first_;
   std::vector<std::uint64_t> invariant_evaluated_;  // per invariant: boundaries where it applied
   // The request bound: per rank, sends + receives in the current phase.
-  void count_requests(std::size_t index, const Phase& phase);
   template <class T>
   void count_requests(std::size_t index, std::span<const T> transfers, std::string_view label);
   std::vector<std::uint32_t> requests_;  // per rank, zero between phases

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
+#include "core/networks.hpp"
 #include "distributed/partial_json.hpp"
 #include "example_machines.hpp"
 #include "io/json.hpp"
@@ -107,6 +108,72 @@ TEST_CASE("check: spread over processes, the findings merged on the stateful one
       root.threads = 2;
       root.gather = [&](const verify::Verifier::Partial&) { return partials; };
       CHECK(pipeline::check_algorithm(a, tree, {}, root) == whole);
+    }
+  }
+}
+
+TEST_CASE("check: direct phases over many batches and 2 or 3 threads, the same report") {
+  // 32 x 32 machines: faraj-yuan's 31,744 phases and shift's million transfers fill many batches
+  // (1,024 phases or 2^15 transfers each), reused from the pool, with the reading thread judging
+  // its share or handing it over as the worker keeps up; shift's contention is drawn from a batch.
+  const std::uint64_t fanout[] = {32, 32};
+  const Topology tree = tree_network(fanout);
+  for (const char* name : {"faraj-yuan", "shift"}) {
+    const schedules::Algorithm& a = *schedules::find_algorithm(name);
+    REQUIRE(a.generate_direct);
+    const auto one = pipeline::check_algorithm(a, tree, {});
+    REQUIRE(one);
+    CHECK(one->counts.phases > 1000);
+    for (const unsigned threads : {2u, 3u}) {
+      INFO(name << " on " << threads << " threads");
+      pipeline::Spread spread;
+      spread.threads = threads;
+      CHECK(pipeline::check_algorithm(a, tree, {}, spread) == one);
+    }
+  }
+}
+
+TEST_CASE("check: blocks of phases claimed by any process, the findings merged, same report") {
+  // What `mpirun -np N` does with claims (distributed/processes.hpp), in one process: every
+  // process may judge any block's phase-local checks and exactly one takes each; here block b
+  // goes to a process drawn from b, so every process gets some, process 0 (the stateful one)
+  // included, and the merged report must not tell. 32 x 32 machines: an all-to-all's million
+  // messages make 16 blocks or more (a block ends at 2^16 transfers or 1024 phases).
+  const std::uint64_t fanout[] = {32, 32};
+  const Topology tree = tree_network(fanout);
+  for (const char* name : {"faraj-yuan", "shift", "randomized-sendrecv"}) {
+    const schedules::Algorithm& a = *schedules::find_algorithm(name);
+    const auto whole = pipeline::check_algorithm(a, tree, {});
+    REQUIRE(whole);
+    for (const std::uint32_t processes : {2u, 3u}) {
+      INFO(name << " on " << processes << " processes");
+      const auto owner = [processes](std::uint64_t b) {
+        return (b * 2654435761u >> 7) % processes;
+      };
+      std::vector<verify::Verifier::Partial> partials;
+      std::vector<std::uint64_t> taken(processes);
+      const auto spread_of = [&](std::uint32_t rank) {
+        pipeline::Spread spread;
+        spread.share = {rank == 0, 0, 1};
+        spread.threads = rank == 0 ? 2 : 1;
+        spread.claim = [&, rank](std::uint64_t b) {
+          taken[rank] += owner(b) == rank ? 1 : 0;
+          return owner(b) == rank;
+        };
+        return spread;
+      };
+      for (std::uint32_t rank = 1; rank < processes; ++rank) {
+        pipeline::Spread spread = spread_of(rank);
+        spread.gather = [&](const verify::Verifier::Partial& mine) {
+          partials.push_back(distributed::from_wire(distributed::to_wire(mine)));
+          return std::vector<verify::Verifier::Partial>{};
+        };
+        CHECK_FALSE(pipeline::check_algorithm(a, tree, {}, spread));
+      }
+      pipeline::Spread root = spread_of(0);
+      root.gather = [&](const verify::Verifier::Partial&) { return partials; };
+      CHECK(pipeline::check_algorithm(a, tree, {}, root) == whole);
+      for (std::uint32_t rank = 0; rank < processes; ++rank) CHECK(taken[rank] > 0);
     }
   }
 }
