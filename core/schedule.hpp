@@ -247,14 +247,13 @@ class PhaseOnDemand {
  public:
   explicit PhaseOnDemand(const DirectPhase& direct) : direct_(direct) {}
   const Phase& operator()() const {
-    if (!built_) direct_.fill(phase_), built_ = true;
-    return phase_;
+    if (!phase_) direct_.fill(phase_.emplace());
+    return *phase_;
   }
 
  private:
   const DirectPhase& direct_;
-  mutable Phase phase_;  // empty, no allocation, until built
-  mutable bool built_ = false;
+  mutable std::optional<Phase> phase_;  // none until drawn: a flag to set up per phase
 };
 /// A direct sink that hands `out` the Phase each direct phase stands for (DirectPhase::fill, into
 /// one Phase it reuses): how a generator of direct phases serves a PhaseSink.

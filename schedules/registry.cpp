@@ -29,6 +29,17 @@ bool single_processor_nodes(const Topology& t) {
 
 bool is_fully_connected(const Topology& t) { return std::holds_alternative<FullyConnected>(t); }
 
+/// `row`, its `generate` left empty, for an algorithm that emits direct phases: `direct` is its
+/// generate_direct, and `generate` hands on the Phases filled from them.
+Algorithm with_direct(Algorithm row,
+                      std::function<void(const ScheduleHeader&, const DirectSink&)> direct) {
+  row.generate = [direct](const ScheduleHeader& h, const PhaseSink& out) {
+    direct(h, filling(out));
+  };
+  row.generate_direct = std::move(direct);
+  return row;
+}
+
 /// A row for one of the direct algorithms of direct.hpp.
 template <class Sink>
 Algorithm direct(std::string_view name, std::string_view summary, std::string_view reference,
@@ -47,20 +58,15 @@ Algorithm direct(std::string_view name, std::string_view summary, std::string_vi
                       .phases = phases(h.ranks())};
       },
       [=](const ScheduleHeader&, const Topology& model) { return contention_free_on(model); }};
+  const auto generate = [=](const ScheduleHeader& h, const Sink& out) {
+    emit(DirectOptions::from(h, name), out);
+  };
   if constexpr (std::is_same_v<Sink, DirectSink>) {
-    // It emits direct phases: the checks read them, everything else the Phases they fill.
-    row.generate = [=](const ScheduleHeader& h, const PhaseSink& out) {
-      emit(DirectOptions::from(h, name), filling(out));
-    };
-    row.generate_direct = [=](const ScheduleHeader& h, const DirectSink& out) {
-      emit(DirectOptions::from(h, name), out);
-    };
+    return with_direct(std::move(row), generate);
   } else {
-    row.generate = [=](const ScheduleHeader& h, const PhaseSink& out) {
-      emit(DirectOptions::from(h, name), out);
-    };
+    row.generate = generate;
+    return row;
   }
-  return row;
 }
 
 /// The claims of a lowered buffer program are the table's, as lowered_claims() adapts them
@@ -73,17 +79,6 @@ std::vector<Algorithm> with_program_claims(std::vector<Algorithm> rows) {
     };
   }
   return rows;
-}
-
-/// `row`, its `generate` left empty, for an algorithm that emits direct phases: `direct` is its
-/// generate_direct, and `generate` hands on the Phases filled from them.
-Algorithm with_direct(Algorithm row,
-                      std::function<void(const ScheduleHeader&, const DirectSink&)> direct) {
-  row.generate = [direct](const ScheduleHeader& h, const PhaseSink& out) {
-    direct(h, filling(out));
-  };
-  row.generate_direct = std::move(direct);
-  return row;
 }
 
 /// The algorithms of the five papers and Open MPI's Bruck.

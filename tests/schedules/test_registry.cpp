@@ -2,7 +2,6 @@
 
 #include <set>
 #include <string>
-#include <vector>
 
 #include "core/error.hpp"
 #include "example_machines.hpp"
@@ -91,29 +90,26 @@ TEST_CASE("make_header checks the parameters against the declaration on the mach
             .parts == 3);
 }
 
-TEST_CASE("an algorithm's direct phases are the phases it generates, on every example machine") {
-  std::size_t compared = 0;
+TEST_CASE("an algorithm's direct phases carry its header's collective, on every example machine") {
+  // Its Phases are filled from the same direct phases (with_direct), so they cannot differ; what
+  // a row can get wrong is the collective it stamps on them, and then every check would judge
+  // each phase whole (Verifier::judged_direct) instead of from its pairs.
+  std::size_t emitted = 0;
   for (const auto& [file, model] : testing::example_machines()) {
     for (const auto& a : schedules::algorithms()) {
       if (!a.generate_direct) continue;
       for (const char* collective : {"alltoall", "allgather"}) {
         INFO(std::string(a.name) << " (" << collective << ") on " << file);
         const ScheduleHeader h = schedules::make_header(a, model, given("collective", collective));
-        std::vector<Phase> generated, filled;
         try {
-          a.generate(h, collect_into(generated));
-        } catch (const InputError&) {  // not this machine: refused alike
-          CHECK_THROWS_AS(a.generate_direct(h, [](const DirectPhase&) {}), InputError);
-          continue;
+          a.generate_direct(h, [&](const DirectPhase& d) {
+            CHECK(d.collective == h.collective);
+            ++emitted;
+          });
+        } catch (const InputError&) {  // not this machine
         }
-        a.generate_direct(h, [&](const DirectPhase& d) {
-          CHECK(d.collective == h.collective);
-          d.fill(filled.emplace_back());
-        });
-        CHECK(filled == generated);
-        compared += generated.empty() ? 0 : 1;
       }
     }
   }
-  CHECK(compared >= 4);
+  CHECK(emitted > 100);
 }
