@@ -244,7 +244,7 @@ void faraj_yuan_two_level(benchmark::State& state) {
   std::size_t phases = 0;
   for (auto _ : state) {
     verify::Verifier v(h, h.topology, a.claims(h));
-    a.generate_direct(h, [&v](const DirectPhase& p) { v.consume(p); });  // as `check` does
+    a.generate_direct(h, [&v](const DirectPhase& p) { v.consume(p); }, {});  // as `check` does
     const verify::Report r = v.finish();
     if (r.verdict() != verify::Verdict::pass) state.SkipWithError("the schedule does not verify");
     phases = r.counts.phases;
@@ -272,18 +272,22 @@ void faraj_yuan_parts(benchmark::State& state) {
     if (part <= 1) {
       verify::Verifier v(h, h.topology, a.claims(h));
       std::size_t index = 0;
-      a.generate_direct(h, [&](const DirectPhase& p) {
-        if (part == 1) v.validate(index++, p);
-        transfers += p.size();
-      });
+      a.generate_direct(h,
+                        [&](const DirectPhase& p) {
+                          if (part == 1) v.validate(index++, p);
+                          transfers += p.size();
+                        },
+                        {});
     } else {
       const verify::Share share =
           part == 2 ? verify::Share{true, 0, 0} : verify::Share{false, 0, 1};
       verify::Verifier v(h, h.topology, a.claims(h), share);
-      a.generate_direct(h, [&](const DirectPhase& p) {
-        v.consume(p);
-        transfers += p.size();
-      });
+      a.generate_direct(h,
+                        [&](const DirectPhase& p) {
+                          v.consume(p);
+                          transfers += p.size();
+                        },
+                        {});
       if (part == 2 && v.finish().verdict() != verify::Verdict::pass)
         state.SkipWithError("the schedule does not verify");
     }

@@ -17,6 +17,16 @@ pipeline::Spread spread(unsigned threads) {
     };
     if (processes.claims())
       spread.claim = [&processes](std::uint64_t b) { return processes.claim(b); };
+    pipeline::Spread::Ranges ranges;
+    ranges.index = static_cast<std::uint32_t>(processes.rank());
+    ranges.count = static_cast<std::uint32_t>(processes.size());
+    ranges.exchange = [&processes](const std::vector<std::vector<std::uint32_t>>& out) {
+      return processes.exchange(out);
+    };
+    ranges.gather = [&processes](const verify::Verifier::RangeFindings& mine) {
+      return processes.gather(mine);
+    };
+    spread.ranges = std::move(ranges);
   }
   spread.progress = processes.rank() == 0 ? terminal_stderr() : nullptr;
   return spread;

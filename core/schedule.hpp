@@ -70,6 +70,7 @@ struct DirectTransfer {
   Rank src = 0;
   Rank dst = 0;
   bool local() const { return src == dst; }
+  friend bool operator==(const DirectTransfer&, const DirectTransfer&) = default;
 };
 
 class Phase {
@@ -240,6 +241,15 @@ struct DirectPhase {
 
 /// Receives direct phases one at a time, in order, as PhaseSink receives phases.
 using DirectSink = std::function<void(const DirectPhase&)>;
+
+/// Phases first .. last - 1 of a schedule: the part one process of a check split by phase range
+/// makes and judges (pipeline/check.hpp). The default is every phase.
+struct PhaseRange {
+  std::uint64_t first = 0;
+  std::uint64_t last = UINT64_MAX;
+  bool contains(std::uint64_t p) const { return first <= p && p < last; }
+  friend bool operator==(const PhaseRange&, const PhaseRange&) = default;
+};
 
 /// The Phase a direct phase stands for, built at the first call and only then: what a check that
 /// judges the pairs hands the code that draws a counterexample. `direct` must outlive it.

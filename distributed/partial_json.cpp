@@ -50,39 +50,80 @@ std::optional<Counterexample> counterexample(const json& j) {
   return c;
 }
 
-}  // namespace
-
-std::string to_wire(const verify::Verifier::Partial& p) {
+json partial(const verify::Verifier::Partial& p) {
   const auto& t = p.contention;
-  return json{{"contention",
-               {{"phases", t.phases},
-                {"bad_phases", t.bad_phases},
-                {"conflicts", t.conflicts},
-                {"work", t.work},
-                {"first", counterexample(t.first)}}},
-              {"requests",
-               {{"most", p.most_requests},
-                {"failures", p.request_failures},
-                {"first", counterexample(p.request_first)}}}}
-      .dump();
+  return {{"contention",
+           {{"phases", t.phases},
+            {"bad_phases", t.bad_phases},
+            {"conflicts", t.conflicts},
+            {"work", t.work},
+            {"first", counterexample(t.first)}}},
+          {"requests",
+           {{"most", p.most_requests},
+            {"failures", p.request_failures},
+            {"first", counterexample(p.request_first)}}}};
 }
 
-verify::Verifier::Partial from_wire(const std::string& text) {
+verify::Verifier::Partial partial(const json& j) {
+  const json& c = j.at("contention");
+  const json& r = j.at("requests");
+  verify::Verifier::Partial p;
+  p.contention = {c.at("phases").get<std::uint64_t>(), c.at("bad_phases").get<std::uint64_t>(),
+                  c.at("conflicts").get<std::uint64_t>(), c.at("work").get<std::uint64_t>(),
+                  counterexample(c.at("first"))};
+  p.most_requests = r.at("most").get<std::uint32_t>();
+  p.request_failures = r.at("failures").get<std::uint64_t>();
+  p.request_first = counterexample(r.at("first"));
+  return p;
+}
+
+/// Parses `text`, from another process, with `read`; a malformed text is a runtime error.
+template <class Read>
+auto parsed(const std::string& text, const Read& read) {
   try {
-    const json j = json::parse(text);
-    const json& c = j.at("contention");
-    const json& r = j.at("requests");
-    verify::Verifier::Partial p;
-    p.contention = {c.at("phases").get<std::uint64_t>(), c.at("bad_phases").get<std::uint64_t>(),
-                    c.at("conflicts").get<std::uint64_t>(), c.at("work").get<std::uint64_t>(),
-                    counterexample(c.at("first"))};
-    p.most_requests = r.at("most").get<std::uint32_t>();
-    p.request_failures = r.at("failures").get<std::uint64_t>();
-    p.request_first = counterexample(r.at("first"));
-    return p;
+    return read(json::parse(text));
   } catch (const json::exception& e) {
     throw std::runtime_error(std::string("a partial result from another process: ") + e.what());
   }
+}
+
+}  // namespace
+
+std::string to_wire(const verify::Verifier::Partial& p) { return partial(p).dump(); }
+
+verify::Verifier::Partial from_wire(const std::string& text) {
+  return parsed(text, [](const json& j) { return partial(j); });
+}
+
+std::string to_wire(const verify::Verifier::RangeFindings& f) {
+  const verify::Counts& c = f.counts;
+  return json{{"partial", partial(f.partial)},
+              {"counts",
+               {{"phases", c.phases},
+                {"c1", c.c1},
+                {"c2", c.c2},
+                {"transfers", c.transfers},
+                {"blocks", c.blocks},
+                {"direct", c.direct}}},
+              {"invariant_evaluated", f.invariant_evaluated},
+              {"clean", f.clean},
+              {"fits", f.fits}}
+      .dump();
+}
+
+verify::Verifier::RangeFindings range_findings_from_wire(const std::string& text) {
+  return parsed(text, [](const json& j) {
+    const json& c = j.at("counts");
+    verify::Verifier::RangeFindings f;
+    f.partial = partial(j.at("partial"));
+    f.counts = {c.at("phases").get<std::size_t>(),   c.at("c1").get<std::size_t>(),
+                c.at("c2").get<std::uint64_t>(),     c.at("transfers").get<std::uint64_t>(),
+                c.at("blocks").get<std::uint64_t>(), c.at("direct").get<bool>()};
+    f.invariant_evaluated = j.at("invariant_evaluated").get<std::vector<std::uint64_t>>();
+    f.clean = j.at("clean").get<bool>();
+    f.fits = j.at("fits").get<bool>();
+    return f;
+  });
 }
 
 }  // namespace phasecheck::distributed

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
@@ -97,31 +98,92 @@ bool Processes::claim(std::uint64_t b) const {
   return std::atomic_ref<std::uint64_t>(*window_->counter).compare_exchange_strong(expected, b + 1);
 }
 
-std::vector<verify::Verifier::Partial> Processes::gather(
-    const verify::Verifier::Partial& mine) const {
-  if (size_ == 1) return {};
-  const std::string text = rank_ == 0 ? std::string() : to_wire(mine);
+namespace {
+
+/// Every process's `text` at process 0, in rank order (empty elsewhere).
+std::vector<std::string> gather_texts(const std::string& text, int rank, int size) {
+  if (text.size() > static_cast<std::size_t>(INT32_MAX))
+    throw std::runtime_error("a result too large to send to process 0");
   int length = static_cast<int>(text.size());
-  std::vector<int> lengths(rank_ == 0 ? size_ : 0), offsets(lengths.size());
+  std::vector<int> lengths(rank == 0 ? size : 0), offsets(lengths.size());
   require(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD),
           "MPI_Gather");
   std::string all;
-  if (rank_ == 0) {
+  if (rank == 0) {
     std::size_t total = 0;
-    for (int r = 0; r < size_; ++r) {
+    for (int r = 0; r < size; ++r) {
       offsets[r] = static_cast<int>(total);
       total += static_cast<std::size_t>(lengths[r]);
     }
+    if (total > static_cast<std::size_t>(INT32_MAX))
+      throw std::runtime_error("results too large to gather at process 0");
     all.resize(total);
   }
   require(MPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(),
                       MPI_CHAR, 0, MPI_COMM_WORLD),
           "MPI_Gatherv");
+  std::vector<std::string> texts;
+  if (rank == 0)
+    for (int r = 0; r < size; ++r)
+      texts.push_back(
+          all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
+  return texts;
+}
+
+}  // namespace
+
+std::vector<verify::Verifier::RangeFindings> Processes::gather(
+    const verify::Verifier::RangeFindings& mine) const {
+  std::vector<verify::Verifier::RangeFindings> all;
+  if (size_ == 1) return {mine};
+  for (const std::string& text : gather_texts(to_wire(mine), rank_, size_))
+    all.push_back(range_findings_from_wire(text));
+  return all;
+}
+
+std::vector<std::vector<std::uint32_t>> Processes::exchange(
+    const std::vector<std::vector<std::uint32_t>>& out) const {
+  if (out.size() != static_cast<std::size_t>(size_))
+    throw std::logic_error("Processes::exchange: one vector a process");
+  if (size_ == 1) return out;
+  std::vector<int> send_counts(size_), send_offsets(size_), recv_counts(size_), recv_offsets(size_);
+  std::vector<std::uint32_t> sent;
+  for (int r = 0; r < size_; ++r) {
+    if (out[r].size() > static_cast<std::size_t>(INT32_MAX) - sent.size())
+      throw std::runtime_error("arrivals too large to send to the other processes");
+    send_offsets[r] = static_cast<int>(sent.size());
+    send_counts[r] = static_cast<int>(out[r].size());
+    sent.insert(sent.end(), out[r].begin(), out[r].end());
+  }
+  require(
+      MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD),
+      "MPI_Alltoall");
+  std::size_t total = 0;
+  for (int r = 0; r < size_; ++r) {
+    recv_offsets[r] = static_cast<int>(total);
+    total += static_cast<std::size_t>(recv_counts[r]);
+    if (total > static_cast<std::size_t>(INT32_MAX))
+      throw std::runtime_error("arrivals too large to receive from the other processes");
+  }
+  std::vector<std::uint32_t> received(total);
+  static_assert(sizeof(std::uint32_t) == sizeof(unsigned));
+  require(MPI_Alltoallv(sent.data(), send_counts.data(), send_offsets.data(), MPI_UNSIGNED,
+                        received.data(), recv_counts.data(), recv_offsets.data(), MPI_UNSIGNED,
+                        MPI_COMM_WORLD),
+          "MPI_Alltoallv");
+  std::vector<std::vector<std::uint32_t>> in(size_);
+  for (int r = 0; r < size_; ++r)
+    in[r].assign(received.begin() + recv_offsets[r],
+                 received.begin() + recv_offsets[r] + recv_counts[r]);
+  return in;
+}
+
+std::vector<verify::Verifier::Partial> Processes::gather(
+    const verify::Verifier::Partial& mine) const {
+  if (size_ == 1) return {};
+  const auto texts = gather_texts(rank_ == 0 ? std::string() : to_wire(mine), rank_, size_);
   std::vector<verify::Verifier::Partial> partials;
-  if (rank_ == 0)
-    for (int r = 1; r < size_; ++r)
-      partials.push_back(from_wire(
-          all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r]))));
+  for (std::size_t r = 1; r < texts.size(); ++r) partials.push_back(from_wire(texts[r]));
   return partials;
 }
 

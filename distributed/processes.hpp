@@ -41,6 +41,14 @@ class Processes {
   bool claim(std::uint64_t b) const;
   /// Sends `mine` to process 0; there, returns every other process's partial (in rank order).
   std::vector<verify::Verifier::Partial> gather(const verify::Verifier::Partial& mine) const;
+  /// A check split by phase range (pipeline::Spread::Ranges): sends out[j] to process j and
+  /// returns what each process sent here, in rank order.
+  std::vector<std::vector<std::uint32_t>> exchange(
+      const std::vector<std::vector<std::uint32_t>>& out) const;
+  /// Sends `mine` to process 0; there, returns every process's findings (its own included) in
+  /// rank order.
+  std::vector<verify::Verifier::RangeFindings> gather(
+      const verify::Verifier::RangeFindings& mine) const;
   /// Process 0's exit code, on every process.
   int agree(int code) const;
 

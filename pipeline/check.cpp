@@ -1,14 +1,19 @@
 #include "pipeline/check.hpp"
 
+#include <algorithm>
 #include <memory>
+#include <span>
 #include <stdexcept>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/limits.hpp"
 #include "core/progress.hpp"
 #include "io/json.hpp"
 #include "pipeline/read_schedule.hpp"
 #include "verify/parallel.hpp"
+#include "verify/phase_ranges.hpp"
 
 namespace phasecheck::pipeline {
 namespace {
@@ -69,6 +74,78 @@ class SpreadCheck {
   std::uint64_t unmetered_ = 0;
 };
 
+/// Whether check_algorithm splits this check by phase range: the phases are direct and settled by
+/// their pairs (one part a message, no traffic), and their number is claimed exactly, to cut it
+/// in equal ranges. The same answer on every process.
+bool splits(const schedules::Algorithm& algorithm, const ScheduleHeader& header,
+            std::uint64_t claimed_phases) {
+  return algorithm.generate_direct && header.parts == 1 && !header.traffic && !header.buffers &&
+         claimed_phases > 0;
+}
+
+/// check_algorithm split by phase range: this process makes and judges phases [P k / n,
+/// P (k + 1) / n) of the P claimed (the last range runs on to the schedule's end, however many
+/// phases it really has), sends every other process its arrivals at that process's destinations,
+/// judges how those at its own fit (verify::fit), and process 0 makes the report from every
+/// range's findings, or, when they cannot make it, checks the schedule whole.
+std::optional<verify::Report> check_in_ranges(const schedules::Algorithm& algorithm,
+                                              const ScheduleHeader& header, std::uint64_t total,
+                                              const Spread& spread) {
+  const Spread::Ranges& split = *spread.ranges;
+  const auto cut = [total, &split](std::uint64_t k) { return total * k / split.count; };
+  const PhaseRange range{cut(split.index),
+                         split.index + 1 == split.count ? UINT64_MAX : cut(split.index + 1)};
+  const verify::Share share{true, 0, 1, range.first, true};
+  verify::ParallelVerifier verifier(header, header.topology, schedules::claims_for(header),
+                                    spread.threads, share);
+  {
+    ProgressMeter meter(spread.progress, "check", "phases",
+                        std::min(range.last, total) - std::min(range.first, total));
+    std::uint64_t unmetered = 0;
+    algorithm.generate_direct(
+        header,
+        [&](const DirectPhase& p) {
+          if (spread.checkpoint) spread.checkpoint();
+          verifier.consume(p);
+          if (++unmetered == 1024) meter.advance(std::exchange(unmetered, 0));
+        },
+        range);
+    meter.finish();
+  }
+  verify::Verifier::RangeFindings mine = verifier.range_findings();
+  // Process j holds destinations [N j / n, N (j + 1) / n).
+  const Rank ranks = header.ranks();
+  const auto slice = [ranks, &split](std::uint64_t j) {
+    return static_cast<Rank>(std::uint64_t{ranks} * j / split.count);
+  };
+  std::vector<std::vector<std::uint32_t>> out(split.count);
+  std::uint64_t words = 0;
+  for (std::uint32_t j = 0; j < split.count; ++j) {
+    verifier.range_words(slice(j), slice(j + 1), out[j]);
+    words += out[j].size();
+    check_memory(words * sizeof(std::uint32_t),
+                 "the arrivals of phases from " + std::to_string(range.first) +
+                     " on, to send to the processes that hold their destinations");
+  }
+  const auto in = split.exchange(out);
+  out.clear();
+  std::vector<std::span<const std::uint32_t>> ranges(in.begin(), in.end());
+  mine.fits = verify::fit(ranks, slice(split.index), slice(split.index + 1), ranges);
+  const auto all = split.gather(mine);
+  if (split.index != 0) return std::nullopt;
+  if (auto report = verifier.finish_ranges(all)) return report;
+  // A range found something, or the arrivals do not fit: the whole check names it, here (the
+  // other processes wait for the exit code).
+  Spread whole;
+  whole.threads = spread.threads;
+  whole.progress = spread.progress;
+  whole.checkpoint = spread.checkpoint;
+  SpreadCheck check(header, header.topology, schedules::claims_for(header), whole, total,
+                    verify::Reader::generates);
+  algorithm.generate_direct(header, [&check](const DirectPhase& p) { check.consume(p); }, {});
+  return check.finish();
+}
+
 }  // namespace
 
 std::optional<verify::Report> check_algorithm(const schedules::Algorithm& algorithm,
@@ -82,11 +159,13 @@ std::optional<verify::Report> check_algorithm(const schedules::Algorithm& algori
   const std::uint64_t total = claims.phases && claims.phases->at_least == claims.phases->at_most
                                   ? claims.phases->at_most
                                   : 0;
+  if (spread.ranges && splits(algorithm, header, total))
+    return check_in_ranges(algorithm, header, total, spread);
   SpreadCheck check(header, header.topology, std::move(claims), spread, total,
                     verify::Reader::generates);
   // Phases of own messages are checked from their pairs, without a Phase (verify/verifier.hpp).
   if (algorithm.generate_direct)
-    algorithm.generate_direct(header, [&check](const DirectPhase& p) { check.consume(p); });
+    algorithm.generate_direct(header, [&check](const DirectPhase& p) { check.consume(p); }, {});
   else
     algorithm.generate(header, [&check](const Phase& p) { check.consume(p); });
   return check.finish();

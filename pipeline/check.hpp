@@ -38,6 +38,25 @@ struct Spread {
   /// one process must get each block (the first to reach it: the faster processes take more, so
   /// the stateful one takes fewer). Unset: the share alone decides.
   std::function<bool(std::uint64_t b)> claim;
+  /// Several processes that may split a check by phase range (verify/phase_ranges.hpp): each
+  /// makes and judges one range of the phases alone, every check, and the ranges' findings make
+  /// the report. check_algorithm does so for an algorithm of direct phases (generate_direct) with
+  /// an exact phase claim, one part a message and no traffic; anything else, and a split whose
+  /// findings cannot make the report, is checked as before.
+  struct Ranges {
+    std::uint32_t index = 0;  ///< this process's range
+    std::uint32_t count = 1;  ///< the ranges, one a process
+    /// Sends out[j] to process j and returns what each process sent here, in process order.
+    std::function<std::vector<std::vector<std::uint32_t>>(
+        const std::vector<std::vector<std::uint32_t>>& out)>
+        exchange;
+    /// Sends `mine` to process 0; there, returns every process's, its own included, in process
+    /// order (empty elsewhere).
+    std::function<std::vector<verify::Verifier::RangeFindings>(
+        const verify::Verifier::RangeFindings& mine)>
+        gather;
+  };
+  std::optional<Ranges> ranges;
   /// A progress line for a person (phases done, rate, ETA), or null for none.
   std::ostream* progress = nullptr;
   /// Called before each phase is checked, on the thread that reads or generates: it may throw to

@@ -24,15 +24,15 @@ struct DirectOptions {
 };
 
 /// Sanders–Träff Section 2: p rounds over the 1-factors of the complete graph with self-loops.
-void factor(const DirectOptions& options, const DirectSink& out);
+void factor(const DirectOptions& options, const DirectSink& out, PhaseRange range = {});
 std::vector<Invariant> factor_invariants(const DirectOptions& options);
 
 /// MPICH's order: in step j rank i sends to (i + j) mod p. p steps, step 0 the local copy.
-void shift(const DirectOptions& options, const DirectSink& out);
+void shift(const DirectOptions& options, const DirectSink& out, PhaseRange range = {});
 std::vector<Invariant> shift_invariants(const DirectOptions& options);
 
 /// Pairwise exchange: in step j ranks i and i xor j swap. p steps; p must be a power of two.
-void pairwise_xor(const DirectOptions& options, const DirectSink& out);
+void pairwise_xor(const DirectOptions& options, const DirectSink& out, PhaseRange range = {});
 std::vector<Invariant> pairwise_xor_invariants(const DirectOptions& options);
 
 /// LAM's basic linear algorithm: every rank posts every send at once, a single phase.

@@ -14,12 +14,12 @@
 
 namespace phasecheck::schedules {
 
-void factor(const DirectOptions& options, const DirectSink& out) {
+void factor(const DirectOptions& options, const DirectSink& out, PhaseRange range) {
   const Rank p = options.ranks;
   // Round i: every step exchange(u, v_i(u)), both halves.
   permutation_phases(
       p, 0, p, options.collective, "round ",
-      [p](Rank i, Rank u) { return lemma1_partner(i, u, p); }, out);
+      [p](Rank i, Rank u) { return lemma1_partner(i, u, p); }, out, range);
 }
 
 std::vector<Invariant> factor_invariants(const DirectOptions& options) {

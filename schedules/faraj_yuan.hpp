@@ -50,7 +50,8 @@ FarajYuanPlan faraj_yuan_plan(const Tree& tree, const std::optional<std::string>
 void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const PhaseSink& out);
 /// The same phases as direct phases (every message is its sender's own): what faraj_yuan fills
 /// its Phases from.
-void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const DirectSink& out);
+void faraj_yuan(const FarajYuanPlan& plan, Collective collective, const DirectSink& out,
+                PhaseRange range = {});
 
 struct FarajYuanOptions {
   Collective collective = Collective::alltoall;

@@ -58,7 +58,8 @@ Claims hypercube_exchange_claims(const HypercubeOptions& options);
 
 /// Section 4.5.3, Algorithm 4.10: p - 1 steps; in step j node i exchanges M_{i, i xor j} directly.
 /// With e-cube routing no link carries two messages in a step.
-void hypercube_pairwise(const HypercubeOptions& options, const DirectSink& out);
+void hypercube_pairwise(const HypercubeOptions& options, const DirectSink& out,
+                        PhaseRange range = {});
 Claims hypercube_pairwise_claims(const HypercubeOptions& options);
 
 }  // namespace phasecheck::schedules

@@ -10,11 +10,11 @@
 
 namespace phasecheck::schedules {
 
-void hypercube_pairwise(const HypercubeOptions& o, const DirectSink& out) {
+void hypercube_pairwise(const HypercubeOptions& o, const DirectSink& out, PhaseRange range) {
   const Rank p = Rank{1} << o.dimension;
   // Algorithm 4.10: for i := 1 to 2^d - 1
   permutation_phases(
-      p, 1, p, o.collective, "step ", [](Rank j, Rank i) { return i ^ j; }, out);
+      p, 1, p, o.collective, "step ", [](Rank j, Rank i) { return i ^ j; }, out, range);
 }
 
 Claims hypercube_pairwise_claims(const HypercubeOptions& o) {

@@ -12,12 +12,12 @@
 
 namespace phasecheck::schedules {
 
-void pairwise_xor(const DirectOptions& options, const DirectSink& out) {
+void pairwise_xor(const DirectOptions& options, const DirectSink& out, PhaseRange range) {
   const Rank p = options.ranks;
   if (!std::has_single_bit(p))
     throw InputError("pairwise-xor needs a power-of-two number of ranks, not " + std::to_string(p));
   permutation_phases(
-      p, 0, p, options.collective, "step ", [](Rank j, Rank i) { return i ^ j; }, out);
+      p, 0, p, options.collective, "step ", [](Rank j, Rank i) { return i ^ j; }, out, range);
 }
 
 std::vector<Invariant> pairwise_xor_invariants(const DirectOptions& options) {

@@ -31,19 +31,19 @@ bool is_fully_connected(const Topology& t) { return std::holds_alternative<Fully
 
 /// `row`, its `generate` left empty, for an algorithm that emits direct phases: `direct` is its
 /// generate_direct, and `generate` hands on the Phases filled from them.
-Algorithm with_direct(Algorithm row,
-                      std::function<void(const ScheduleHeader&, const DirectSink&)> direct) {
+Algorithm with_direct(Algorithm row, GenerateDirect direct) {
   row.generate = [direct](const ScheduleHeader& h, const PhaseSink& out) {
-    direct(h, filling(out));
+    direct(h, filling(out), {});
   };
   row.generate_direct = std::move(direct);
   return row;
 }
 
-/// A row for one of the direct algorithms of direct.hpp.
-template <class Sink>
+/// A row for one of the direct algorithms of direct.hpp: `emit` makes Phases (a PhaseSink) or
+/// direct phases (a DirectSink and the PhaseRange to make).
+template <class... Emitted>
 Algorithm direct(std::string_view name, std::string_view summary, std::string_view reference,
-                 void (*emit)(const DirectOptions&, const Sink&),
+                 void (*emit)(const DirectOptions&, Emitted...),
                  std::vector<Invariant> (*invariants)(const DirectOptions&),
                  PhaseClaim (*phases)(Rank), bool (*contention_free_on)(const Topology&)) {
   Algorithm row{
@@ -58,13 +58,15 @@ Algorithm direct(std::string_view name, std::string_view summary, std::string_vi
                       .phases = phases(h.ranks())};
       },
       [=](const ScheduleHeader&, const Topology& model) { return contention_free_on(model); }};
-  const auto generate = [=](const ScheduleHeader& h, const Sink& out) {
-    emit(DirectOptions::from(h, name), out);
-  };
-  if constexpr (std::is_same_v<Sink, DirectSink>) {
-    return with_direct(std::move(row), generate);
+  if constexpr (sizeof...(Emitted) == 2) {
+    return with_direct(std::move(row),
+                       [=](const ScheduleHeader& h, const DirectSink& out, PhaseRange range) {
+                         emit(DirectOptions::from(h, name), out, range);
+                       });
   } else {
-    row.generate = generate;
+    row.generate = [=](const ScheduleHeader& h, const PhaseSink& out) {
+      emit(DirectOptions::from(h, name), out);
+    };
     return row;
   }
 }
@@ -178,8 +180,8 @@ std::vector<Algorithm> seed_algorithms() {
              return std::holds_alternative<Hypercube>(model) || is_fully_connected(model) ||
                     single_processor_nodes(model);
            }},
-          [](const ScheduleHeader& h, const DirectSink& out) {
-            hypercube_pairwise(HypercubeOptions::from(h, "hypercube-pairwise"), out);
+          [](const ScheduleHeader& h, const DirectSink& out, PhaseRange range) {
+            hypercube_pairwise(HypercubeOptions::from(h, "hypercube-pairwise"), out, range);
           }),
       with_direct(
           {"faraj-yuan",
@@ -190,9 +192,10 @@ std::vector<Algorithm> seed_algorithms() {
            [](const ScheduleHeader& h) { return faraj_yuan_claims(h); },
            // Lemmas 3 and 4 and the Theorem: contention-free on the tree it was made for.
            [](const ScheduleHeader& h, const Topology& model) { return model == h.topology; }},
-          [](const ScheduleHeader& h, const DirectSink& out) {
+          [](const ScheduleHeader& h, const DirectSink& out, PhaseRange range) {
             const FarajYuanOptions o = FarajYuanOptions::from(h);
-            faraj_yuan(faraj_yuan_plan(std::get<Tree>(h.topology), o.root), o.collective, out);
+            faraj_yuan(faraj_yuan_plan(std::get<Tree>(h.topology), o.root), o.collective, out,
+                       range);
           }),
       {"bruck-index",
        "radix-r rotations, w = ceil(log_r n) subphases of r - 1 steps, k at a time",

@@ -14,6 +14,9 @@
 
 namespace phasecheck::schedules {
 
+/// An algorithm's direct phases of `range` for a header (Algorithm::generate_direct).
+using GenerateDirect = std::function<void(const ScheduleHeader&, const DirectSink&, PhaseRange)>;
+
 struct Algorithm {
   std::string_view name;
   std::string_view summary;
@@ -50,8 +53,10 @@ struct Algorithm {
   std::function<std::uint64_t(const ScheduleHeader&)> piece_elements = {};
   /// For an algorithm every phase of which carries own messages only: the phases `generate`
   /// emits, as direct phases (core/schedule.hpp), which the checks read without building a
-  /// Phase (pipeline/check.hpp). Empty: only `generate`. The registry's tests compare the two.
-  std::function<void(const ScheduleHeader&, const DirectSink&)> generate_direct = {};
+  /// Phase (pipeline/check.hpp); only those the PhaseRange holds, the phases before it skipped
+  /// at little cost (a process of a check split by phase range makes its range alone). Empty:
+  /// only `generate`.
+  GenerateDirect generate_direct = {};
 };
 
 /// Whether `algorithm` moves uneven messages (its collective is "alltoallv"): it needs a traffic

@@ -14,10 +14,11 @@ Rank target(Rank j, Rank i, Rank p) { return static_cast<Rank>((std::uint64_t{i}
 
 }  // namespace
 
-void shift(const DirectOptions& options, const DirectSink& out) {
+void shift(const DirectOptions& options, const DirectSink& out, PhaseRange range) {
   const Rank p = options.ranks;
   permutation_phases(
-      p, 0, p, options.collective, "step ", [p](Rank j, Rank i) { return target(j, i, p); }, out);
+      p, 0, p, options.collective, "step ", [p](Rank j, Rank i) { return target(j, i, p); }, out,
+      range);
 }
 
 std::vector<Invariant> shift_invariants(const DirectOptions& options) {

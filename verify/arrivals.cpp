@@ -238,4 +238,32 @@ std::uint32_t Arrivals::first_missing(std::uint32_t r, std::uint32_t skip_lo,
   }
 }
 
+void Arrivals::runs_of(std::uint32_t r,
+                       std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const {
+  out.clear();
+  const Set& s = sets_[r];
+  if (s.mode == Mode::bits) {
+    const auto& bits = heap_[s.spill];
+    for (std::uint32_t w = 0; w < words_; ++w) {
+      std::uint64_t word = bits[w];
+      while (word != 0) {
+        const std::uint32_t at = w * 64 + static_cast<std::uint32_t>(std::countr_zero(word));
+        word &= word - 1;
+        if (!out.empty() && out.back().second == at)
+          ++out.back().second;
+        else
+          out.emplace_back(at, at + 1);
+      }
+    }
+  } else {
+    for (const std::uint64_t x : runs(s)) out.emplace_back(lo(x), hi(x));
+  }
+  // The tail (only a set of inline runs has one), in its place: never adjacent to a run of the
+  // set, nor overlapping one.
+  const Tail& t = tails_[tail_slot(r)];
+  if (t.size() == 0) return;
+  const auto at = std::lower_bound(out.begin(), out.end(), std::pair{t.lo, t.hi});
+  out.insert(at, {t.lo, t.hi});
+}
+
 }  // namespace phasecheck::verify::detail

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace phasecheck::verify::detail {
@@ -54,6 +55,9 @@ class Arrivals {
   /// The smallest item in [0, items) outside [skip_lo, skip_hi) that has not arrived at `r`;
   /// `items` when there is none.
   std::uint32_t first_missing(std::uint32_t r, std::uint32_t skip_lo, std::uint32_t skip_hi) const;
+  /// The items that have arrived at `r`, as sorted runs [lo, hi) of consecutive items, none
+  /// adjacent, replacing `out`'s contents. O(runs), or O(items / 64) for a rank kept as bits.
+  void runs_of(std::uint32_t r, std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const;
   /// Memory held now, in bytes.
   std::uint64_t bytes() const { return bytes_; }
 

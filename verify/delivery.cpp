@@ -276,6 +276,14 @@ bool DeliveryChecker::arrives_in_this_phase(Rank r, Block b) const {
   return false;
 }
 
+CheckResult DeliveryChecker::all_delivered(std::uint64_t deliveries) {
+  return {CheckId::delivery,
+          Verdict::pass,
+          "every block reaches every rank that needs it exactly once (" +
+              std::to_string(deliveries) + " deliveries)",
+          {}};
+}
+
 CheckResult DeliveryChecker::finish() const {
   // Every rank needs an item from every other origin and none from itself (those are never
   // stored). The first missing delivery in (origin, destination, part) order, as a reader lists
@@ -298,13 +306,8 @@ CheckResult DeliveryChecker::finish() const {
   const Rank missing_origin = first / parts_;
   const std::uint32_t missing_part = first % parts_;
 
-  CheckResult r{CheckId::delivery, Verdict::pass, {}, {}};
-  if (violations_ == 0 && missing == 0) {
-    r.summary = "every block reaches every rank that needs it exactly once (" +
-                std::to_string(required) + " deliveries)";
-    return r;
-  }
-  r.verdict = Verdict::fail;
+  if (violations_ == 0 && missing == 0) return all_delivered(required);
+  CheckResult r{CheckId::delivery, Verdict::fail, {}, {}};
   if (violations_ > 0) r.summary = std::to_string(violations_) + " invalid or duplicate deliveries";
   if (missing > 0)
     r.summary += std::string(r.summary.empty() ? "" : "; ") + std::to_string(missing) + " of " +

@@ -46,6 +46,16 @@ class DeliveryChecker final : public DataView {
   /// The verdict after the last phase: every required block delivered exactly once.
   CheckResult finish() const;
 
+  /// The origins whose blocks have arrived at `dest` (parts == 1, no traffic: an item is its
+  /// origin), as sorted runs [lo, hi), replacing `out`'s contents.
+  void arrived_runs(Rank dest, std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const {
+    arrivals_.runs_of(dest, out);
+  }
+  /// Invalid or duplicate deliveries so far.
+  std::uint64_t violations() const { return violations_; }
+  /// The check's result when every one of `deliveries` happened exactly once (finish()'s words).
+  static CheckResult all_delivered(std::uint64_t deliveries);
+
   bool holds(Rank r, Block b) const override;
   bool delivered(Rank origin, Rank dest) const override;
   bool delivered_all(Rank first, Rank last, Rank dest) const override;

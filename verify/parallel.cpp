@@ -141,7 +141,7 @@ struct ParallelVerifier::Impl {
   std::exception_ptr error;
   bool joined = false;
 
-  Impl(const ScheduleHeader& h, Share s) : header(h), share(s) {}
+  Impl(const ScheduleHeader& h, Share s) : header(h), share(s), next(s.first) {}
 
   void run(Worker& w) {
     const bool takes_over = stateful_worker && &w == workers.front().get() && caller;
@@ -193,6 +193,10 @@ struct ParallelVerifier::Impl {
             }};
   }
 
+  /// The verifier of the stateful checks, once every phase is in (the workers joined).
+  Verifier& stateful();
+  /// The partials of every verifier but the stateful one.
+  std::vector<Verifier::Partial> other_partials();
   /// ParallelVerifier::consume of a Phase or a direct phase.
   template <class P>
   void consume(const P& phase, bool here);
@@ -240,7 +244,7 @@ ParallelVerifier::ParallelVerifier(const ScheduleHeader& header, const Topology&
     m.caller.emplace(header, model, claims, m.caller_share);
   }
   if (share.stateful) {
-    Share stateful{true, 0, 0};
+    Share stateful{true, 0, 0, share.first, share.ranged};
     if (locals > 0 && !caller_judges) stateful = share.split(k++, locals), stateful.stateful = true;
     m.workers.push_back(std::make_unique<Impl::Worker>(header, model, claims, stateful));
   }
@@ -302,6 +306,36 @@ Verifier::Partial ParallelVerifier::partial() {
   if (m.caller) all = m.caller->partial();
   for (auto& w : m.workers) all.merge(w->verifier.partial());
   return all;
+}
+
+Verifier& ParallelVerifier::Impl::stateful() {
+  if (inline_verifier) return *inline_verifier;
+  join(false);
+  rethrow();
+  if (!stateful_worker) throw std::logic_error("ParallelVerifier: not the stateful share");
+  return workers.front()->verifier;
+}
+
+std::vector<Verifier::Partial> ParallelVerifier::Impl::other_partials() {
+  std::vector<Verifier::Partial> partials;
+  if (caller) partials.push_back(caller->partial());
+  for (std::size_t i = stateful_worker ? 1 : 0; i < workers.size(); ++i)
+    partials.push_back(workers[i]->verifier.partial());
+  return partials;
+}
+
+Verifier::RangeFindings ParallelVerifier::range_findings() {
+  Verifier& v = impl_->stateful();
+  return v.range_findings(impl_->other_partials());
+}
+
+void ParallelVerifier::range_words(Rank lo, Rank hi, std::vector<std::uint32_t>& out) {
+  impl_->stateful().range_words(lo, hi, out);
+}
+
+std::optional<Report> ParallelVerifier::finish_ranges(
+    std::span<const Verifier::RangeFindings> ranges) {
+  return impl_->stateful().finish_ranges(ranges);
 }
 
 Report ParallelVerifier::finish(std::span<const Verifier::Partial> others) {

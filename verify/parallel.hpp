@@ -15,6 +15,8 @@
 /// dealt out again among its threads.
 
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "core/claims.hpp"
 #include "core/schedule.hpp"
@@ -53,6 +55,11 @@ class ParallelVerifier {
   /// Waits for the workers; the report (share.stateful only), merging `others` (other
   /// processes' partials) in.
   Report finish(std::span<const Verifier::Partial> others = {});
+  /// A range of phases (Share::ranged): Verifier::range_findings, with the phase-local findings
+  /// of every thread; Verifier::range_words; Verifier::finish_ranges. Each waits for the workers.
+  Verifier::RangeFindings range_findings();
+  void range_words(Rank lo, Rank hi, std::vector<std::uint32_t>& out);
+  std::optional<Report> finish_ranges(std::span<const Verifier::RangeFindings> ranges);
   /// The threads that actually check (1 when the schedule or the share keeps it to one).
   unsigned threads() const;
 

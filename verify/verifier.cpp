@@ -104,6 +104,14 @@ Verifier::Verifier(const ScheduleHeader& header, const Topology& model, Claims c
   if (ranks(model) != header.ranks())
     throw InputError("the schedule has " + std::to_string(header.ranks()) + " ranks but " +
                      describe(model) + " has " + std::to_string(ranks(model)));
+  next_ = share.first;
+  if (share.ranged) {
+    if (placement_)
+      throw std::logic_error("Verifier: a format-3 schedule is not checked in ranges");
+    // A range's arrivals alone settle delivery only with one part a message and no traffic.
+    apart_ = header.parts == 1 && !header.traffic;
+    if (share.first > 0) earlier_.emplace(delivery_, header.collective, header.ranks());
+  }
 }
 
 template <class T>
@@ -161,6 +169,8 @@ void Verifier::consume(const Phase& phase) {
 void Verifier::consume_valid(const Phase& phase) { consume_valid(phase, share_.local(next_)); }
 
 void Verifier::consume_valid(const Phase& phase, bool local) {
+  // A Phase may forward blocks, whose arrivals depend on the phases before: not judged apart.
+  if (share_.ranged) apart_ = false;
   const std::size_t index = next_++;
   if (placement_)
     consume_table(placement_->consume(index, phase), index, local);
@@ -221,7 +231,8 @@ void Verifier::check_invariants(std::size_t index, std::string_view label, std::
   invariant_evaluated_.resize(claims_.invariants.size());
   for (std::size_t i = 0; i < claims_.invariants.size(); ++i) {
     const Invariant& inv = claims_.invariants[i];
-    const Finding finding = inv.check(Boundary{index}, delivery_);
+    const Finding finding =
+        inv.check(Boundary{index}, earlier_ ? static_cast<const DataView&>(*earlier_) : delivery_);
     switch (finding.kind()) {
       case Finding::Kind::not_applicable:
         continue;
@@ -282,7 +293,7 @@ bool Verifier::judged_direct(const DirectPhase& phase) const {
   return !placement_ && !header_.traffic && phase.collective == header_.collective;
 }
 
-CheckResult Verifier::invariants_check() const {
+CheckResult Verifier::invariants_check(const std::vector<std::uint64_t>& evaluated) const {
   const auto& all = claims_.invariants;
   CheckResult c{CheckId::invariants, Verdict::not_evaluated, {}, invariant_first_};
   if (all.empty()) {
@@ -292,7 +303,7 @@ CheckResult Verifier::invariants_check() const {
   std::vector<std::string> idle;  // invariants that applied at no boundary of this schedule
   std::uint64_t boundaries = 0;
   for (std::size_t i = 0; i < all.size(); ++i) {
-    const std::uint64_t n = i < invariant_evaluated_.size() ? invariant_evaluated_[i] : 0;
+    const std::uint64_t n = i < evaluated.size() ? evaluated[i] : 0;
     if (n == 0) idle.push_back(all[i].name);
     boundaries += n;
   }
@@ -335,24 +346,73 @@ void Verifier::Partial::merge(const Partial& other) {
     request_first = other.request_first;
 }
 
+Verifier::RangeFindings Verifier::range_findings(std::span<const Partial> others) const {
+  if (!share_.ranged) throw std::logic_error("Verifier::range_findings: not a range");
+  RangeFindings f{partial(), counts_, invariant_evaluated_, false, false};
+  for (const Partial& p : others) f.partial.merge(p);
+  f.invariant_evaluated.resize(claims_.invariants.size());
+  f.clean = apart_ && delivery_.violations() == 0 && invariant_failures_ == 0 &&
+            (!earlier_ || earlier_->exact());
+  return f;
+}
+
+void Verifier::range_words(Rank lo, Rank hi, std::vector<std::uint32_t>& out) {
+  if (!share_.ranged) throw std::logic_error("Verifier::range_words: not a range");
+  if (earlier_) earlier_->sort();
+  verify::range_words(delivery_, earlier_ ? &*earlier_ : nullptr, lo, hi, out);
+}
+
 Report Verifier::finish(std::span<const Partial> others) const {
   if (!share_.stateful)
     throw std::logic_error("Verifier::finish: only the stateful share makes the report");
+  if (share_.ranged) throw std::logic_error("Verifier::finish: a range's report is finish_ranges");
   Partial local = partial();
   for (const Partial& p : others) local.merge(p);
+  return report(local, counts_, invariant_evaluated_, delivery_.finish());
+}
+
+std::optional<Report> Verifier::finish_ranges(std::span<const RangeFindings> ranges) const {
+  if (!share_.ranged) throw std::logic_error("Verifier::finish_ranges: not a range");
+  if (ranges.empty()) throw std::logic_error("Verifier::finish_ranges: no range");
+  for (const RangeFindings& f : ranges)
+    if (!f.clean || !f.fits) return std::nullopt;
+  // Every range clean: no duplicate and no broken invariant anywhere (so this verifier's own
+  // invariant failures, which report() reads, are none), and the arrivals fit: every block
+  // arrived exactly once, and every invariant got the true answers.
+  Partial local = ranges.front().partial;
+  Counts counts = ranges.front().counts;
+  std::vector<std::uint64_t> evaluated = ranges.front().invariant_evaluated;
+  for (const RangeFindings& f : ranges.subspan(1)) {
+    local.merge(f.partial);
+    counts.phases += f.counts.phases;
+    counts.c1 += f.counts.c1;
+    counts.c2 += f.counts.c2;
+    counts.transfers += f.counts.transfers;
+    counts.blocks += f.counts.blocks;
+    counts.direct = counts.direct && f.counts.direct;
+    for (std::size_t i = 0; i < evaluated.size() && i < f.invariant_evaluated.size(); ++i)
+      evaluated[i] += f.invariant_evaluated[i];
+  }
+  const std::uint64_t ranks = header_.ranks();
+  return report(local, counts, evaluated,
+                DeliveryChecker::all_delivered(ranks * (ranks - 1) * header_.parts));
+}
+
+Report Verifier::report(const Partial& local, const Counts& counts,
+                        const std::vector<std::uint64_t>& evaluated, CheckResult delivery) const {
   Report r;
   r.algorithm = header_.algorithm;
   r.collective = header_.collective;
   r.inplace = header_.in_place();
   r.topology = describe(model_);
-  r.counts = counts_;
+  r.counts = counts;
   // An alltoallv's bounds are in bytes: the block bounds count equal messages.
   if (header_.traffic) {
     LoadBound load = load_bound(model_, *header_.traffic);
     r.bytes = ByteFigures{cost_bytes_, load.bytes, std::move(load.argument)};
   }
   for (Bound& b : header_.traffic ? std::vector<Bound>{} : lower_bounds(model_, header_.collective)) {
-    if (b.direct_only && !counts_.direct) continue;
+    if (b.direct_only && !counts.direct) continue;
     if (header_.parts > 1 && b.metric == Metric::c2) {  // every message is `parts` blocks
       b.value *= header_.parts;
       b.argument += ", times " + std::to_string(header_.parts) + " parts per message";
@@ -360,15 +420,15 @@ Report Verifier::finish(std::span<const Partial> others) const {
     r.bounds.push_back(std::move(b));
   }
   if (!header_.traffic)
-    for (Bound& b : compound_bounds(model_, header_.collective, counts_))
+    for (Bound& b : compound_bounds(model_, header_.collective, counts))
       r.bounds.push_back(std::move(b));
-  std::tie(r.bound_c1, r.bound_c2) = best_bounds(r.bounds, counts_.direct);
+  std::tie(r.bound_c1, r.bound_c2) = best_bounds(r.bounds, counts.direct);
 
   if (header_.imported) r.checks.push_back(execution_check(*header_.imported));
   if (placement_) r.checks.push_back(placement_->finish());
-  r.checks.push_back(delivery_.finish());
+  r.checks.push_back(std::move(delivery));
   r.checks.push_back(ContentionChecker::judge(model_, local.contention));
-  r.checks.push_back(invariants_check());
+  r.checks.push_back(invariants_check(evaluated));
   if (claims_.phases || claims_.c2 || claims_.cost_bytes) {
     CheckResult c{CheckId::claims, Verdict::pass, {}, {}};
     const auto judge = [&c](const PhaseClaim& claim, std::uint64_t value, const std::string& what) {
@@ -384,8 +444,8 @@ Report Verifier::finish(std::span<const Partial> others) const {
       }
     };
     if (claims_.phases)
-      judge(*claims_.phases, counts_.phases,
-            std::to_string(counts_.phases) + (counts_.phases == 1 ? " phase" : " phases"));
+      judge(*claims_.phases, counts.phases,
+            std::to_string(counts.phases) + (counts.phases == 1 ? " phase" : " phases"));
     if (claims_.c2) {
       // The algorithm claims C2 in messages; a schedule cut into parts counts parts.
       PhaseClaim in_parts = *claims_.c2;
@@ -394,7 +454,7 @@ Report Verifier::finish(std::span<const Partial> others) const {
         in_parts.at_most *= header_.parts;
         in_parts.source += ", times " + std::to_string(header_.parts) + " parts";
       }
-      judge(in_parts, counts_.c2, "C2 = " + std::to_string(counts_.c2));
+      judge(in_parts, counts.c2, "C2 = " + std::to_string(counts.c2));
     }
     if (claims_.cost_bytes)
       judge(*claims_.cost_bytes, cost_bytes_, "cost " + std::to_string(cost_bytes_) + " bytes");
@@ -412,8 +472,8 @@ Report Verifier::finish(std::span<const Partial> others) const {
     }
     r.checks.push_back(std::move(q));
   }
-  r.checks.push_back(r.bytes ? check_load_bound(counts_, *r.bytes)
-                             : check_bounds(counts_, r.bound_c1, r.bound_c2));
+  r.checks.push_back(r.bytes ? check_load_bound(counts, *r.bytes)
+                             : check_bounds(counts, r.bound_c1, r.bound_c2));
   if (header_.imported) name_sources(r, *header_.imported);
   return r;
 }

@@ -15,6 +15,7 @@
 #include "core/schedule.hpp"
 #include "verify/contention.hpp"
 #include "verify/delivery.hpp"
+#include "verify/phase_ranges.hpp"
 #include "verify/placement.hpp"
 #include "verify/report.hpp"
 
@@ -25,14 +26,20 @@ namespace phasecheck::verify {
 /// counts, claims, bounds) need every phase in order, so exactly one verifier holds them; the
 /// phase-local checks (contention, requests) judge each phase alone, so they are dealt out by
 /// phase number: phase i to the verifier with slice == i % slices. The default does everything.
+///
+/// A verifier may also judge one range of phases of a schedule of direct phases apart from the
+/// others (`ranged`, from phase `first` on; verify/phase_ranges.hpp): every check, its stateful
+/// ones on the range's own arrivals, for the ranges' findings to make the report of the whole.
 struct Share {
   bool stateful = true;
   std::uint32_t slice = 0;
   std::uint32_t slices = 1;  ///< 0: no phase-local checks here
+  std::uint64_t first = 0;   ///< the index of the first phase this verifier is given
+  bool ranged = false;       ///< judges phases from `first` on apart from the ones before
   bool local(std::size_t index) const { return slices != 0 && index % slices == slice; }
   /// Deals this share's phases out again: part k of n.
   Share split(std::uint32_t k, std::uint32_t n) const {
-    return {false, slice + slices * k, slices * n};
+    return {false, slice + slices * k, slices * n, first, false};
   }
 };
 
@@ -86,16 +93,42 @@ class Verifier {
   };
   Partial partial() const;
 
+  /// What the verifier of one range of phases found (Share::ranged), for the report of the whole
+  /// (finish_ranges). `clean`: nothing in the range stops its findings from making that report.
+  /// `fits` is the caller's: whether the destinations it merged fit together (verify::fit).
+  struct RangeFindings {
+    Partial partial;
+    Counts counts;
+    std::vector<std::uint64_t> invariant_evaluated;  ///< per invariant: boundaries where it applied
+    bool clean = false;
+    bool fits = false;
+    friend bool operator==(const RangeFindings&, const RangeFindings&) = default;
+  };
+  /// This range's findings, with the partials of the other shares of its phases merged in.
+  RangeFindings range_findings(std::span<const Partial> others = {}) const;
+  /// This range's arrivals and assumptions at destinations [lo, hi), appended to `out`
+  /// (verify/phase_ranges.hpp, range_words). Once the range's last phase is in.
+  void range_words(Rank lo, Rank hi, std::vector<std::uint32_t>& out);
+
   /// The report, from the stateful share with every other share's partial (the default share
   /// needs none).
   Report finish(std::span<const Partial> others = {}) const;
+  /// The report of a schedule checked in ranges, from every range's findings in range order:
+  /// the one a single verifier gives. Empty when they cannot make it (a range not clean, or
+  /// arrivals that do not fit): then the caller checks the schedule whole.
+  std::optional<Report> finish_ranges(std::span<const RangeFindings> ranges) const;
   /// Transfer-hops routed by the contention check (for benchmarks).
   std::uint64_t contention_work() const { return contention_.work(); }
 
  private:
   /// The "invariants" check: fail on a violation; not evaluated when the algorithm declares none
   /// or none applied at any boundary; pass when one applied somewhere and none was broken.
-  CheckResult invariants_check() const;
+  /// `evaluated`: per invariant, the boundaries where it applied.
+  CheckResult invariants_check(const std::vector<std::uint64_t>& evaluated) const;
+  /// The report from the findings of every phase: the phase-local ones merged in `local`, the
+  /// counts and the delivery check.
+  Report report(const Partial& local, const Counts& counts,
+                const std::vector<std::uint64_t>& evaluated, CheckResult delivery) const;
   /// The table checks on phase `index` of the table (a Phase, or a direct phase judged_direct
   /// accepts); the phase-local ones when `local`.
   template <class P>
@@ -115,6 +148,8 @@ class Verifier {
   std::size_t next_ = 0;                       // the index of the next phase
   std::optional<PlacementChecker> placement_;  // format 3
   DeliveryChecker delivery_;
+  std::optional<EarlierView> earlier_;  // a range after phase 0: what its invariants see
+  bool apart_ = true;  // a range: every phase so far could be judged apart from the others
   ContentionChecker contention_;
   Counts counts_;
   PhaseSink table_observer_;

@@ -102,14 +102,59 @@ TEST_CASE("an algorithm's direct phases carry its header's collective, on every 
         INFO(std::string(a.name) << " (" << collective << ") on " << file);
         const ScheduleHeader h = schedules::make_header(a, model, given("collective", collective));
         try {
-          a.generate_direct(h, [&](const DirectPhase& d) {
-            CHECK(d.collective == h.collective);
-            ++emitted;
-          });
+          a.generate_direct(h,
+                            [&](const DirectPhase& d) {
+                              CHECK(d.collective == h.collective);
+                              ++emitted;
+                            },
+                            {});
         } catch (const InputError&) {  // not this machine
         }
       }
     }
   }
   CHECK(emitted > 100);
+}
+
+TEST_CASE("an algorithm's direct phases of a range are those phases of the whole") {
+  // A process of a check split by phase range makes its range alone (faraj-yuan starts its groups
+  // where their phases have got to); it must make what the whole generation makes there, labels
+  // and pairs, and nothing more. Ranges cut at the start, inside, at the end and past it.
+  std::size_t compared = 0;
+  for (const auto& [file, model] : testing::example_machines()) {
+    for (const auto& a : schedules::algorithms()) {
+      if (!a.generate_direct) continue;
+      INFO(std::string(a.name) << " on " << file);
+      const ScheduleHeader h = schedules::make_header(a, model, {});
+      using Made = std::vector<std::pair<std::string, std::vector<DirectTransfer>>>;
+      const auto make = [&](PhaseRange range) {
+        Made made;
+        a.generate_direct(
+            h,
+            [&](const DirectPhase& d) {
+              made.emplace_back(std::string(d.label), std::vector<DirectTransfer>(
+                                                          d.transfers.begin(), d.transfers.end()));
+            },
+            range);
+        return made;
+      };
+      Made all;
+      try {
+        all = make({});
+      } catch (const InputError&) {  // not this machine
+        continue;
+      }
+      const std::uint64_t n = all.size();
+      for (const std::uint64_t first : {std::uint64_t{0}, std::uint64_t{1}, n / 3, n / 2, n - 1, n})
+        for (const std::uint64_t last : {first, first + 1, first + n / 4 + 1, n, n + 5}) {
+          if (first > n) continue;
+          const Made part = make({first, last});
+          const Made expected(all.begin() + static_cast<std::ptrdiff_t>(std::min(first, n)),
+                              all.begin() + static_cast<std::ptrdiff_t>(std::min(last, n)));
+          CHECK(part == expected);
+          ++compared;
+        }
+    }
+  }
+  CHECK(compared > 200);
 }
