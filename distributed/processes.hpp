@@ -1,14 +1,21 @@
 #pragma once
 /// The MPI processes one `phasecheck check` or `verify` runs on: `mpirun -np N phasecheck check
-/// ...` splits the work, every process reading or generating every phase and checking its share
-/// (verify/verifier.hpp, Share): process 0 holds the stateful checks (delivery, placement,
-/// invariants, counts) and makes the report; the phase-local checks (contention, requests) go by
-/// blocks of phases to whichever process reaches the block first (claim: a counter in memory the
-/// processes of one node share, advanced by an atomic compare-and-swap), so the processes
-/// without the stateful checks take more of them; every process sends its findings to process 0,
-/// which merges them exactly. Only process 0 writes the report; every process exits with its
-/// code. Processes spread over several nodes share no counter: there processes 1..N-1 deal the
-/// phase-local checks out among themselves by phase number.
+/// ...` splits the work in one of two ways.
+///  - By phase range (pipeline::Spread::Ranges): `check` of an algorithm of direct phases. Each
+///    process makes and judges its own range of the phases, every check; the arrivals cross to the
+///    processes that hold their destinations (exchange: MPI_Alltoallv), which judge whether they
+///    fit (verify/phase_ranges.hpp); process 0 gathers the findings and makes the report, or
+///    checks the whole schedule itself when they cannot make it. Nothing is shared but those
+///    messages, so this works across nodes as on one.
+///  - Otherwise every process reads or generates every phase and checks its share
+///    (verify/verifier.hpp, Share): process 0 holds the stateful checks (delivery, placement,
+///    invariants, counts) and makes the report; the phase-local checks (contention, requests) go
+///    by blocks of phases to whichever process reaches the block first (claim: a counter in memory
+///    the processes of one node share, advanced by an atomic compare-and-swap), so the processes
+///    without the stateful checks take more of them; every process sends its findings to process
+///    0, which merges them exactly. Processes spread over several nodes share no counter: there
+///    processes 1..N-1 deal the phase-local checks out among themselves by phase number.
+/// Only process 0 writes the report; every process exits with its code.
 ///
 /// MPI is initialised only when the environment says a launcher started this process (Open MPI's
 /// OMPI_COMM_WORLD_SIZE, PMIx's PMIX_RANK, MPICH's PMI_SIZE); otherwise there is one process and
