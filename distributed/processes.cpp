@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/limits.hpp"
 #include "distributed/partial_json.hpp"
 
 namespace phasecheck::distributed {
@@ -165,6 +166,9 @@ std::vector<std::vector<std::uint32_t>> Processes::exchange(
     if (total > static_cast<std::size_t>(INT32_MAX))
       throw std::runtime_error("arrivals too large to receive from the other processes");
   }
+  // What arrives, and its copy by sender: charged before either is allocated.
+  check_memory(2 * total * sizeof(std::uint32_t),
+               "the arrivals the other processes send for this process's destinations");
   std::vector<std::uint32_t> received(total);
   static_assert(sizeof(std::uint32_t) == sizeof(unsigned));
   require(MPI_Alltoallv(sent.data(), send_counts.data(), send_offsets.data(), MPI_UNSIGNED,

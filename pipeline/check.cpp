@@ -87,7 +87,10 @@ bool splits(const schedules::Algorithm& algorithm, const ScheduleHeader& header,
 /// P (k + 1) / n) of the P claimed (the last range runs on to the schedule's end, however many
 /// phases it really has), sends every other process its arrivals at that process's destinations,
 /// judges how those at its own fit (verify::fit), and process 0 makes the report from every
-/// range's findings, or, when they cannot make it, checks the schedule whole.
+/// range's findings, or, when they cannot make it, checks the schedule whole. A range refused
+/// (InputError: the memory limit, say, which a range may meet where the whole check does not, or
+/// not where it does) sends nothing and is not clean: the whole check then decides, as one
+/// process would, refusal included.
 std::optional<verify::Report> check_in_ranges(const schedules::Algorithm& algorithm,
                                               const ScheduleHeader& header, std::uint64_t total,
                                               const Spread& spread) {
@@ -95,47 +98,62 @@ std::optional<verify::Report> check_in_ranges(const schedules::Algorithm& algori
   const auto cut = [total, &split](std::uint64_t k) { return total * k / split.count; };
   const PhaseRange range{cut(split.index),
                          split.index + 1 == split.count ? UINT64_MAX : cut(split.index + 1)};
-  const verify::Share share{true, 0, 1, range.first, true};
-  verify::ParallelVerifier verifier(header, header.topology, schedules::claims_for(header),
-                                    spread.threads, share);
-  {
-    ProgressMeter meter(spread.progress, "check", "phases",
-                        std::min(range.last, total) - std::min(range.first, total));
-    std::uint64_t unmetered = 0;
-    algorithm.generate_direct(
-        header,
-        [&](const DirectPhase& p) {
-          if (spread.checkpoint) spread.checkpoint();
-          verifier.consume(p);
-          if (++unmetered == 1024) meter.advance(std::exchange(unmetered, 0));
-        },
-        range);
-    meter.finish();
-  }
-  verify::Verifier::RangeFindings mine = verifier.range_findings();
   // Process j holds destinations [N j / n, N (j + 1) / n).
   const Rank ranks = header.ranks();
   const auto slice = [ranks, &split](std::uint64_t j) {
     return static_cast<Rank>(std::uint64_t{ranks} * j / split.count);
   };
-  std::vector<std::vector<std::uint32_t>> out(split.count);
-  std::uint64_t words = 0;
-  for (std::uint32_t j = 0; j < split.count; ++j) {
-    verifier.range_words(slice(j), slice(j + 1), out[j]);
-    words += out[j].size();
-    check_memory(words * sizeof(std::uint32_t),
-                 "the arrivals of phases from " + std::to_string(range.first) +
-                     " on, to send to the processes that hold their destinations");
+  std::optional<verify::Report> report;
+  {  // the range's state, gone before a whole check starts
+    const verify::Share share{true, 0, 1, range.first, true};
+    verify::ParallelVerifier verifier(header, header.topology, schedules::claims_for(header),
+                                      spread.threads, share);
+    verify::Verifier::RangeFindings mine;  // not clean until the range is judged
+    std::vector<std::vector<std::uint32_t>> out(split.count);
+    try {
+      ProgressMeter meter(spread.progress, "check", "phases",
+                          std::min(range.last, total) - std::min(range.first, total));
+      std::uint64_t unmetered = 0;
+      algorithm.generate_direct(
+          header,
+          [&](const DirectPhase& p) {
+            if (spread.checkpoint) spread.checkpoint();
+            verifier.consume(p);
+            if (++unmetered == 1024) meter.advance(std::exchange(unmetered, 0));
+          },
+          range);
+      meter.finish();
+      mine = verifier.range_findings();
+      // The words and the exchange's copy of them (distributed/processes.hpp charges what it
+      // receives).
+      std::uint64_t words = 0;
+      for (std::uint32_t j = 0; j < split.count; ++j) {
+        verifier.range_words(slice(j), slice(j + 1), out[j]);
+        words += out[j].size();
+        check_memory(2 * words * sizeof(std::uint32_t),
+                     "the arrivals of phases from " + std::to_string(range.first) +
+                         " on, to send to the processes that hold their destinations");
+      }
+    } catch (const InputError&) {
+      mine = {};
+      for (auto& words : out) words.clear();
+    }
+    const auto in = split.exchange(out);
+    out.clear();
+    // A range refused sends no words, which a destination never has: those cannot fit.
+    bool every_range = true;
+    for (const auto& words : in)
+      every_range &= !words.empty() || slice(split.index) == slice(split.index + 1);
+    std::vector<std::span<const std::uint32_t>> ranges(in.begin(), in.end());
+    mine.fits =
+        every_range && verify::fit(ranks, slice(split.index), slice(split.index + 1), ranges);
+    const auto all = split.gather(mine);
+    if (split.index != 0) return std::nullopt;
+    if (all.front().clean) report = verifier.finish_ranges(all);
   }
-  const auto in = split.exchange(out);
-  out.clear();
-  std::vector<std::span<const std::uint32_t>> ranges(in.begin(), in.end());
-  mine.fits = verify::fit(ranks, slice(split.index), slice(split.index + 1), ranges);
-  const auto all = split.gather(mine);
-  if (split.index != 0) return std::nullopt;
-  if (auto report = verifier.finish_ranges(all)) return report;
-  // A range found something, or the arrivals do not fit: the whole check names it, here (the
-  // other processes wait for the exit code).
+  if (report) return report;
+  // A range found something, was refused, or the arrivals do not fit: the whole check decides,
+  // here (the other processes wait for the exit code).
   Spread whole;
   whole.threads = spread.threads;
   whole.progress = spread.progress;

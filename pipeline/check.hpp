@@ -6,9 +6,11 @@
 /// tests/pipeline/test_check.cpp compares `check` with `generate | verify` on every algorithm
 /// and example).
 ///
-/// Both may be spread (Spread): over threads (verify/parallel.hpp) and over processes, each of
-/// which reads or generates every phase and checks its share (verify/verifier.hpp, Share); the
-/// process holding the stateful checks merges the others' findings and makes the one report.
+/// Both may be spread (Spread): over threads (verify/parallel.hpp) and over processes. A check of
+/// an algorithm of direct phases is split by phase range (Spread::Ranges): each process makes and
+/// judges its own range, and process 0 makes the one report from the ranges' findings. Otherwise
+/// each process reads or generates every phase and checks its share (verify/verifier.hpp, Share);
+/// the process holding the stateful checks merges the others' findings and makes the report.
 
 #include <cstdint>
 #include <functional>

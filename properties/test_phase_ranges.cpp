@@ -161,9 +161,10 @@ std::optional<verify::Report> in_ranges(const Case& c, const std::vector<std::ui
 }  // namespace
 
 TEST_CASE("phase ranges: the report of the whole check, or none") {
-  std::size_t made = 0, declined = 0, passed = 0, split = 0;
+  std::size_t cases = 0, made = 0, declined = 0, passed = 0, split = 0;
   properties::check("ranges make the whole report or none", [&] {
     const Case c = random_case();
+    ++cases;
     verify::Verifier whole_verifier(c.header, c.header.topology, c.claims);
     for (std::size_t i = 0; i < c.phases.size(); ++i) whole_verifier.consume(c.direct(i));
     const verify::Report whole = whole_verifier.finish();
@@ -191,11 +192,12 @@ TEST_CASE("phase ranges: the report of the whole check, or none") {
       RC_ASSERT(report.has_value());
     }
   });
-  // Both outcomes came up, and reports made from ranges cut inside the schedule.
-  CHECK(made > 80);
-  CHECK(declined > 30);
-  CHECK(passed > 30);
-  CHECK(split > 15);
+  // Both outcomes came up, and reports made from ranges cut inside the schedule (shares of the
+  // cases run: RC_PARAMS may ask for more or fewer than CTest's 300).
+  CHECK(made * 5 > cases);
+  CHECK(declined * 20 > cases);
+  CHECK(passed * 20 > cases);
+  CHECK(split * 100 > cases);
 }
 
 TEST_CASE("phase ranges: fit refuses words range_words cannot have written") {

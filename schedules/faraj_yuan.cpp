@@ -413,7 +413,8 @@ Claims faraj_yuan_claims(const ScheduleHeader& header) {
         // The walk follows the boundaries as a check asks them, one after another; a boundary
         // asked out of that order (the first of a range of phases checked apart,
         // pipeline/check.hpp) walks there from phase 0, a few comparisons a phase. So the finding
-        // depends on the boundary and the data alone.
+        // depends on the boundary and the data alone. The walk is shared by every copy of these
+        // claims: one verifier at a time may ask (a check's one stateful verifier does).
         if (!state->walk || at.phase < state->next)
           state->walk = std::make_unique<GroupWalk>(*plan), state->next = 0;
         GroupWalk& walk = *state->walk;

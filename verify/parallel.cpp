@@ -245,7 +245,11 @@ ParallelVerifier::ParallelVerifier(const ScheduleHeader& header, const Topology&
   }
   if (share.stateful) {
     Share stateful{true, 0, 0, share.first, share.ranged};
-    if (locals > 0 && !caller_judges) stateful = share.split(k++, locals), stateful.stateful = true;
+    if (locals > 0 && !caller_judges) {
+      stateful = share.split(k++, locals);
+      stateful.stateful = true;
+      stateful.ranged = share.ranged;
+    }
     m.workers.push_back(std::make_unique<Impl::Worker>(header, model, claims, stateful));
   }
   for (; k < locals; ++k)

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/limits.hpp"
+
 namespace phasecheck::verify {
 
 bool EarlierView::holds(Rank r, Block b) const {
@@ -55,14 +57,22 @@ Rank EarlierView::delivered_count(Rank dest) const {
 
 void EarlierView::assume(Rank dest, Rank first, Rank last) const {
   if (!exact_ || first >= last) return;
-  if (assumed_.size() == kMostAssumed) {
+  // Past kMostAssumed, or past the memory limit, the view gives up rather than refusing the
+  // check: the schedule is checked whole instead, as one process would.
+  const bool grows = assumed_.size() == assumed_.capacity();
+  const std::uint64_t wanted =
+      std::max<std::uint64_t>(16, 2 * assumed_.capacity()) * sizeof(Assumed);
+  if (assumed_.size() == kMostAssumed || (grows && wanted > limits().max_memory_bytes)) {
     exact_ = false;
     return;
   }
+  if (grows) assumed_.reserve(wanted / sizeof(Assumed));
   assumed_.push_back({dest, first, last});
+  sorted_ = false;
 }
 
 void EarlierView::sort() {
+  if (sorted_) return;
   std::sort(assumed_.begin(), assumed_.end());
   // Overlapping or adjacent runs at one destination become one.
   std::size_t kept = 0;

@@ -51,11 +51,13 @@ class EarlierView final : public DataView {
   /// The assumptions at destinations [lo, hi) as words: per destination, the count of runs and
   /// the runs (sorted, disjoint). `sorted()` first.
   void assumed_words(Rank lo, Rank hi, std::vector<std::uint32_t>& out) const;
-  /// Sorts and merges the assumptions by destination: once, after the range's last phase.
+  /// Sorts and merges the assumptions by destination (after the range's last phase; again only
+  /// when one was added since).
   void sort();
 
   /// Assumptions kept before the view gives up (exact() false): beyond this, checking the
-  /// schedule whole is cheaper than sending them.
+  /// schedule whole is cheaper than sending them. The view gives up too where their memory would
+  /// pass the memory limit (12 bytes each).
   static constexpr std::size_t kMostAssumed = std::size_t{1} << 22;
 
  private:
@@ -72,7 +74,7 @@ class EarlierView final : public DataView {
   mutable std::vector<Assumed> assumed_;
   mutable std::vector<std::pair<std::uint32_t, std::uint32_t>> runs_;  // scratch
   mutable bool exact_ = true;
-  bool sorted_ = false;
+  mutable bool sorted_ = true;  // none yet
 };
 
 /// The arrivals of a range at destinations [lo, hi) (DeliveryChecker::arrived_runs), then the

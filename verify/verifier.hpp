@@ -51,6 +51,10 @@ class Verifier {
   /// (its phase-local checks judge the table placement derives): any other share is refused.
   Verifier(const ScheduleHeader& header, const Topology& model, Claims claims = {},
            Share share = {});
+  // A range's view (EarlierView) refers to the verifier's own delivery state: never copied or
+  // moved.
+  Verifier(const Verifier&) = delete;
+  Verifier& operator=(const Verifier&) = delete;
 
   /// Checks the next phase. Throws InputError if a transfer names a rank or block that does not
   /// exist, or carries no block, or (format 3) an op is malformed (op_problem).

@@ -285,6 +285,8 @@ class RangeProcesses {
       meet_.arrive_and_wait();
       std::vector<verify::Verifier::RangeFindings> all;
       if (k == 0) all = findings_;
+      if (k == 0)
+        for (const auto& f : findings_) every_range_fits_ = every_range_fits_ && f.clean && f.fits;
       if (k == 0 && spoil_) all[1].fits = false;
       meet_.arrive_and_wait();
       return all;
@@ -309,6 +311,9 @@ class RangeProcesses {
   }
   /// Exchanges made, one a process: the split ran.
   std::uint32_t exchanged() const { return exchanged_; }
+  /// Whether every range was clean and fitted (before any spoiling): the ranges made the report,
+  /// not the whole check.
+  bool every_range_fits() const { return every_range_fits_; }
 
  private:
   std::uint32_t n_;
@@ -317,6 +322,7 @@ class RangeProcesses {
   std::vector<std::vector<std::vector<std::uint32_t>>> words_;  // [from][to]
   std::vector<verify::Verifier::RangeFindings> findings_;
   std::atomic<std::uint32_t> exchanged_{0};
+  bool every_range_fits_ = true;  // process 0's, written between two meetings
 };
 
 }  // namespace
@@ -345,6 +351,29 @@ TEST_CASE("check: split by phase range over processes, the same report") {
           RangeProcesses processes(n, spoil);
           CHECK(processes.check(a, *model, threads) == whole);
           CHECK(processes.exchanged() == n);
+          CHECK(processes.every_range_fits());
         }
   }
+}
+
+TEST_CASE("check: a range refused by the memory limit sends process 0 to the whole check") {
+  // pairwise-xor on 1,024 ranks: the third of three ranges keeps more runs of origins per
+  // destination than the whole check does, and passes the limit under which one process passes.
+  // The refused range sends nothing; process 0 checks the schedule whole and gives one process's
+  // report. (The limit is per process: a split may also fit where one process does not.)
+  const schedules::Algorithm& a = *schedules::find_algorithm("pairwise-xor");
+  const Topology machine = FullyConnected(1024, 1);
+  const Limits saved = limits();
+  Limits l = saved;
+  l.max_memory_bytes = 83977;
+  set_limits(l);
+  const auto one = pipeline::check_algorithm(a, machine, {});
+  RangeProcesses processes(3, false);
+  const auto split = processes.check(a, machine, 1);
+  set_limits(saved);
+  REQUIRE(one);
+  CHECK(one->verdict() == verify::Verdict::pass);
+  CHECK(split == one);
+  CHECK(processes.exchanged() == 3);
+  CHECK_FALSE(processes.every_range_fits());
 }
