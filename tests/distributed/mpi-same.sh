@@ -2,8 +2,13 @@
 # mpi-same.sh PHASECHECK DIR CASE: `mpirun -np N phasecheck check|verify` against one process.
 # Every case compares the JSON report byte for byte and the exit code, and fails on the first
 # difference.
-#   check-pass   faraj-yuan on a 4 x 8 tree (every check passes) on 1, 2 and 4 processes
+#   check-pass   faraj-yuan on a 4 x 8 tree (every check passes) on 1, 2 and 4 processes, split
+#                by phase range
 #   check-fail   linear on the same tree (contended: the counterexample must be the same one)
+#   split-fail   shift on the same tree, split by phase range on 2, 3 and 4 processes (contended:
+#                the earliest counterexample of the ranges' is the one)
+#   split-refused  pairwise-xor on 1,024 ranks under a memory limit one process passes and the
+#                third of three ranges does not: process 0 checks the schedule whole
 #   verify       a contended file (JSON and binary stream) on 2 and 3 processes, with threads
 #   stdin        `verify -` under mpirun: refused, exit 2, nothing hangs
 #   abort        the memory limit stops process 0 in the middle while the others wait for it:
@@ -36,6 +41,14 @@ case $case in
   check-fail)
     same check-fail 1 "$pc" check linear --topology tree.json
     grep -q '"resource": "link' check-fail.1.json || fail "no contended link in the report"
+    ;;
+  split-fail)
+    NPS="2 3 4" same split-fail 1 "$pc" check shift --topology tree.json
+    grep -q '"resource": "link' split-fail.1.json || fail "no contended link in the report"
+    ;;
+  split-refused)
+    "$pc" topology fully-connected --ranks 1024 --ports 1 -o fc.json >/dev/null || fail "topology"
+    NPS="3" same split-refused 0 "$pc" check pairwise-xor --topology fc.json --max-memory 83977
     ;;
   verify)
     "$pc" generate shift --topology tree.json -o shift.json || fail "generate"
