@@ -42,6 +42,13 @@ class SpreadCheck {
 
   void observe_tables(PhaseSink observe) { verifier_.observe_tables(std::move(observe)); }
 
+  /// The verifier once every phase is in, the progress line closed: for a range's findings
+  /// (check_in_ranges), which finish() does not make.
+  verify::ParallelVerifier& done() {
+    meter_.finish();
+    return verifier_;
+  }
+
   std::optional<verify::Report> finish() {
     meter_.finish();
     if (!spread_.gather) return verifier_.finish();
@@ -74,6 +81,20 @@ class SpreadCheck {
   std::uint64_t unmetered_ = 0;
 };
 
+/// check_algorithm of every phase: the algorithm's phases streamed into one spread check.
+std::optional<verify::Report> check_whole(const schedules::Algorithm& algorithm,
+                                          const ScheduleHeader& header, Claims claims,
+                                          const Spread& spread, std::uint64_t total) {
+  SpreadCheck check(header, header.topology, std::move(claims), spread, total,
+                    verify::Reader::generates);
+  // Phases of own messages are checked from their pairs, without a Phase (verify/verifier.hpp).
+  if (algorithm.generate_direct)
+    algorithm.generate_direct(header, [&check](const DirectPhase& p) { check.consume(p); }, {});
+  else
+    algorithm.generate(header, [&check](const Phase& p) { check.consume(p); });
+  return check.finish();
+}
+
 /// Whether check_algorithm splits this check by phase range: the phases are direct and settled by
 /// their pairs (one part a message, no traffic), and their number is claimed exactly, to cut it
 /// in equal ranges. The same answer on every process.
@@ -105,24 +126,20 @@ std::optional<verify::Report> check_in_ranges(const schedules::Algorithm& algori
   };
   std::optional<verify::Report> report;
   {  // the range's state, gone before a whole check starts
-    const verify::Share share{true, 0, 1, range.first, true};
-    verify::ParallelVerifier verifier(header, header.topology, schedules::claims_for(header),
-                                      spread.threads, share);
+    Spread alone;  // this range's verifier, with the spread's threads, progress line and checkpoint
+    alone.threads = spread.threads;
+    alone.share = {true, 0, 1, range.first, true};
+    alone.progress = spread.progress;
+    alone.checkpoint = spread.checkpoint;
+    SpreadCheck check(header, header.topology, schedules::claims_for(header), alone,
+                      std::min(range.last, total) - std::min(range.first, total),
+                      verify::Reader::generates);
     verify::Verifier::RangeFindings mine;  // not clean until the range is judged
     std::vector<std::vector<std::uint32_t>> out(split.count);
     try {
-      ProgressMeter meter(spread.progress, "check", "phases",
-                          std::min(range.last, total) - std::min(range.first, total));
-      std::uint64_t unmetered = 0;
       algorithm.generate_direct(
-          header,
-          [&](const DirectPhase& p) {
-            if (spread.checkpoint) spread.checkpoint();
-            verifier.consume(p);
-            if (++unmetered == 1024) meter.advance(std::exchange(unmetered, 0));
-          },
-          range);
-      meter.finish();
+          header, [&check](const DirectPhase& p) { check.consume(p); }, range);
+      verify::ParallelVerifier& verifier = check.done();
       mine = verifier.range_findings();
       // The words and the exchange's copy of them (distributed/processes.hpp charges what it
       // receives).
@@ -149,19 +166,16 @@ std::optional<verify::Report> check_in_ranges(const schedules::Algorithm& algori
         every_range && verify::fit(ranks, slice(split.index), slice(split.index + 1), ranges);
     const auto all = split.gather(mine);
     if (split.index != 0) return std::nullopt;
-    if (all.front().clean) report = verifier.finish_ranges(all);
+    if (all.front().clean) report = check.done().finish_ranges(all);
   }
   if (report) return report;
   // A range found something, was refused, or the arrivals do not fit: the whole check decides,
-  // here (the other processes wait for the exit code).
+  // here, on this process alone (the other processes wait for the exit code).
   Spread whole;
   whole.threads = spread.threads;
   whole.progress = spread.progress;
   whole.checkpoint = spread.checkpoint;
-  SpreadCheck check(header, header.topology, schedules::claims_for(header), whole, total,
-                    verify::Reader::generates);
-  algorithm.generate_direct(header, [&check](const DirectPhase& p) { check.consume(p); }, {});
-  return check.finish();
+  return check_whole(algorithm, header, schedules::claims_for(header), whole, total);
 }
 
 }  // namespace
@@ -179,14 +193,7 @@ std::optional<verify::Report> check_algorithm(const schedules::Algorithm& algori
                                   : 0;
   if (spread.ranges && splits(algorithm, header, total))
     return check_in_ranges(algorithm, header, total, spread);
-  SpreadCheck check(header, header.topology, std::move(claims), spread, total,
-                    verify::Reader::generates);
-  // Phases of own messages are checked from their pairs, without a Phase (verify/verifier.hpp).
-  if (algorithm.generate_direct)
-    algorithm.generate_direct(header, [&check](const DirectPhase& p) { check.consume(p); }, {});
-  else
-    algorithm.generate(header, [&check](const Phase& p) { check.consume(p); });
-  return check.finish();
+  return check_whole(algorithm, header, std::move(claims), spread, total);
 }
 
 std::optional<verify::Report> verify_schedule(const Schedule& schedule, const Topology* what_if,

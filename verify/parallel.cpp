@@ -343,17 +343,10 @@ std::optional<Report> ParallelVerifier::finish_ranges(
 }
 
 Report ParallelVerifier::finish(std::span<const Verifier::Partial> others) {
-  Impl& m = *impl_;
-  if (m.inline_verifier) return m.inline_verifier->finish(others);
-  m.join(false);
-  m.rethrow();
+  Verifier& stateful = impl_->stateful();
   std::vector<Verifier::Partial> partials(others.begin(), others.end());
-  if (m.caller) partials.push_back(m.caller->partial());
-  for (std::size_t i = m.stateful_worker ? 1 : 0; i < m.workers.size(); ++i)
-    partials.push_back(m.workers[i]->verifier.partial());
-  if (!m.stateful_worker)
-    throw std::logic_error("ParallelVerifier::finish: not the stateful share");
-  return m.workers.front()->verifier.finish(partials);
+  for (Verifier::Partial& p : impl_->other_partials()) partials.push_back(std::move(p));
+  return stateful.finish(partials);
 }
 
 unsigned default_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
